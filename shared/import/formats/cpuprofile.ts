@@ -1,0 +1,1 @@
+export const cpuprofileImporter: any = { sniff: () => false, id: 'cpuprofile', label: 'cpuprofile', extensions: [] };

@@ -1,0 +1,1 @@
+export const heapprofileImporter: any = { sniff: () => false, id: 'heapprofile', label: 'heapprofile', extensions: [] };

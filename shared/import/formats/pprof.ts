@@ -1,0 +1,1 @@
+export const pprofImporter: any = { sniff: () => false, id: 'pprof', label: 'pprof', extensions: [] };

@@ -1,0 +1,1 @@
+export const traceEventsImporter: any = { sniff: () => false, id: 'trace-events', label: 'trace-events', extensions: [] };

@@ -1,0 +1,1 @@
+export const zeroExImporter: any = { sniff: () => false, id: 'zeroex', label: 'zeroex', extensions: [] };

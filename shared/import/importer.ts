@@ -1,0 +1,37 @@
+/**
+ * The contract every importer fulfils. One file per format under `shared/import/formats/`, each
+ * with a header comment naming the format and its reference; `registry.ts` lists them in order.
+ */
+import type { FormatId, Profile } from '../model/types';
+import type { OpenedSource } from './source';
+
+export interface ImportOptions {
+  /** perf script: the event type to keep (default: the first one seen) */
+  perfEvent?: string;
+}
+
+export interface ImportContext {
+  /** file name, for messages and as a format hint */
+  file: string;
+  source: OpenedSource;
+  options: ImportOptions;
+}
+
+export interface Importer {
+  id: FormatId;
+  /** human-readable name listed in "unsupported format" messages and the UI */
+  label: string;
+  /** file name endings that suggest the format (a hint only) */
+  extensions: string[];
+  /**
+   * Cheap content test on the first ≤64 KiB of decompressed text. `fileName` may be '' and must
+   * never be required; it can only break ties.
+   */
+  sniff(head: string, fileName: string): boolean;
+  parse(ctx: ImportContext): Promise<Profile>;
+  /**
+   * For formats written as a folder (0x): the file of `names` to read, or undefined when the
+   * folder is not this format's.
+   */
+  pickFromFolder?(names: string[]): string | undefined;
+}

@@ -1,0 +1,220 @@
+/**
+ * Where an importer's bytes come from. A source is a stream (a browser `File`, a Node file
+ * stream, a fetched body): gzip is undone with `DecompressionStream`, UTF-16 is re-encoded as
+ * UTF-8, a UTF-8 byte-order mark is dropped, and the first 64 KiB are kept as text for sniffing.
+ * Nothing here ever holds the whole file.
+ */
+import { ImportError } from './errors';
+
+export interface ByteSource {
+  /** file name (no directories needed); only a hint for format detection */
+  name: string;
+  /** size in bytes when known, for progress */
+  size?: number;
+  stream(): ReadableStream<Uint8Array>;
+}
+
+/** A folder dropped or opened as a whole (a `<pid>.0x` directory). */
+export interface FolderSource {
+  name: string;
+  files: ByteSource[];
+}
+
+export type ImportSource = ByteSource | FolderSource;
+
+export function isFolder(s: ImportSource): s is FolderSource {
+  return (s as FolderSource).files !== undefined;
+}
+
+export const HEAD_BYTES = 64 * 1024;
+
+export interface OpenedSource {
+  name: string;
+  /** decoded text of the first ≤64 KiB of (decompressed) content, BOM removed */
+  head: string;
+  /** true when the raw file was gzip-compressed */
+  gzipped: boolean;
+  /** the content's original encoding; bytes from `chunks()` are always UTF-8 */
+  encoding: 'utf-8' | 'utf-16le' | 'utf-16be';
+  /** every byte of the (decompressed, UTF-8) content from the start; can be iterated once */
+  chunks(): AsyncIterable<Uint8Array>;
+}
+
+export interface OpenOptions {
+  /** called with raw (compressed) bytes read so far and the size when known */
+  onProgress?: (bytesRead: number, size: number | undefined) => void;
+  signal?: AbortSignal;
+}
+
+/** A stream that yields `first` chunks, then whatever `reader` still has. */
+function prepend(first: Uint8Array[], reader: ReadableStreamDefaultReader<Uint8Array>): ReadableStream<Uint8Array> {
+  let i = 0;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (i < first.length) {
+        controller.enqueue(first[i++]!);
+        return;
+      }
+      const { value, done } = await reader.read();
+      if (done) controller.close();
+      else controller.enqueue(value);
+    },
+    cancel(reason) {
+      return reader.cancel(reason);
+    },
+  });
+}
+
+/** Iterates a stream's chunks. */
+export async function* iterate<T>(stream: ReadableStream<T>): AsyncGenerator<T> {
+  const r = stream.getReader();
+  try {
+    for (;;) {
+      const { value, done } = await r.read();
+      if (done) return;
+      yield value;
+    }
+  } finally {
+    r.releaseLock();
+  }
+}
+
+/** Reads chunks until at least `min` bytes (or the end); returns them and whether the end was reached. */
+async function readAtLeast(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  min: number,
+): Promise<{ chunks: Uint8Array[]; bytes: number; done: boolean }> {
+  const chunks: Uint8Array[] = [];
+  let bytes = 0;
+  while (bytes < min) {
+    const { value, done } = await reader.read();
+    if (done) return { chunks, bytes, done: true };
+    if (value.length === 0) continue;
+    chunks.push(value);
+    bytes += value.length;
+  }
+  return { chunks, bytes, done: false };
+}
+
+function concat(chunks: Uint8Array[], limit: number): Uint8Array {
+  let n = 0;
+  for (const c of chunks) n += c.length;
+  const out = new Uint8Array(Math.min(n, limit));
+  let o = 0;
+  for (const c of chunks) {
+    if (o >= out.length) break;
+    const part = c.subarray(0, out.length - o);
+    out.set(part, o);
+    o += part.length;
+  }
+  return out;
+}
+
+function counting(
+  stream: ReadableStream<Uint8Array>,
+  size: number | undefined,
+  opts: OpenOptions,
+): ReadableStream<Uint8Array> {
+  if (!opts.onProgress && !opts.signal) return stream;
+  let read = 0;
+  let lastReport = 0;
+  const signal = opts.signal;
+  return stream.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        if (signal?.aborted) throw signal.reason ?? new DOMException('Import cancelled', 'AbortError');
+        read += chunk.length;
+        if (opts.onProgress && (read - lastReport > 1 << 20 || read === size)) {
+          lastReport = read;
+          opts.onProgress(read, size);
+        }
+        controller.enqueue(chunk);
+      },
+      flush() {
+        opts.onProgress?.(read, size);
+      },
+    }),
+  );
+}
+
+export async function openSource(src: ByteSource, opts: OpenOptions = {}): Promise<OpenedSource> {
+  let reader = counting(src.stream(), src.size, opts).getReader();
+  let first = await readAtLeast(reader, 2);
+  const raw0 = concat(first.chunks, 4);
+  const gzipped = raw0.length >= 2 && raw0[0] === 0x1f && raw0[1] === 0x8b;
+  if (gzipped) {
+    const unzipped = prepend(first.chunks, reader).pipeThrough(
+      new DecompressionStream('gzip'),
+    );
+    reader = unzipped.getReader();
+    first = await readAtLeast(reader, 4);
+  }
+  const b = concat(first.chunks, 4);
+  let encoding: OpenedSource['encoding'] = 'utf-8';
+  if (b[0] === 0xff && b[1] === 0xfe) encoding = 'utf-16le';
+  else if (b[0] === 0xfe && b[1] === 0xff) encoding = 'utf-16be';
+  else if (b.length >= 4 && b[0] !== 0 && b[1] === 0 && b[2] !== 0 && b[3] === 0) encoding = 'utf-16le';
+  else if (b.length >= 4 && b[0] === 0 && b[1] !== 0 && b[2] === 0 && b[3] !== 0) encoding = 'utf-16be';
+
+  if (encoding !== 'utf-8') {
+    // Re-encode so that every parser only ever sees UTF-8 bytes.
+    const utf8 = prepend(first.chunks, reader)
+      .pipeThrough(new TextDecoderStream(encoding))
+      .pipeThrough(new TextEncoderStream());
+    reader = utf8.getReader();
+    first = await readAtLeast(reader, 3);
+  }
+  // Drop a UTF-8 byte-order mark.
+  const bom = concat(first.chunks, 3);
+  if (bom.length === 3 && bom[0] === 0xef && bom[1] === 0xbb && bom[2] === 0xbf) {
+    let skip = 3;
+    while (skip > 0 && first.chunks.length > 0) {
+      const c = first.chunks[0]!;
+      if (c.length <= skip) {
+        skip -= c.length;
+        first.chunks.shift();
+      } else {
+        first.chunks[0] = c.subarray(skip);
+        skip = 0;
+      }
+    }
+  }
+  const more = first.done ? { chunks: [], done: true } : await readAtLeast(reader, HEAD_BYTES);
+  const buffered = [...first.chunks, ...more.chunks];
+  const headBytes = concat(buffered, HEAD_BYTES);
+  const head = new TextDecoder('utf-8', { fatal: false }).decode(headBytes);
+  let used = false;
+  return {
+    name: src.name,
+    head,
+    gzipped,
+    encoding,
+    chunks() {
+      if (used) throw new ImportError({ file: src.name, message: 'internal: the file was read twice' });
+      used = true;
+      return iterate(prepend(buffered, reader));
+    },
+  };
+}
+
+/** A source over bytes already in memory (tests, the CLI's small inputs, embedded samples). */
+export function bytesSource(name: string, bytes: Uint8Array | string, chunkSize = 1 << 20): ByteSource {
+  const data = typeof bytes === 'string' ? new TextEncoder().encode(bytes) : bytes;
+  return {
+    name,
+    size: data.length,
+    stream() {
+      let o = 0;
+      return new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (o >= data.length) {
+            controller.close();
+            return;
+          }
+          controller.enqueue(data.subarray(o, o + chunkSize));
+          o += chunkSize;
+        },
+      });
+    },
+  };
+}

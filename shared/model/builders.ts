@@ -1,0 +1,272 @@
+/**
+ * The two ways importers build a Profile: intern frames with `FrameTableBuilder`, then either
+ * add whole stacks (`CallTreeBuilder.addStack`, for sampled and aggregated formats) or walk the
+ * tree with `child` / `addSelf` (for enter/leave spans and formats that are already trees).
+ * `finishProfile` assembles the plain-data model.
+ */
+import { categorize, packageOf } from './categorize';
+import { frameKey } from './frame-key';
+import { GrowFloat64, GrowInt32 } from './grow';
+import { Category, Tier } from './types';
+import type {
+  CallTree,
+  FormatId,
+  FrameTable,
+  Profile,
+  ProfileKind,
+  RunMeta,
+  SampleTable,
+  TraceEventStat,
+  Unit,
+} from './types';
+
+export interface FrameInput {
+  /**
+   * function or symbol name, without addresses; a leading V8 tier marker (`*fn`) is read into
+   * `tier` unless `tier` is given, in which case the name is kept as it is
+   */
+  name: string;
+  file?: string;
+  /** 1-based; 0 or absent when unknown */
+  line?: number;
+  column?: number;
+  tier?: Tier;
+  /** overrides the classifier */
+  category?: Category;
+  /** shared object for native frames, used by the classifier */
+  dso?: string;
+  /** the producer's exact text for the frame, when the format's output must reproduce it (perf script, folded) */
+  label?: string;
+}
+
+const TIER_BY_MARKER: Record<string, Tier> = {
+  '~': Tier.Interpreted,
+  '^': Tier.Baseline,
+  '+': Tier.Maglev,
+  '*': Tier.Optimized,
+};
+
+/** Reads a V8 tier marker off the front of a JS function name: `*handler` → [Optimized, 'handler']. */
+export function splitTier(name: string): [Tier, string] {
+  const t = TIER_BY_MARKER[name.charAt(0)];
+  if (t !== undefined && name.length > 1 && name.charAt(1) !== ' ') return [t, name.slice(1)];
+  return [Tier.Unknown, name];
+}
+
+export class FrameTableBuilder {
+  private readonly index = new Map<string, number>();
+  private readonly name: string[] = [];
+  private readonly file: string[] = [];
+  private readonly line = new GrowInt32();
+  private readonly column = new GrowInt32();
+  private readonly category: number[] = [];
+  private readonly tier: number[] = [];
+  private readonly pkg: string[] = [];
+  private readonly key: string[] = [];
+  private readonly label: string[] = [];
+
+  get length(): number {
+    return this.name.length;
+  }
+
+  intern(f: FrameInput): number {
+    let tier = f.tier;
+    let name = f.name;
+    if (tier === undefined) [tier, name] = splitTier(name);
+    if (name === '') name = '(anonymous)';
+    const file = f.file ?? '';
+    const line = f.line && f.line > 0 ? Math.trunc(f.line) : 0;
+    const column = f.column && f.column > 0 ? Math.trunc(f.column) : 0;
+    const label = f.label ?? '';
+    const id = `${name}\u0000${file}\u0000${line}\u0000${column}\u0000${tier}\u0000${f.category ?? ''}\u0000${label}`;
+    const known = this.index.get(id);
+    if (known !== undefined) return known;
+    const n = this.name.length;
+    this.index.set(id, n);
+    this.name.push(name);
+    this.file.push(file);
+    this.line.push(line);
+    this.column.push(column);
+    const category = f.category ?? categorize(name, file, f.dso ?? '');
+    this.category.push(category);
+    this.tier.push(tier);
+    this.pkg.push(category === Category.Dependency ? packageOf(file) : '');
+    this.key.push(frameKey(name, file));
+    this.label.push(label);
+    return n;
+  }
+
+  finish(): FrameTable {
+    return {
+      length: this.name.length,
+      name: this.name,
+      file: this.file,
+      line: this.line.finish(),
+      column: this.column.finish(),
+      category: Uint8Array.from(this.category),
+      tier: Uint8Array.from(this.tier),
+      pkg: this.pkg,
+      key: this.key,
+      label: this.label,
+    };
+  }
+}
+
+/** Frame ids must stay below this for the (parent, frame) child index to stay exact. */
+const FRAME_LIMIT = 2 ** 26;
+
+export class CallTreeBuilder {
+  private readonly parent = new GrowInt32();
+  private readonly frame = new GrowInt32();
+  private readonly self = new GrowFloat64();
+  private readonly children = new Map<number, number>();
+  private readonly sampleNode = new GrowInt32(16);
+  private readonly sampleTime = new GrowFloat64(16);
+  private readonly sampleWeight = new GrowFloat64(16);
+
+  /** The root node. */
+  readonly root = 0;
+
+  constructor() {
+    this.parent.push(-1);
+    this.frame.push(-1);
+    this.self.push(0);
+  }
+
+  get nodeCount(): number {
+    return this.parent.length;
+  }
+
+  /** The child of `node` for `frame`, created when new. */
+  child(node: number, frame: number): number {
+    if (frame < 0 || frame >= FRAME_LIMIT) throw new RangeError(`frame id ${frame} out of range`);
+    const k = node * FRAME_LIMIT + frame;
+    const known = this.children.get(k);
+    if (known !== undefined) return known;
+    const n = this.parent.push(node);
+    this.frame.push(frame);
+    this.self.push(0);
+    this.children.set(k, n);
+    return n;
+  }
+
+  parentOf(node: number): number {
+    return this.parent.data[node]!;
+  }
+
+  addSelf(node: number, weight: number): void {
+    this.self.data[node]! += weight;
+  }
+
+  /** Adds a stack given root → leaf; returns its leaf node. */
+  addStack(frames: ArrayLike<number>, weight: number): number {
+    let node = 0;
+    for (let i = 0; i < frames.length; i++) node = this.child(node, frames[i]!);
+    this.self.data[node]! += weight;
+    return node;
+  }
+
+  /** Records one sample in time order (its weight is also added to the node). */
+  addSample(node: number, weight: number, time: number): void {
+    this.self.data[node]! += weight;
+    this.sampleNode.push(node);
+    this.sampleTime.push(time);
+    this.sampleWeight.push(weight);
+  }
+
+  get sampleCount(): number {
+    return this.sampleNode.length;
+  }
+
+  /** Reorders nodes into pre-order and computes depth, subtree ends and totals. */
+  finish(): { tree: CallTree; samples?: SampleTable } {
+    const n = this.parent.length;
+    const parentIn = this.parent.data;
+    // Children lists in creation order (compressed sparse rows).
+    const firstChild = new Int32Array(n + 1);
+    for (let i = 1; i < n; i++) firstChild[parentIn[i]! + 1]!++;
+    for (let i = 0; i < n; i++) firstChild[i + 1]! += firstChild[i]!;
+    const fill = firstChild.slice(0, n);
+    const childList = new Int32Array(Math.max(0, n - 1));
+    for (let i = 1; i < n; i++) childList[fill[parentIn[i]!]!++] = i;
+
+    // Iterative depth-first walk: stacks can be far deeper than the JS call stack allows.
+    const order = new Int32Array(n);
+    const newIndex = new Int32Array(n);
+    const stack = new Int32Array(n);
+    let sp = 0;
+    let k = 0;
+    stack[sp++] = 0;
+    while (sp > 0) {
+      const v = stack[--sp]!;
+      newIndex[v] = k;
+      order[k++] = v;
+      for (let c = firstChild[v + 1]! - 1; c >= firstChild[v]!; c--) stack[sp++] = childList[c]!;
+    }
+
+    const parent = new Int32Array(n);
+    const frame = new Int32Array(n);
+    const depth = new Int32Array(n);
+    const self = new Float64Array(n);
+    const total = new Float64Array(n);
+    const end = new Int32Array(n);
+    for (let i = 0; i < n; i++) {
+      const old = order[i]!;
+      const p = parentIn[old]!;
+      parent[i] = p < 0 ? -1 : newIndex[p]!;
+      frame[i] = this.frame.data[old]!;
+      self[i] = this.self.data[old]!;
+      depth[i] = p < 0 ? 0 : depth[parent[i]!]! + 1;
+    }
+    for (let i = n - 1; i >= 0; i--) {
+      total[i]! += self[i]!;
+      if (end[i] === 0) end[i] = i + 1;
+      const p = parent[i]!;
+      if (p >= 0) {
+        total[p]! += total[i]!;
+        if (end[i]! > end[p]!) end[p] = end[i]!;
+      }
+    }
+    const tree: CallTree = { length: n, parent, frame, depth, end, self, total };
+    if (this.sampleNode.length === 0) return { tree };
+    const node = this.sampleNode.finish();
+    for (let i = 0; i < node.length; i++) node[i] = newIndex[node[i]!]!;
+    return {
+      tree,
+      samples: {
+        length: node.length,
+        node,
+        time: this.sampleTime.finish(),
+        weight: this.sampleWeight.finish(),
+      },
+    };
+  }
+}
+
+export interface ProfileParts {
+  name: string;
+  format: FormatId;
+  kind: ProfileKind;
+  unit: Unit;
+  frames: FrameTableBuilder;
+  tree: CallTreeBuilder;
+  meta: RunMeta;
+  traceStats?: TraceEventStat[];
+}
+
+export function finishProfile(p: ProfileParts): Profile {
+  const { tree, samples } = p.tree.finish();
+  const profile: Profile = {
+    version: 1,
+    name: p.name,
+    format: p.format,
+    kind: p.kind,
+    unit: p.unit,
+    frames: p.frames.finish(),
+    tree,
+    meta: p.meta,
+  };
+  if (samples) profile.samples = samples;
+  if (p.traceStats) profile.traceStats = p.traceStats;
+  return profile;
+}

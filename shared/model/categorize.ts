@@ -1,0 +1,68 @@
+import { Category } from './types';
+
+/** Node.js core module names, for old profiles that name core files without `node:` (`events.js`). */
+const NODE_CORE_MODULES = new Set(
+  (
+    'assert async_hooks buffer child_process cluster console constants crypto dgram diagnostics_channel dns ' +
+    'domain events fs http http2 https inspector module net os path perf_hooks process punycode querystring ' +
+    'readline repl stream string_decoder sys timers tls trace_events tty url util v8 vm wasi worker_threads zlib ' +
+    '_http_agent _http_client _http_common _http_incoming _http_outgoing _http_server _stream_duplex ' +
+    '_stream_passthrough _stream_readable _stream_transform _stream_writable _tls_common _tls_wrap bootstrap_node'
+  ).split(' '),
+);
+
+const IDLE_NAMES = new Set(['(root)', '(program)', '(idle)', 'idle', '(unknown)', 'all stacks']);
+
+/**
+ * The npm package a file belongs to: the path segment(s) after the last `node_modules/`,
+ * scoped packages included (`…/node_modules/@dynatrace/oneagent/x.js` → `@dynatrace/oneagent`).
+ */
+export function packageOf(file: string): string {
+  const f = file.replace(/\\/g, '/');
+  const i = f.lastIndexOf('node_modules/');
+  if (i < 0) return '';
+  const rest = f.slice(i + 'node_modules/'.length).split('/');
+  if (rest[0]?.startsWith('@') && rest.length > 1) return `${rest[0]}/${rest[1]}`;
+  return rest[0] ?? '';
+}
+
+function isGcName(name: string): boolean {
+  return (
+    name === '(garbage collector)' ||
+    /^v8::internal::(Heap|Scavenger|MarkCompactCollector|MinorMarkCompactCollector|MinorMS|ScavengerCollector|ConcurrentMarking|IncrementalMarking|MarkingVisitor|Sweeper|GCTracer|MemoryAllocator)\b/.test(
+      name,
+    ) ||
+    /^(V8\.GC|MajorGC|MinorGC|GC[A-Z]|CustomGC)/.test(name)
+  );
+}
+
+function isV8Name(name: string): boolean {
+  return /^(Builtins?_|Builtin:|BytecodeHandler:|Stub:|Handler:|LoadIC|StoreIC|KeyedLoadIC|KeyedStoreIC|v8::|V8\.|v8_|Runtime_|Function:|Eval:|Script:|InterpreterEntryTrampoline|CompileLazy|\(v8\))/.test(
+    name,
+  );
+}
+
+/**
+ * Picks the category of a frame from its name and file. `dso` is the shared object or binary a
+ * native frame came from (perf script's parenthesised column, 0x `SHARED_LIB`), '' when unknown.
+ */
+export function categorize(name: string, file: string, dso = ''): Category {
+  if (IDLE_NAMES.has(name)) return Category.Idle;
+  if (isGcName(name)) return Category.GC;
+  if (name.endsWith('_[k]') || dso === '[kernel.kallsyms]' || dso.startsWith('[kernel')) return Category.Kernel;
+  if (name.startsWith('RegExp:') || name.startsWith('/') && name.endsWith('/') || file === 'regexp') return Category.RegExp;
+  if (name.startsWith('wasm-function') || file.endsWith('.wasm') || name.startsWith('Wasm:')) return Category.Wasm;
+  if (file !== '') {
+    if (file.includes('node_modules/') || file.includes('node_modules\\')) return Category.Dependency;
+    if (file.startsWith('node:') || file.startsWith('internal/')) return Category.NodeCore;
+    const base = file.replace(/\.js$/, '');
+    if (!base.includes('/') && !base.includes('\\') && NODE_CORE_MODULES.has(base)) return Category.NodeCore;
+    if (/\.(m|c)?[jt]sx?$|^(file|https?|webpack|evalmachine)/.test(file)) return Category.App;
+  }
+  if (isV8Name(name)) return Category.V8;
+  if (/\.so(\.\d+)*$|^\/usr\/|^\/lib|\/node$|\[vdso\]|\bnode\b/.test(dso)) return Category.Native;
+  if (/^(node::|uv_|uv__|std::|__|_IO_|[a-z_]+@@?GLIBC|llhttp|ares_|ssl|SSL_|EVP_|CRYPTO_|BN_|OPENSSL|nghttp|brotli|deflate|inflate)/.test(name))
+    return Category.Native;
+  if (file !== '') return Category.App;
+  return Category.Other;
+}

@@ -1,0 +1,212 @@
+/**
+ * The profile model: plain data only (arrays, typed arrays, strings, numbers), never class
+ * instances, so that a Profile crosses a worker boundary (structured clone, typed-array buffers
+ * transferred) and the Electron bridge unchanged. Importers never build it by hand: they go
+ * through `FrameTableBuilder` and `CallTreeBuilder` (see ./builders).
+ */
+
+/** What one unit of weight means. */
+export type Unit =
+  /** a count of samples (one per sample, or a perf event count when no period is recorded) */
+  | 'samples'
+  /** wall or CPU time in microseconds (V8 profiles, trace spans) */
+  | 'microseconds'
+  /** time in nanoseconds (perf `cpu-clock` / `task-clock` periods) */
+  | 'nanoseconds'
+  /** a hardware or software event count (perf `cycles`, `instructions`, `page-faults` periods) */
+  | 'events'
+  /** allocated bytes (heap profiles, pprof space profiles) */
+  | 'bytes';
+
+/** The importer that read a file. */
+export type FormatId =
+  | 'cpuprofile'
+  | 'trace-events'
+  | 'perf-script'
+  | 'folded'
+  | '0x'
+  | 'heapprofile'
+  | 'pprof';
+
+/**
+ * How weights were obtained.
+ * - `sampled`: periodic stack samples (a width is a share of samples or of sampled time)
+ * - `spans`: enter/leave intervals (trace events); a node's self weight is its self duration
+ * - `allocations`: sampled allocation sizes
+ * - `aggregated`: pre-aggregated stacks with no per-sample information (folded stacks)
+ */
+export type ProfileKind = 'sampled' | 'spans' | 'allocations' | 'aggregated';
+
+/** Frame categories a Node.js engineer recognises. Stored as small integers in `FrameTable.category`. */
+export const Category = {
+  /** the application's own JavaScript */
+  App: 0,
+  /** code under node_modules (see `FrameTable.pkg` for the package name) */
+  Dependency: 1,
+  /** Node.js core JavaScript: `node:*`, `internal/*` */
+  NodeCore: 2,
+  /** native C/C++ code: node, libuv, libc, other shared objects */
+  Native: 3,
+  /** V8 builtins, runtime functions, bytecode handlers, IC stubs */
+  V8: 4,
+  /** garbage collection */
+  GC: 5,
+  /** operating-system kernel */
+  Kernel: 6,
+  /** regular-expression code */
+  RegExp: 7,
+  /** WebAssembly */
+  Wasm: 8,
+  /** `(program)`, `(idle)`, `(root)` and the like: not attributable to a function */
+  Idle: 9,
+  /** anything the classifier cannot place (e.g. a bare folded-stack label) */
+  Other: 10,
+} as const;
+export type Category = (typeof Category)[keyof typeof Category];
+export const CATEGORY_COUNT = 11;
+export const CATEGORY_NAMES: readonly string[] = [
+  'app',
+  'dependency',
+  'node core',
+  'native',
+  'V8',
+  'GC',
+  'kernel',
+  'regexp',
+  'wasm',
+  'idle/program',
+  'other',
+];
+
+/** V8 execution tiers, as marked by V8 in function names (`~` `^` `+` `*`). */
+export const Tier = {
+  Unknown: 0,
+  /** `~` Ignition bytecode interpreter */
+  Interpreted: 1,
+  /** `^` Sparkplug baseline compiler */
+  Baseline: 2,
+  /** `+` Maglev mid-tier optimizer */
+  Maglev: 3,
+  /** `*` TurboFan optimizing compiler */
+  Optimized: 4,
+} as const;
+export type Tier = (typeof Tier)[keyof typeof Tier];
+export const TIER_NAMES: readonly string[] = ['', 'interpreted', 'baseline (Sparkplug)', 'Maglev', 'optimized (TurboFan)'];
+
+/**
+ * Distinct frames of one profile, as parallel columns indexed by frame id (0 … length-1).
+ * Two frames are distinct when their name, file, line, column or tier differ.
+ */
+export interface FrameTable {
+  length: number;
+  /** function or symbol name as displayed, tier marker and `+0x…` offsets removed; `(anonymous)` for unnamed JS functions */
+  name: string[];
+  /** script URL or path, or the shared object (DSO) for native frames; '' when unknown */
+  file: string[];
+  /** 1-based line, 0 when unknown */
+  line: Int32Array;
+  /** 1-based column, 0 when unknown */
+  column: Int32Array;
+  /** `Category` value */
+  category: Uint8Array;
+  /** `Tier` value */
+  tier: Uint8Array;
+  /** npm package name for `Category.Dependency` frames (`fastify`, `@dynatrace/oneagent`), else '' */
+  pkg: string[];
+  /**
+   * Normalized key used to match "the same function" across runs: name and a comparable file
+   * suffix, with tier markers, addresses and absolute path prefixes removed. See `frameKey`.
+   */
+  key: string[];
+  /**
+   * for perf script and folded input, the exact frame text that folded output reproduces (perf
+   * script: what `stackcollapse-perf.pl` prints; folded: the label as read, possibly ''); for other
+   * formats ''
+   */
+  label: string[];
+}
+
+/**
+ * The call tree, nodes in depth-first pre-order: node 0 is the synthetic root (frame -1), every
+ * node's parent has a smaller index, and a node's descendants are exactly the indices
+ * `i+1 … end[i]-1`. This makes subtree walks loops instead of recursion (stacks can be 100,000
+ * frames deep). Children of a node appear in the order they were first seen.
+ */
+export interface CallTree {
+  length: number;
+  /** parent node index; -1 for the root */
+  parent: Int32Array;
+  /** frame id in the `FrameTable`; -1 for the root */
+  frame: Int32Array;
+  /** depth: 0 for the root, 1 for its children… */
+  depth: Int32Array;
+  /** one past the last descendant's index (pre-order subtree end) */
+  end: Int32Array;
+  /** weight attributed to this node alone, in the profile's unit */
+  self: Float64Array;
+  /** self plus all descendants' self, in the profile's unit */
+  total: Float64Array;
+}
+
+/**
+ * Individual samples in time order as recorded (present for sampled formats that have them).
+ * Used for heatmaps and time ranges.
+ */
+export interface SampleTable {
+  length: number;
+  /** leaf call-tree node of the sample's stack */
+  node: Int32Array;
+  /** timestamp in microseconds on the producer's clock (absolute, not rebased); NaN when unknown */
+  time: Float64Array;
+  /** weight of the sample in the profile's unit */
+  weight: Float64Array;
+}
+
+/** Per event-type statistics of a trace-event file (for the statistics table). */
+export interface TraceEventStat {
+  /** the event's `cat` string ('' when absent) */
+  category: string;
+  name: string;
+  /** the event's `ph` */
+  phase: string;
+  /** number of events */
+  count: number;
+  /** bytes in the file: UTF-8 length of each event's JSON object text, `{` to `}` */
+  bytes: number;
+  /** summed duration in microseconds for events that have one (`X` dur, paired B/E, paired b/e) */
+  duration: number;
+}
+
+export interface RunMeta {
+  /** tool that wrote the file, as far as it can be told (`node --cpu-prof`, `perf script`, `0x`…) */
+  producer: string;
+  /** first and last timestamps in microseconds on the producer's clock, when known */
+  startTime?: number;
+  endTime?: number;
+  /** mean sample interval in microseconds, when known */
+  sampleInterval?: number;
+  /** for perf script: the event type kept (e.g. `cpu-clock`) and the others seen */
+  eventType?: string;
+  otherEventTypes?: string[];
+  /** process names by pid and thread names by `pid:tid`, from metadata events or perf comm */
+  processNames?: Record<string, string>;
+  threadNames?: Record<string, string>;
+  /** things the importer tolerated (skipped lines, unmatched end events…), for the user to see */
+  warnings: string[];
+}
+
+export interface Profile {
+  /** model version, bumped on incompatible change (workspaces store it) */
+  version: 1;
+  /** display name; the file name unless the user renames the run */
+  name: string;
+  format: FormatId;
+  kind: ProfileKind;
+  unit: Unit;
+  frames: FrameTable;
+  tree: CallTree;
+  samples?: SampleTable;
+  /** trace-event files only */
+  traceStats?: TraceEventStat[];
+  meta: RunMeta;
+}
