@@ -144,7 +144,7 @@ export async function openSource(src: ByteSource, opts: OpenOptions = {}): Promi
   const gzipped = raw0.length >= 2 && raw0[0] === 0x1f && raw0[1] === 0x8b;
   if (gzipped) {
     const unzipped = prepend(first.chunks, reader).pipeThrough(
-      new DecompressionStream('gzip'),
+      new DecompressionStream('gzip') as unknown as ReadableWritablePair<Uint8Array, Uint8Array>,
     );
     reader = unzipped.getReader();
     first = await readAtLeast(reader, 4);
@@ -159,8 +159,8 @@ export async function openSource(src: ByteSource, opts: OpenOptions = {}): Promi
   if (encoding !== 'utf-8') {
     // Re-encode so that every parser only ever sees UTF-8 bytes.
     const utf8 = prepend(first.chunks, reader)
-      .pipeThrough(new TextDecoderStream(encoding))
-      .pipeThrough(new TextEncoderStream());
+      .pipeThrough(new TextDecoderStream(encoding) as unknown as ReadableWritablePair<string, Uint8Array>)
+      .pipeThrough(new TextEncoderStream() as unknown as ReadableWritablePair<Uint8Array, string>);
     reader = utf8.getReader();
     first = await readAtLeast(reader, 3);
   }

@@ -1,0 +1,98 @@
+/**
+ * The IPC contract between the Electron main process and the renderer, and — with the same
+ * shapes — between the browser build and the local server that `npm start` runs where no
+ * Electron binary exists. Main reads only files the user chose (dialog, drop, command line):
+ * it hands the renderer opaque tokens for them, and the renderer pulls their bytes in chunks,
+ * so a gigabyte file never crosses the bridge in one piece and is parsed in the renderer's
+ * worker, never in main.
+ */
+
+/** A file the user chose, as the renderer sees it. */
+export interface FileRef {
+  /** opaque id issued by main for this file; the only way to read it */
+  token: string;
+  /** base name */
+  name: string;
+  /** full path, for display and the recent-files list */
+  path: string;
+  size: number;
+}
+
+/** A folder the user chose (a `<pid>.0x` output directory): its regular files, not recursive. */
+export interface FolderRef {
+  name: string;
+  path: string;
+  files: FileRef[];
+}
+
+export type ChosenItem = { kind: 'file'; file: FileRef } | { kind: 'folder'; folder: FolderRef };
+
+/** Commands the native menu sends to the renderer. */
+export type MenuCommand =
+  | 'open'
+  | 'export'
+  | 'reset-zoom'
+  | 'zoom-out'
+  | 'toggle-layout'
+  | 'toggle-orientation'
+  | 'find'
+  | 'about';
+
+export const MENU_COMMANDS: readonly MenuCommand[] = [
+  'open',
+  'export',
+  'reset-zoom',
+  'zoom-out',
+  'toggle-layout',
+  'toggle-orientation',
+  'find',
+  'about',
+];
+
+/** Largest chunk `readFileChunk` returns. */
+export const MAX_CHUNK = 8 * 1024 * 1024;
+
+/** Channel names, one per function of `FlamelensApi`. */
+export const CHANNELS = {
+  openDialog: 'flamelens:open-dialog',
+  initialItems: 'flamelens:initial-items',
+  readFileChunk: 'flamelens:read-file-chunk',
+  registerDropped: 'flamelens:register-dropped',
+  recentList: 'flamelens:recent-list',
+  openRecent: 'flamelens:open-recent',
+  saveFile: 'flamelens:save-file',
+  menuCommand: 'flamelens:menu-command',
+  openItems: 'flamelens:open-items',
+} as const;
+
+export interface SaveRequest {
+  /** suggested file name */
+  defaultName: string;
+  /** dialog filter, e.g. { name: 'PNG image', extensions: ['png'] } */
+  filters: { name: string; extensions: string[] }[];
+  data: Uint8Array | string;
+}
+
+/**
+ * What the preload script exposes as `window.flamelens` — one named function per channel, never
+ * a generic invoke or send.
+ */
+export interface FlamelensApi {
+  /** shows the native open dialog (files and folders, multi-select); [] when cancelled */
+  openDialog(): Promise<ChosenItem[]>;
+  /** the files named on the command line, or the bundled sample comparison when none were */
+  initialItems(): Promise<ChosenItem[]>;
+  /** up to `length` bytes (at most MAX_CHUNK) of a chosen file from `offset`; empty at the end */
+  readFileChunk(token: string, offset: number, length: number): Promise<Uint8Array>;
+  /** records a dropped file's path in the recent list (the renderer reads dropped files itself) */
+  registerDropped(paths: string[]): Promise<void>;
+  recentList(): Promise<string[]>;
+  /** re-opens a recent path (only paths main itself put in the list) */
+  openRecent(path: string): Promise<ChosenItem[]>;
+  /** shows a save dialog and writes atomically; the path written, or null when cancelled */
+  saveFile(req: SaveRequest): Promise<string | null>;
+  /** subscribes to native-menu commands; returns an unsubscribe function */
+  onMenuCommand(cb: (cmd: MenuCommand) => void): () => void;
+  /** subscribes to items opened while running (File › Open Recent, a second `flamelens open`) */
+  onOpenItems(cb: (items: ChosenItem[]) => void): () => void;
+}
