@@ -1,0 +1,11 @@
+#!/usr/bin/env node
+// The `flamelens` command: runs the bundled command line (built by `npm run build`).
+import { existsSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const entry = fileURLToPath(new URL('../out/cli/flamelens.js', import.meta.url));
+if (!existsSync(entry)) {
+  console.error('flamelens: the command line is not built yet; run `npm run build` in the Flamelens folder first.');
+  process.exit(1);
+}
+await import(pathToFileURL(entry).href);

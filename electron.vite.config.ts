@@ -1,0 +1,33 @@
+import { resolve } from 'node:path';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'electron-vite';
+
+/**
+ * One build for the three Electron programs: main (ESM), preload (CommonJS — sandboxed preloads
+ * cannot be ES modules) and the renderer, which is also served as a plain web page where no
+ * Electron binary exists. The `flamelens` command line is built by vite.cli.config.ts.
+ */
+export default defineConfig({
+  main: {
+    build: {
+      outDir: 'out/main',
+      lib: { entry: resolve('electron/main/index.ts'), formats: ['es'], fileName: () => 'index.js' },
+    },
+  },
+  preload: {
+    build: {
+      outDir: 'out/preload',
+      lib: { entry: resolve('electron/preload/index.ts'), formats: ['cjs'], fileName: () => 'index.cjs' },
+    },
+  },
+  renderer: {
+    root: 'renderer',
+    base: './',
+    plugins: [react()],
+    worker: { format: 'es' },
+    build: {
+      outDir: resolve('out/renderer'),
+      rollupOptions: { input: resolve('renderer/index.html') },
+    },
+  },
+});

@@ -1,0 +1,77 @@
+/**
+ * The search language shared by the app's search box and `flamelens diff --match`: plain text
+ * is a case-insensitive substring, `/…/flags` is a regular expression; either is tried against
+ * the function name AND the file path, so `dd-trace` finds the agent by its
+ * `node_modules/dd-trace/…` path even where its function names say nothing.
+ */
+import type { Profile } from '../model/types';
+
+export type FrameMatcher = (name: string, file: string) => boolean;
+
+export interface CompiledQuery {
+  match: FrameMatcher;
+  /** set when the query is an invalid regular expression */
+  error?: string;
+}
+
+export function compileQuery(query: string): CompiledQuery | undefined {
+  const q = query.trim();
+  if (q === '') return undefined;
+  const re = /^\/(.+)\/([a-z]*)$/.exec(q);
+  if (re) {
+    try {
+      const flags = re[2]!.replace(/[gy]/g, '');
+      const rx = new RegExp(re[1]!, flags);
+      return { match: (name, file) => rx.test(name) || rx.test(file) };
+    } catch (e) {
+      return { match: () => false, error: `invalid regular expression: ${(e as Error).message}` };
+    }
+  }
+  const needle = q.toLowerCase();
+  return { match: (name, file) => name.toLowerCase().includes(needle) || file.toLowerCase().includes(needle) };
+}
+
+/** Per-frame match flags for a profile (each distinct frame is tested once). */
+export function matchFrames(p: Profile, match: FrameMatcher): Uint8Array {
+  const f = p.frames;
+  const out = new Uint8Array(f.length);
+  for (let i = 0; i < f.length; i++) out[i] = match(f.name[i]!, f.file[i]!) ? 1 : 0;
+  return out;
+}
+
+export interface MatchShare {
+  /** fraction of the run's weight whose stack contains a matching frame */
+  inclusive: number;
+  /** fraction of the run's weight whose leaf frame matches */
+  self: number;
+  /** the same as weights in the profile's unit */
+  inclusiveWeight: number;
+  selfWeight: number;
+}
+
+/**
+ * How much of a run the matching frames own. One pass over the pre-order tree: a node is "under
+ * a match" when its frame matches or its parent is.
+ */
+export function matchShare(p: Profile, frameMatches: Uint8Array, weights: Float64Array = p.tree.self): MatchShare {
+  const t = p.tree;
+  const under = new Uint8Array(t.length);
+  let inc = 0;
+  let self = 0;
+  let total = 0;
+  for (let i = 1; i < t.length; i++) {
+    const m = frameMatches[t.frame[i]!]!;
+    under[i] = m | under[t.parent[i]!]!;
+    const w = weights[i]!;
+    total += w;
+    if (under[i]) inc += w;
+    if (m) self += w;
+  }
+  total += weights[0]!;
+  return {
+    inclusive: total > 0 ? inc / total : 0,
+    self: total > 0 ? self / total : 0,
+    inclusiveWeight: inc,
+    selfWeight: self,
+  };
+}

@@ -1,0 +1,185 @@
+/**
+ * The tree a flamegraph pane draws: the focused call path's subtree plus its ancestor chain,
+ * siblings with the same normalized frame key merged (a function's tiers and line variants are
+ * one box), and boxes narrower than the pane can show dropped. Its size depends on the pane's
+ * width, not on the profile's size — what keeps rendering cost flat.
+ */
+import type { Profile } from '../model/types';
+
+export interface ViewNode {
+  name: string;
+  /** normalized frame key (matches across runs); '' for the synthetic root */
+  key: string;
+  /** total weight in the view (after any search filter) */
+  value: number;
+  self: number;
+  category: number;
+  tier: number;
+  file: string;
+  line: number;
+  /** a frame of the focus path or above it, drawn full width for context */
+  context?: boolean;
+  /** its frame matches the active search */
+  match?: boolean;
+  children?: ViewNode[];
+}
+
+export interface ViewOptions {
+  /** frame keys from the root down to the focused frame ([] = whole profile) */
+  focus: readonly string[];
+  /** boxes whose total is below this weight are left out (weight of one pixel) */
+  minValue?: number;
+  /** child order: by name (like sits above like in every pane) or heaviest first */
+  sort?: 'name' | 'weight';
+  /** per-node totals to draw (a search filter's), default the profile's own */
+  totals?: Float64Array;
+  /** per-frame search match flags */
+  matches?: Uint8Array;
+  /** label of the root box */
+  rootName?: string;
+  /** cap on boxes, a guard for pathological inputs */
+  maxNodes?: number;
+}
+
+export interface ViewTree {
+  root: ViewNode;
+  /** how many keys of the focus path exist in this run (less than focus.length: deepest ancestor shown) */
+  focusDepth: number;
+  /** weight of the focused frame (the whole run when focus is []) */
+  focusTotal: number;
+  nodeCount: number;
+}
+
+/** Children of tree node `v`: the pre-order layout makes this a skip-list walk. */
+function forEachChild(p: Profile, v: number, fn: (c: number) => void): void {
+  const end = p.tree.end;
+  for (let c = v + 1; c < end[v]!; c = end[c]!) fn(c);
+}
+
+function makeNode(p: Profile, nodes: number[], totals: Float64Array, matches?: Uint8Array): ViewNode {
+  const t = p.tree;
+  const f = p.frames;
+  let value = 0;
+  let self = 0;
+  let heaviest = nodes[0]!;
+  for (const v of nodes) {
+    value += totals[v]!;
+    self += t.self[v]!;
+    if (totals[v]! > totals[heaviest]!) heaviest = v;
+  }
+  const fr = t.frame[heaviest]!;
+  const node: ViewNode = {
+    name: f.name[fr]!,
+    key: f.key[fr]!,
+    value,
+    self,
+    category: f.category[fr]!,
+    tier: f.tier[fr]!,
+    file: f.file[fr]!,
+    line: f.line[fr]!,
+  };
+  if (matches && nodes.some((v) => matches[t.frame[v]!])) node.match = true;
+  return node;
+}
+
+/** Groups the children of a set of tree nodes by frame key, in first-seen order. */
+function childGroups(p: Profile, nodes: number[], totals: Float64Array, minValue: number): number[][] {
+  const groups = new Map<string, number[]>();
+  const sums = new Map<string, number>();
+  for (const v of nodes) {
+    forEachChild(p, v, (c) => {
+      if (totals[c] === 0) return;
+      const k = p.frames.key[p.tree.frame[c]!]!;
+      let g = groups.get(k);
+      if (!g) groups.set(k, (g = []));
+      g.push(c);
+      sums.set(k, (sums.get(k) ?? 0) + totals[c]!);
+    });
+  }
+  const out: number[][] = [];
+  for (const [k, g] of groups) if (sums.get(k)! >= minValue) out.push(g);
+  return out;
+}
+
+/** Tree nodes along the focus path, as far as this run has it. */
+export function resolveFocus(p: Profile, focus: readonly string[]): { nodes: number[]; depth: number; chain: number[][] } {
+  let cur = [0];
+  const chain: number[][] = [];
+  let depth = 0;
+  for (const key of focus) {
+    const next: number[] = [];
+    for (const v of cur) forEachChild(p, v, (c) => {
+      if (p.frames.key[p.tree.frame[c]!] === key) next.push(c);
+    });
+    if (next.length === 0) break;
+    chain.push(next);
+    cur = next;
+    depth++;
+  }
+  return { nodes: cur, depth, chain };
+}
+
+export function buildViewTree(p: Profile, opts: ViewOptions): ViewTree {
+  const totals = opts.totals ?? p.tree.total;
+  const minValue = Math.max(opts.minValue ?? 0, Number.MIN_VALUE);
+  const maxNodes = opts.maxNodes ?? 20_000;
+  const sortMode = opts.sort ?? 'name';
+  const { nodes: focusNodes, depth, chain } = resolveFocus(p, opts.focus);
+  const focusTotal = focusNodes.reduce((s, v) => s + totals[v]!, 0);
+
+  const root = makeNode(p, [0], totals);
+  root.name = opts.rootName ?? 'all';
+  root.key = '';
+  root.category = 10;
+  let count = 1;
+  // Context boxes: root and the focus chain, all as wide as the focused frame.
+  let parent = root;
+  if (depth > 0) {
+    root.context = true;
+    root.value = focusTotal;
+    for (let d = 0; d < chain.length; d++) {
+      const n = makeNode(p, chain[d]!, totals, opts.matches);
+      n.value = focusTotal;
+      if (d < chain.length - 1) n.context = true;
+      parent.children = [n];
+      parent = n;
+      count++;
+    }
+  }
+  // Expand the focused frame's subtree, breadth-first so that a node cap cuts the deepest part.
+  const queue: [ViewNode, number[]][] = [[parent, focusNodes]];
+  for (let q = 0; q < queue.length && count < maxNodes; q++) {
+    const [vn, set] = queue[q]!;
+    const groups = childGroups(p, set, totals, minValue);
+    if (groups.length === 0) continue;
+    const kids = groups.map((g) => makeNode(p, g, totals, opts.matches));
+    const order = kids.map((_, i) => i);
+    if (sortMode === 'name') order.sort((a, b) => (kids[a]!.name < kids[b]!.name ? -1 : kids[a]!.name > kids[b]!.name ? 1 : kids[a]!.key < kids[b]!.key ? -1 : 1));
+    else order.sort((a, b) => kids[b]!.value - kids[a]!.value);
+    vn.children = order.map((i) => kids[i]!);
+    for (const i of order) {
+      queue.push([kids[i]!, groups[i]!]);
+      count++;
+    }
+  }
+  return { root, focusDepth: depth, focusTotal, nodeCount: count };
+}
+
+/**
+ * Per-node totals when the search filter is "only stacks with matches" (a node keeps the weight
+ * of samples whose stack has a matching frame) or "hide matches" (matching frames and everything
+ * they called are removed).
+ */
+export function filteredTotals(p: Profile, matches: Uint8Array, mode: 'only' | 'hide'): Float64Array {
+  const t = p.tree;
+  const under = new Uint8Array(t.length);
+  for (let i = 1; i < t.length; i++) under[i] = matches[t.frame[i]!]! | under[t.parent[i]!]!;
+  const self = new Float64Array(t.length);
+  for (let i = 0; i < t.length; i++) {
+    const keep = mode === 'only' ? under[i] === 1 : under[i] === 0;
+    self[i] = keep ? t.self[i]! : 0;
+  }
+  const total = self.slice();
+  for (let i = t.length - 1; i >= 1; i--) total[t.parent[i]!]! += total[i]!;
+  return total;
+}

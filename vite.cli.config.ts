@@ -1,0 +1,24 @@
+import { builtinModules } from 'node:module';
+import { resolve } from 'node:path';
+import { defineConfig } from 'vite';
+
+/** The `flamelens` command line and the local server, bundled for plain Node (no Electron). */
+export default defineConfig({
+  build: {
+    outDir: 'out/cli',
+    emptyOutDir: true,
+    target: 'node20',
+    minify: false,
+    sourcemap: true,
+    ssr: true,
+    lib: {
+      entry: { flamelens: resolve('electron/cli/index.ts') },
+      formats: ['es'],
+      fileName: (_format, name) => `${name}.js`,
+    },
+    rollupOptions: {
+      external: [...builtinModules, ...builtinModules.map((m) => `node:${m}`)],
+    },
+  },
+  ssr: { noExternal: true },
+});
