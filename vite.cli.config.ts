@@ -1,9 +1,13 @@
+import { readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { resolve } from 'node:path';
 import { defineConfig } from 'vite';
 
 /** The `flamelens` command line and the local server, bundled for plain Node (no Electron). */
+const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
+
 export default defineConfig({
+  define: { __FLAMELENS_VERSION__: JSON.stringify(pkg.version) },
   build: {
     outDir: 'out/cli',
     emptyOutDir: true,

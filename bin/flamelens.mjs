@@ -8,4 +8,5 @@ if (!existsSync(entry)) {
   console.error('flamelens: the command line is not built yet; run `npm run build` in the Flamelens folder first.');
   process.exit(1);
 }
-await import(pathToFileURL(entry).href);
+const cli = await import(pathToFileURL(entry).href);
+cli.run();

@@ -65,6 +65,21 @@ export const CHANNELS = {
   openItems: 'flamelens:open-items',
 } as const;
 
+/**
+ * What the open dialog offers. Linux and Windows dialogs cannot pick files and folders at once:
+ * 'files' picks one or more files (on macOS files and folders), 'folder' picks `<pid>.0x` folders.
+ */
+export type OpenDialogKind = 'files' | 'folder';
+
+/**
+ * A `File` from a drop event. Typed by shape because shared/ has no DOM library; the preload turns
+ * it into a path with `webUtils.getPathForFile`, so only files really dropped from disk count.
+ */
+export interface DroppedFile {
+  readonly name: string;
+  readonly size: number;
+}
+
 export interface SaveRequest {
   /** suggested file name */
   defaultName: string;
@@ -78,14 +93,18 @@ export interface SaveRequest {
  * a generic invoke or send.
  */
 export interface FlamelensApi {
-  /** shows the native open dialog (files and folders, multi-select); [] when cancelled */
-  openDialog(): Promise<ChosenItem[]>;
+  /** shows the native open dialog (multi-select; default 'files'); [] when cancelled */
+  openDialog(kind?: OpenDialogKind): Promise<ChosenItem[]>;
   /** the files named on the command line, or the bundled sample comparison when none were */
   initialItems(): Promise<ChosenItem[]>;
   /** up to `length` bytes (at most MAX_CHUNK) of a chosen file from `offset`; empty at the end */
   readFileChunk(token: string, offset: number, length: number): Promise<Uint8Array>;
-  /** records a dropped file's path in the recent list (the renderer reads dropped files itself) */
-  registerDropped(paths: string[]): Promise<void>;
+  /**
+   * records dropped files in the recent list (the renderer reads dropped files itself). Takes the
+   * dropped `File` objects: the renderer cannot see their paths, the preload can. Over the channel
+   * this travels as absolute paths (string[]).
+   */
+  registerDropped(files: readonly DroppedFile[]): Promise<void>;
   recentList(): Promise<string[]>;
   /** re-opens a recent path (only paths main itself put in the list) */
   openRecent(path: string): Promise<ChosenItem[]>;

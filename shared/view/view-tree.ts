@@ -27,8 +27,10 @@ export interface ViewNode {
 export interface ViewOptions {
   /** frame keys from the root down to the focused frame ([] = whole profile) */
   focus: readonly string[];
-  /** boxes whose total is below this weight are left out (weight of one pixel) */
+  /** boxes whose total is below this weight are left out */
   minValue?: number;
+  /** boxes narrower than this fraction of the focused frame are left out (one pixel: 1 / width) */
+  minFraction?: number;
   /** child order: by name (like sits above like in every pane) or heaviest first */
   sort?: 'name' | 'weight';
   /** per-node totals to draw (a search filter's), default the profile's own */
@@ -121,11 +123,11 @@ export function resolveFocus(p: Profile, focus: readonly string[]): { nodes: num
 
 export function buildViewTree(p: Profile, opts: ViewOptions): ViewTree {
   const totals = opts.totals ?? p.tree.total;
-  const minValue = Math.max(opts.minValue ?? 0, Number.MIN_VALUE);
   const maxNodes = opts.maxNodes ?? 20_000;
   const sortMode = opts.sort ?? 'name';
   const { nodes: focusNodes, depth, chain } = resolveFocus(p, opts.focus);
   const focusTotal = focusNodes.reduce((s, v) => s + totals[v]!, 0);
+  const minValue = Math.max(opts.minValue ?? 0, focusTotal * (opts.minFraction ?? 0), Number.MIN_VALUE);
 
   const root = makeNode(p, [0], totals);
   root.name = opts.rootName ?? 'all';

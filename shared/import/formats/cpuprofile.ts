@@ -1,1 +1,353 @@
-export const cpuprofileImporter: any = { sniff: () => false, id: 'cpuprofile', label: 'cpuprofile', extensions: [] };
+/**
+ * V8 CPU profiles (`.cpuprofile`), as `node --cpu-prof` and Chrome DevTools write them — the
+ * DevTools protocol's `Profiler.Profile`
+ * (https://chromedevtools.github.io/devtools-protocol/tot/Profiler/#type-Profile):
+ *
+ *   {"nodes":[{"id":1,"callFrame":{…},"hitCount":0,"children":[2,3]},…],
+ *    "startTime":…,"endTime":…,"samples":[2,5,5,…],"timeDeltas":[11575,1060,…]}
+ *
+ * and the legacy form of protocol 1.1 and the `v8-profiler` addons, one nested tree plus
+ * absolute timestamps (`startTime`/`endTime` in seconds there):
+ *
+ *   {"head":{"functionName":"(root)","url":"","lineNumber":0,"hitCount":0,"children":[…]},
+ *    "startTime":163140,"endTime":163140,"samples":[2,5,…],"timestamps":[163140599286,…]}
+ *
+ * Weights come from `samples`, one per sample (unit 'samples'), never from `hitCount`: the two
+ * V8 counters disagree (0x's `samples-cpu-prof.cpuprofile`: 19,464 samples, hitCounts summing to
+ * 19,439). Every sample keeps its timestamp, so time weights are derived from the sample table
+ * (`model/sample-time.ts`) and match speedscope's microsecond totals. Only a profile without any
+ * `samples` falls back to `hitCount`, with a warning. `positionTicks` are ignored.
+ *
+ * The arrays are streamed element by element (`streamJson`); the legacy `head` tree arrives as
+ * one value. Ancestor chains are resolved with loops, never recursion (stacks can be 50,000
+ * frames deep), and parent cycles or ids that point nowhere become warnings, not hangs.
+ */
+import { CallTreeBuilder, FrameTableBuilder, finishProfile } from '../../model/builders';
+import type { Profile, RunMeta } from '../../model/types';
+import { ImportError } from '../errors';
+import type { Importer } from '../importer';
+import { streamJson } from '../json-stream';
+import { type V8CallFrame, internV8Frame, producerFromUrls, v8Shape } from './v8-frames';
+
+type Json = Record<string, unknown>;
+
+function isObject(v: unknown): v is Json {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** The profile as read, before the call tree is built. */
+interface Raw {
+  /** modern form: one entry per node, in file order */
+  ids: number[];
+  index: Map<number, number>;
+  frame: number[];
+  /** the node's `parent` id, NaN when the node gives none */
+  parentId: number[];
+  hitCount: number[];
+  /** `children` links: node index → child id */
+  edgeParent: number[];
+  edgeChild: number[];
+  duplicateIds: number;
+  /** legacy form */
+  head?: unknown;
+  samples: number[];
+  timeDeltas: number[];
+  timestamps: number[];
+  startTime?: number;
+  endTime?: number;
+  urls: Set<string>;
+}
+
+const SECONDS = 1e6;
+
+function note(warnings: string[], count: number, text: string): void {
+  if (count > 0) warnings.push(text);
+}
+
+/** Reads the whole file into `Raw`, streaming the big arrays. */
+async function read(file: string, chunks: AsyncIterable<Uint8Array>, frames: FrameTableBuilder): Promise<Raw> {
+  const raw: Raw = {
+    ids: [],
+    index: new Map(),
+    frame: [],
+    parentId: [],
+    hitCount: [],
+    edgeParent: [],
+    edgeChild: [],
+    duplicateIds: 0,
+    samples: [],
+    timeDeltas: [],
+    timestamps: [],
+    urls: new Set(),
+  };
+  const number = (key: string, v: unknown, offset: number): number => {
+    if (typeof v === 'number' && Number.isFinite(v)) return v;
+    throw new ImportError({ file, offset, message: `"${key}" holds ${JSON.stringify(v)}, expected a number` });
+  };
+  const readNode = (v: unknown, offset: number) => {
+    if (!isObject(v) || typeof v.id !== 'number')
+      throw new ImportError({ file, offset, message: 'a node in "nodes" has no numeric "id"' });
+    const cf = v.callFrame;
+    if (!isObject(cf)) throw new ImportError({ file, offset, message: `node ${v.id} has no "callFrame" object` });
+    if (raw.index.has(v.id)) {
+      raw.duplicateIds++;
+      return;
+    }
+    raw.index.set(v.id, raw.ids.length);
+    raw.ids.push(v.id);
+    raw.frame.push(internV8Frame(frames, cf as V8CallFrame, 0));
+    if (typeof cf.url === 'string' && cf.url !== '') raw.urls.add(cf.url);
+    raw.parentId.push(typeof v.parent === 'number' ? v.parent : NaN);
+    raw.hitCount.push(typeof v.hitCount === 'number' && v.hitCount > 0 ? v.hitCount : 0);
+    if (Array.isArray(v.children)) {
+      for (const c of v.children) {
+        if (typeof c !== 'number') continue;
+        raw.edgeParent.push(raw.ids.length - 1);
+        raw.edgeChild.push(c);
+      }
+    }
+  };
+
+  const result = await streamJson(
+    chunks,
+    {
+      element(key, v, offset) {
+        switch (key) {
+          case 'nodes':
+            return readNode(v, offset);
+          case 'samples':
+            return void raw.samples.push(number(key, v, offset));
+          case 'timeDeltas':
+            return void raw.timeDeltas.push(number(key, v, offset));
+          case 'timestamps':
+            return void raw.timestamps.push(number(key, v, offset));
+          case '':
+            throw new ImportError({ file, offset, message: 'not a V8 CPU profile: the file is a JSON array (a trace?), expected an object with "nodes"' });
+          case 'traceEvents':
+            throw new ImportError({ file, offset, message: 'not a V8 CPU profile: this is a trace-event file ("traceEvents")' });
+        }
+      },
+      value(key, v) {
+        if (key === 'head') raw.head = v;
+        else if (key === 'startTime' && typeof v === 'number') raw.startTime = v;
+        else if (key === 'endTime' && typeof v === 'number') raw.endTime = v;
+      },
+    },
+    file,
+  );
+  if (result.truncated) {
+    throw new ImportError({
+      file,
+      offset: result.bytes,
+      message:
+        'the file ends before the profile is complete (cut off while copying?). V8 writes a .cpuprofile whole, ' +
+        'and the end holds the samples and their times, so a cut-off profile would silently lose samples',
+    });
+  }
+  if (result.root !== 'object') throw new ImportError({ file, offset: 0, message: 'not a V8 CPU profile: expected a JSON object with "nodes"' });
+  return raw;
+}
+
+/**
+ * Resolves the modern form's parent links and maps every V8 node to a call-tree node, walking
+ * each ancestor chain once with an explicit path. Returns call-tree node by V8 node index.
+ */
+function buildModernTree(raw: Raw, tree: CallTreeBuilder, warnings: string[]): Int32Array {
+  const n = raw.ids.length;
+  const parent = new Int32Array(n).fill(-1);
+  let missingParents = 0;
+  let missingChildren = 0;
+  let conflicts = 0;
+  let example = '';
+  for (let i = 0; i < n; i++) {
+    const pid = raw.parentId[i]!;
+    if (Number.isNaN(pid)) continue;
+    const p = raw.index.get(pid);
+    if (p === undefined) {
+      if (missingParents++ === 0) example = `node ${raw.ids[i]} names parent ${pid}`;
+    } else parent[i] = p;
+  }
+  for (let e = 0; e < raw.edgeParent.length; e++) {
+    const p = raw.edgeParent[e]!;
+    const c = raw.index.get(raw.edgeChild[e]!);
+    if (c === undefined) {
+      if (missingChildren++ === 0 && example === '') example = `node ${raw.ids[p]} names child ${raw.edgeChild[e]}`;
+    } else if (parent[c] === -1) parent[c] = p;
+    else if (parent[c] !== p) conflicts++;
+  }
+  note(warnings, missingParents + missingChildren, `${missingParents + missingChildren} parent or child link(s) name node ids that are not in the file (first: ${example}); nodes without a parent were put under the root`);
+  note(warnings, conflicts, `${conflicts} node(s) are listed as the child of two nodes; the first link was kept`);
+
+  const UNSEEN = -2;
+  const ON_PATH = -3;
+  const ct = new Int32Array(n).fill(UNSEEN);
+  const path: number[] = [];
+  let cycles = 0;
+  let cycleExample = 0;
+  for (let i = 0; i < n; i++) {
+    if (ct[i] !== UNSEEN) continue;
+    let v = i;
+    while (v !== -1 && ct[v] === UNSEEN) {
+      ct[v] = ON_PATH;
+      path.push(v);
+      v = parent[v]!;
+    }
+    if (v !== -1 && ct[v] === ON_PATH) {
+      // The chain came back to itself: cut the link that closed the loop and hang the rest under
+      // the root, so that every node still gets a stack.
+      const cut = path[path.length - 1]!;
+      parent[cut] = -1;
+      if (cycles++ === 0) cycleExample = raw.ids[cut]!;
+      v = -1;
+    }
+    let at = v === -1 ? tree.root : ct[v]!;
+    while (path.length > 0) {
+      const u = path.pop()!;
+      const f = raw.frame[u]!;
+      if (f >= 0) at = tree.child(at, f);
+      ct[u] = at;
+    }
+  }
+  note(warnings, cycles, `${cycles} cycle(s) in the parent links (first through node ${cycleExample}); each was cut and put under the root`);
+  return ct;
+}
+
+/** Walks the legacy nested `head` tree with an explicit stack. Returns call-tree node by V8 id. */
+function buildLegacyTree(
+  file: string,
+  head: unknown,
+  frames: FrameTableBuilder,
+  tree: CallTreeBuilder,
+  raw: Raw,
+  warnings: string[],
+): Map<number, number> {
+  if (!isObject(head)) throw new ImportError({ file, message: 'not a V8 CPU profile: "head" is not a node object' });
+  const byId = new Map<number, number>();
+  const hits: number[] = [];
+  let duplicates = 0;
+  const stack: { node: unknown; at: number }[] = [{ node: head, at: tree.root }];
+  while (stack.length > 0) {
+    const { node, at } = stack.pop()!;
+    if (!isObject(node)) continue;
+    // Legacy nodes carry the call frame's fields themselves, counted from 1.
+    const f = internV8Frame(frames, node as V8CallFrame, 1);
+    if (typeof node.url === 'string' && node.url !== '') raw.urls.add(node.url);
+    const here = f >= 0 ? tree.child(at, f) : at;
+    if (typeof node.id === 'number') {
+      const known = byId.get(node.id);
+      if (known === undefined) byId.set(node.id, here);
+      else if (known !== here) duplicates++;
+    }
+    if (typeof node.hitCount === 'number' && node.hitCount > 0) hits.push(here, node.hitCount);
+    const children = node.children;
+    if (Array.isArray(children)) for (let c = children.length - 1; c >= 0; c--) stack.push({ node: children[c], at: here });
+  }
+  if (raw.samples.length === 0) {
+    for (let i = 0; i < hits.length; i += 2) tree.addSelf(hits[i]!, hits[i + 1]!);
+  } else {
+    // 0x's own example repeats ids (`"id":2` on three different nodes of exampleProfile).
+    note(warnings, duplicates, `${duplicates} node(s) reuse another node's id; samples naming such an id were counted at its first node`);
+  }
+  return byId;
+}
+
+/** Adds the samples with their absolute times; returns how many named an unknown node. */
+function addSamples(raw: Raw, nodeOf: (id: number) => number | undefined, tree: CallTreeBuilder, legacy: boolean, warnings: string[]): void {
+  const n = raw.samples.length;
+  const times = legacy ? raw.timestamps : raw.timeDeltas;
+  const timesName = legacy ? 'timestamps' : 'timeDeltas';
+  if (times.length < n) warnings.push(`"${timesName}" has ${times.length} entries for ${n} samples; the samples without one have no time`);
+  let t = legacy ? 0 : (raw.startTime ?? 0);
+  let latest = -Infinity;
+  let backwards = 0;
+  let unknown = 0;
+  let firstUnknown = 0;
+  for (let j = 0; j < n; j++) {
+    let time = NaN;
+    if (j < times.length) {
+      t = legacy ? times[j]! : t + times[j]!;
+      // Deltas can be negative: 0x's samples-cpu-prof.cpuprofile has `…,329,227,-6,231,…` in
+      // its timeDeltas. Times are kept non-decreasing (the running maximum), as speedscope does.
+      if (t < latest) backwards++;
+      else latest = t;
+      time = latest;
+    }
+    const node = nodeOf(raw.samples[j]!);
+    if (node === undefined) {
+      if (unknown++ === 0) firstUnknown = raw.samples[j]!;
+      continue;
+    }
+    tree.addSample(node, 1, time);
+  }
+  note(warnings, backwards, `${backwards} sample time(s) go back in time; they were taken as the latest time before them`);
+  note(warnings, unknown, `${unknown} sample(s) name node ids that are not in the file (first: ${firstUnknown}); they were left out`);
+}
+
+export const cpuprofileImporter: Importer = {
+  id: 'cpuprofile',
+  label: 'V8 CPU profile (.cpuprofile: node --cpu-prof, Chrome DevTools)',
+  extensions: ['.cpuprofile'],
+  sniff(head, fileName) {
+    const shape = v8Shape(head);
+    if (shape === 'cpuprofile' || shape === 'cpuprofile-legacy') return true;
+    return shape === 'undecided' && /\.cpuprofile(\.gz)?$/i.test(fileName);
+  },
+  async parse({ file, source }): Promise<Profile> {
+    const frames = new FrameTableBuilder();
+    const tree = new CallTreeBuilder();
+    const warnings: string[] = [];
+    const raw = await read(file, source.chunks(), frames);
+    const legacy = raw.head !== undefined && raw.ids.length === 0;
+    if (!legacy && raw.ids.length === 0) throw new ImportError({ file, message: 'not a V8 CPU profile: no "nodes" (and no legacy "head")' });
+    note(warnings, raw.duplicateIds, `${raw.duplicateIds} node(s) repeat an earlier node's id; the first was kept`);
+
+    let nodeOf: (id: number) => number | undefined;
+    if (legacy) {
+      const byId = buildLegacyTree(file, raw.head, frames, tree, raw, warnings);
+      nodeOf = (id) => byId.get(id);
+    } else {
+      const ct = buildModernTree(raw, tree, warnings);
+      nodeOf = (id) => {
+        const i = raw.index.get(id);
+        return i === undefined ? undefined : ct[i];
+      };
+      if (raw.samples.length === 0) for (let i = 0; i < ct.length; i++) if (raw.hitCount[i]! > 0) tree.addSelf(ct[i]!, raw.hitCount[i]!);
+    }
+    if (raw.samples.length > 0) addSamples(raw, nodeOf, tree, legacy, warnings);
+    else warnings.push('the profile has no "samples": weights are V8\'s per-node hitCount and there are no sample times');
+
+    const meta: RunMeta = {
+      producer: legacy
+        ? 'legacy V8 CPU profile (v8-profiler, old DevTools)'
+        : producerFromUrls(raw.urls, 'node --cpu-prof', 'Chrome DevTools', 'node --cpu-prof or Chrome DevTools'),
+      warnings,
+    };
+    // Legacy files give start and end in seconds (truncated to whole seconds in speedscope's
+    // node/10.11.0/example.cpuprofile: `"startTime":163140,"endTime":163140`), so the sample
+    // times widen them.
+    const scale = legacy ? SECONDS : 1;
+    let first = raw.startTime !== undefined ? raw.startTime * scale : undefined;
+    let last = raw.endTime !== undefined ? raw.endTime * scale : undefined;
+    const p = finishProfile({ name: file, format: 'cpuprofile', kind: 'sampled', unit: 'samples', frames, tree, meta });
+    const s = p.samples;
+    if (s && s.length > 0) {
+      let lo = Infinity;
+      let hi = -Infinity;
+      for (let i = 0; i < s.length; i++) {
+        const t = s.time[i]!;
+        if (t < lo) lo = t;
+        if (t > hi) hi = t;
+      }
+      if (lo <= hi) {
+        if (legacy) {
+          first = first === undefined ? lo : Math.min(first, lo);
+          last = last === undefined ? hi : Math.max(last, hi);
+        }
+        if (s.length > 1 && hi > lo) meta.sampleInterval = (hi - lo) / (s.length - 1);
+      }
+    }
+    if (first !== undefined) meta.startTime = first;
+    if (last !== undefined) meta.endTime = last;
+    return p;
+  },
+};

@@ -1,0 +1,90 @@
+/**
+ * The `flamelens` command: headless work on profiles for scripts and CI pipelines, and `open` to
+ * launch the app. Errors are one line on stderr naming the file and where; exit status 1.
+ */
+import { parseArgs } from 'node:util';
+import { formatImportError, toImportErrorData } from '../../shared/import/errors';
+import { importProfile, supportedFormatsText } from '../../shared/import/import-profile';
+import type { Profile } from '../../shared/model/types';
+import { type WeightChoice, collapseText } from './collapse';
+import { CliError } from './errors';
+import { pathSource } from './node-source';
+import { COMMANDS, usage } from './usage';
+import { openCommand } from './open';
+
+async function load(path: string, perfEvent?: string): Promise<Profile> {
+  let source;
+  try {
+    source = pathSource(path);
+  } catch (e) {
+    throw new CliError(`${path}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file or folder' : (e as Error).message}`);
+  }
+  try {
+    return await importProfile(source, perfEvent ? { options: { perfEvent } } : {});
+  } catch (e) {
+    const data = toImportErrorData(e, path);
+    data.file = path;
+    throw new CliError(formatImportError(data));
+  }
+}
+
+async function collapseCommand(args: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { weight: { type: 'string' }, event: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+  });
+  if (values.help) return void process.stdout.write(usage('collapse'));
+  if (positionals.length !== 1) throw new CliError('collapse takes exactly one FILE (see flamelens collapse --help)');
+  const weight = values.weight as WeightChoice | undefined;
+  if (weight && !['samples', 'time', 'bytes'].includes(weight)) throw new CliError(`--weight must be samples, time or bytes, not "${weight}"`);
+  const p = await load(positionals[0]!, values.event);
+  process.stdout.write(collapseText(p, weight));
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [cmd, ...rest] = argv;
+  try {
+    switch (cmd) {
+      case undefined:
+      case '-h':
+      case '--help':
+      case 'help':
+        process.stdout.write(usage(rest[0]));
+        return 0;
+      case '-v':
+      case '--version':
+        process.stdout.write(`flamelens ${__FLAMELENS_VERSION__}\n`);
+        return 0;
+      case 'collapse':
+        await collapseCommand(rest);
+        return 0;
+      case 'open':
+        return await openCommand(rest);
+      default:
+        throw new CliError(`unknown command "${cmd}". Commands: ${COMMANDS.map((c) => c.name).join(', ')} (flamelens --help)`);
+    }
+  } catch (e) {
+    if (e instanceof CliError) {
+      process.stderr.write(`flamelens: ${e.message}\n`);
+      return e.status;
+    }
+    if (e instanceof TypeError && (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      process.stderr.write(`flamelens: ${e.message}\n`);
+      return 1;
+    }
+    process.stderr.write(`flamelens: unexpected error: ${(e as Error).message}\n`);
+    return 1;
+  }
+}
+
+export { supportedFormatsText };
+
+declare const __FLAMELENS_VERSION__: string;
+
+/** Runs the command line with the process's arguments (bin/flamelens.mjs calls this). */
+export function run(): void {
+  void main(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  });
+}

@@ -1,0 +1,165 @@
+/**
+ * The IPC handlers, one per channel of shared/ipc/contract.ts. Every argument is checked here,
+ * because the renderer shows untrusted data and is therefore treated as untrusted too; every
+ * call is refused unless it comes from our window's top frame showing our page. Dialogs and the
+ * window are injected, so this module has no Electron imports and is tested without Electron.
+ */
+import { isAbsolute, join, basename } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { CHANNELS, type ChosenItem, type OpenDialogKind, type SaveRequest } from '../../shared/ipc/contract';
+import { writeFileAtomic } from './atomic-write';
+import { type FileRegistry, InvalidArgumentError, describeOpenError } from './files';
+import type { RecentList } from './recent';
+
+export interface IpcDeps {
+  registry: FileRegistry;
+  recent: RecentList;
+  /** the command-line items, or the bundled samples */
+  initialItems(): Promise<ChosenItem[]>;
+  /** chosen paths; [] when cancelled */
+  showOpenDialog(kind: OpenDialogKind): Promise<string[]>;
+  /** chosen path; null when cancelled */
+  showSaveDialog(defaultPath: string, filters: SaveRequest['filters']): Promise<string | null>;
+  /** folder the save dialog starts in */
+  saveDirectory(): string;
+  /** tells the person about paths that could not be opened */
+  reportErrors(errors: string[]): void;
+}
+
+/** Channels that are invoked by the renderer (the other two are main → renderer events). */
+export type InvokeChannel = Exclude<keyof typeof CHANNELS, 'menuCommand' | 'openItems'>;
+export type Handlers = Record<InvokeChannel, (...args: unknown[]) => Promise<unknown>>;
+
+export const MAX_DROPPED = 1000;
+export const MAX_SAVE_BYTES = 1024 * 1024 * 1024;
+
+export function createHandlers(deps: IpcDeps): Handlers {
+  const { registry, recent } = deps;
+
+  /** Registers paths, remembers the ones that opened, reports the ones that did not. */
+  async function openPaths(paths: string[]): Promise<ChosenItem[]> {
+    const { items, errors } = await registry.chooseAll(paths);
+    await recent.add(items.map(itemPath)).catch(() => undefined);
+    deps.reportErrors(errors);
+    return items;
+  }
+
+  return {
+    async openDialog(kind: unknown = 'files') {
+      if (kind !== 'files' && kind !== 'folder') throw new InvalidArgumentError("kind must be 'files' or 'folder'");
+      return openPaths(await deps.showOpenDialog(kind));
+    },
+
+    initialItems: () => deps.initialItems(),
+
+    readFileChunk: (token, offset, length) => registry.readChunk(token, offset, length),
+
+    async registerDropped(paths: unknown) {
+      const checked = checkDroppedPaths(paths);
+      // Only what exists goes on the list; a drop of something that vanished is not worth a warning.
+      const existing: string[] = [];
+      for (const p of checked) {
+        const st = await stat(p).catch(() => null);
+        if (st && (st.isFile() || st.isDirectory())) existing.push(p);
+      }
+      await recent.add(existing);
+    },
+
+    recentList: async () => recent.list(),
+
+    async openRecent(path: unknown) {
+      if (typeof path !== 'string' || !recent.has(path)) {
+        throw new InvalidArgumentError('only paths from the recent list can be re-opened');
+      }
+      try {
+        const item = await registry.choose(path);
+        await recent.add([path]);
+        return [item];
+      } catch (err) {
+        await recent.remove(path).catch(() => undefined);
+        throw new Error(describeOpenError(path, err));
+      }
+    },
+
+    async saveFile(req: unknown) {
+      const { defaultName, filters, data } = checkSaveRequest(req);
+      const path = await deps.showSaveDialog(join(deps.saveDirectory(), defaultName), filters);
+      if (path === null) return null;
+      try {
+        await writeFileAtomic(path, data);
+      } catch (err) {
+        throw new Error(`could not save ${path}: ${(err as Error).message}`);
+      }
+      if (path.endsWith('.flamelens')) await recent.add([path]).catch(() => undefined);
+      return path;
+    },
+  };
+}
+
+export function itemPath(item: ChosenItem): string {
+  return item.kind === 'file' ? item.file.path : item.folder.path;
+}
+
+/** Installs the handlers, each behind the sender check. */
+export function registerIpcHandlers(
+  ipcMain: { handle(channel: string, listener: (event: { senderFrame: unknown }, ...args: unknown[]) => unknown): void },
+  handlers: Handlers,
+  isTrusted: (event: { senderFrame: unknown }) => boolean,
+): void {
+  for (const name of Object.keys(handlers) as InvokeChannel[]) {
+    const channel = CHANNELS[name];
+    const handler = handlers[name];
+    ipcMain.handle(channel, (event, ...args) => {
+      if (!isTrusted(event)) throw new Error(`flamelens: ${channel} refused: the sender is not the Flamelens window`);
+      return handler(...args);
+    });
+  }
+}
+
+export function checkDroppedPaths(paths: unknown): string[] {
+  if (!Array.isArray(paths)) throw new InvalidArgumentError('paths must be an array of strings');
+  if (paths.length > MAX_DROPPED) throw new InvalidArgumentError(`at most ${MAX_DROPPED} paths at once`);
+  for (const p of paths) {
+    if (typeof p !== 'string') throw new InvalidArgumentError('paths must be an array of strings');
+    if (!isAbsolute(p) || p.includes('\0') || p.length > 4096) {
+      throw new InvalidArgumentError('paths must be absolute file paths');
+    }
+  }
+  return paths as string[];
+}
+
+export function checkSaveRequest(req: unknown): { defaultName: string; filters: SaveRequest['filters']; data: Uint8Array | string } {
+  if (typeof req !== 'object' || req === null) throw new InvalidArgumentError('save request must be an object');
+  const r = req as Record<string, unknown>;
+  const filters = r.filters ?? [];
+  if (!Array.isArray(filters) || filters.length > 16) throw new InvalidArgumentError('filters must be an array');
+  const checkedFilters = filters.map((f: unknown) => {
+    const { name, extensions } = (f ?? {}) as Record<string, unknown>;
+    if (
+      typeof name !== 'string' ||
+      name.length > 100 ||
+      !Array.isArray(extensions) ||
+      extensions.length > 16 ||
+      !extensions.every((e) => typeof e === 'string' && /^[\w*-]{1,16}$/.test(e))
+    ) {
+      throw new InvalidArgumentError('each filter needs a name and extensions like "png"');
+    }
+    return { name, extensions: extensions as string[] };
+  });
+  let data: Uint8Array | string;
+  if (typeof r.data === 'string') data = r.data;
+  else if (r.data instanceof Uint8Array) data = r.data;
+  else if (r.data instanceof ArrayBuffer) data = new Uint8Array(r.data);
+  else throw new InvalidArgumentError('data must be a string or a Uint8Array');
+  const size = typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength;
+  if (size > MAX_SAVE_BYTES) throw new InvalidArgumentError('data is larger than 1 GiB');
+  return { defaultName: safeFileName(r.defaultName), filters: checkedFilters, data };
+}
+
+/** A bare file name: no folders, no control characters, never empty. */
+export function safeFileName(name: unknown): string {
+  const raw = typeof name === 'string' ? basename(name.replace(/\\/g, '/')) : '';
+  // eslint-disable-next-line no-control-regex
+  const cleaned = raw.replace(/[\u0000-\u001f<>:"|?*]/g, '_').slice(0, 200).trim();
+  return cleaned === '' || cleaned === '.' || cleaned === '..' ? 'flamelens-export' : cleaned;
+}

@@ -1,0 +1,129 @@
+import { useEffect, useRef, useState } from 'react';
+import { Comparison } from '../comparison/Comparison';
+import { host } from '../host/host';
+import { openChosen, openSources, sourcesFromDrop } from '../import/open';
+import { useStore } from '../store/store';
+import { Toolbar } from './Toolbar';
+
+/** Whether a key press belongs to a text field rather than to the app's shortcuts. */
+function typing(ev: KeyboardEvent): boolean {
+  const t = ev.target as HTMLElement | null;
+  return !!t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || t.isContentEditable);
+}
+
+export function App() {
+  const runs = useStore((s) => s.runs);
+  const notice = useStore((s) => s.notice);
+  const [dragging, setDragging] = useState(false);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const searchRef = useRef<HTMLInputElement>(null);
+
+  const open = () => {
+    if (host.openDialog) void host.openDialog().then(openChosen);
+    else fileInput.current?.click();
+  };
+
+  useEffect(() => {
+    void host.initialItems().then((items) => {
+      if (useStore.getState().runs.length === 0) openChosen(items);
+    });
+    const offMenu = host.onMenuCommand((cmd) => {
+      const s = useStore.getState();
+      if (cmd === 'open') open();
+      else if (cmd === 'reset-zoom') s.focusReset();
+      else if (cmd === 'zoom-out') s.focusUp();
+      else if (cmd === 'toggle-layout') s.layoutChosen(s.layout === 'rows' ? 'columns' : 'rows');
+      else if (cmd === 'toggle-orientation') s.orientationChosen(s.orientation === 'flame' ? 'icicle' : 'flame');
+      else if (cmd === 'find') searchRef.current?.focus();
+    });
+    const offOpen = host.onOpenItems(openChosen);
+    const onKey = (ev: KeyboardEvent) => {
+      const s = useStore.getState();
+      if ((ev.ctrlKey || ev.metaKey) && ev.key.toLowerCase() === 'f') {
+        ev.preventDefault();
+        searchRef.current?.focus();
+        return;
+      }
+      if ((ev.ctrlKey || ev.metaKey) && ev.key.toLowerCase() === 'o') {
+        ev.preventDefault();
+        open();
+        return;
+      }
+      if (typing(ev)) return;
+      if (ev.key === 'Escape') s.focusReset();
+      else if (ev.key === 'Backspace') {
+        ev.preventDefault();
+        s.focusUp();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => {
+      offMenu();
+      offOpen();
+      window.removeEventListener('keydown', onKey);
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  return (
+    <div
+      className="app"
+      onDragOver={(e) => {
+        if (![...e.dataTransfer.types].includes('Files')) return;
+        e.preventDefault();
+        e.dataTransfer.dropEffect = 'copy';
+        setDragging(true);
+      }}
+      onDragLeave={(e) => {
+        if (e.currentTarget === e.target || !e.currentTarget.contains(e.relatedTarget as Node)) setDragging(false);
+      }}
+      onDrop={(e) => {
+        e.preventDefault();
+        setDragging(false);
+        void sourcesFromDrop(e.dataTransfer).then(openSources);
+      }}
+    >
+      <Toolbar onOpen={open} searchRef={searchRef} />
+      <input
+        ref={fileInput}
+        type="file"
+        multiple
+        hidden
+        aria-label="Open profile files"
+        onChange={(e) => {
+          const files = [...(e.currentTarget.files ?? [])];
+          openSources(files.map((file) => ({ kind: 'file' as const, file, name: file.name })));
+          e.currentTarget.value = '';
+        }}
+      />
+      {notice && (
+        <div className="notice" role="status">
+          {notice}
+          <button type="button" aria-label="Dismiss" onClick={() => useStore.getState().noticeShown(undefined)}>
+            ✕
+          </button>
+        </div>
+      )}
+      {runs.length === 0 ? (
+        <div className="empty">
+          <h1>Compare profiles side by side</h1>
+          <p>
+            Drop a baseline and one or more agent runs here — <code>.cpuprofile</code>, trace events, <code>perf script</code>, folded stacks, 0x
+            folders, <code>.heapprofile</code>, pprof — or{' '}
+            <button type="button" className="link" onClick={open}>
+              open files
+            </button>
+            .
+          </p>
+        </div>
+      ) : (
+        <Comparison />
+      )}
+      {dragging && (
+        <div className="drop-overlay" aria-hidden="true">
+          Drop profiles to compare
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,39 @@
+import { useStore } from '../store/store';
+import { SearchBar } from '../search/SearchBar';
+
+interface Props {
+  onOpen(): void;
+  searchRef: React.RefObject<HTMLInputElement | null>;
+}
+
+export function Toolbar({ onOpen, searchRef }: Props) {
+  const layout = useStore((s) => s.layout);
+  const orientation = useStore((s) => s.orientation);
+  const sort = useStore((s) => s.sort);
+  const palette = useStore((s) => s.palette);
+  const s = useStore.getState();
+  return (
+    <header className="toolbar">
+      <span className="brand">Flamelens</span>
+      <button type="button" onClick={onOpen} title="Open profiles (Ctrl+O)">
+        Open…
+      </button>
+      <SearchBar inputRef={searchRef} />
+      <div className="view-controls" role="group" aria-label="View">
+        <button type="button" aria-pressed={layout === 'columns'} onClick={() => s.layoutChosen(layout === 'rows' ? 'columns' : 'rows')} title="Stack panes or place them in columns">
+          {layout === 'rows' ? 'Columns' : 'Rows'}
+        </button>
+        <button type="button" aria-pressed={orientation === 'icicle'} onClick={() => s.orientationChosen(orientation === 'flame' ? 'icicle' : 'flame')}>
+          {orientation === 'flame' ? 'Icicle' : 'Flame'}
+        </button>
+        <button type="button" aria-pressed={sort === 'weight'} onClick={() => s.sortChosen(sort === 'name' ? 'weight' : 'name')} title="Order children by name (aligned across panes) or heaviest first">
+          {sort === 'name' ? 'Heaviest first' : 'By name'}
+        </button>
+        <label className="check">
+          <input type="checkbox" checked={palette === 'colorblind'} onChange={(e) => s.paletteChosen(e.currentTarget.checked ? 'colorblind' : 'default')} />
+          Colour-blind palette
+        </label>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,69 @@
+import { useStore } from '../store/store';
+import { legend } from './colors';
+import { FlamePane } from './FlamePane';
+
+/** Breadcrumbs of the shared focus path; names come from the first run that has each frame. */
+function Breadcrumbs() {
+  const focus = useStore((s) => s.focus);
+  const runs = useStore((s) => s.runs);
+  if (focus.length === 0) return null;
+  const nameOf = (key: string) => {
+    for (const r of runs) {
+      const f = r.profile?.frames;
+      if (!f) continue;
+      const i = f.key.indexOf(key);
+      if (i >= 0) return f.name[i]!;
+    }
+    return key.split('\t')[0]!;
+  };
+  const s = useStore.getState();
+  return (
+    <nav className="breadcrumbs" aria-label="Focused call path">
+      <button type="button" onClick={() => s.focusReset()}>
+        all
+      </button>
+      {focus.map((k, i) => (
+        <span key={`${i}:${k}`}>
+          <span className="sep">›</span>
+          <button type="button" aria-current={i === focus.length - 1 ? 'location' : undefined} onClick={() => s.pathFocused(focus.slice(0, i + 1))}>
+            {nameOf(k)}
+          </button>
+        </span>
+      ))}
+      <span className="muted hint">Esc resets · Backspace goes up</span>
+    </nav>
+  );
+}
+
+function Legend() {
+  const palette = useStore((s) => s.palette);
+  return (
+    <ul className="legend" aria-label="Frame colours">
+      {legend(palette).map((e) => (
+        <li key={e.category}>
+          <span className="swatch" style={{ background: e.color }} />
+          {e.name}
+        </li>
+      ))}
+      <li>
+        <span className="swatch pale" /> paler: interpreted
+      </li>
+    </ul>
+  );
+}
+
+export function Comparison() {
+  const runs = useStore((s) => s.runs);
+  const layout = useStore((s) => s.layout);
+  return (
+    <main className="comparison">
+      <Breadcrumbs />
+      <div className={`panes panes-${layout}`} style={{ ['--pane-count' as string]: String(runs.length) }}>
+        {runs.map((r, i) => (
+          <FlamePane key={r.id} run={r} index={i} count={runs.length} />
+        ))}
+      </div>
+      <Legend />
+    </main>
+  );
+}

@@ -1,0 +1,62 @@
+import { useState } from 'react';
+import type { Run } from '../store/runs-slice';
+import { useStore } from '../store/store';
+
+interface Props {
+  run: Run;
+  index: number;
+  count: number;
+  isBaseline: boolean;
+}
+
+export function PaneHeader({ run, index, count, isBaseline }: Props) {
+  const [editing, setEditing] = useState(false);
+  const s = useStore.getState();
+  return (
+    <header className="pane-header">
+      {editing ? (
+        <input
+          className="pane-title-input"
+          aria-label="Run name"
+          defaultValue={run.title}
+          autoFocus
+          onBlur={(e) => {
+            s.runRenamed(run.id, e.currentTarget.value);
+            setEditing(false);
+          }}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') e.currentTarget.blur();
+            if (e.key === 'Escape') setEditing(false);
+            e.stopPropagation();
+          }}
+        />
+      ) : (
+        <h2 className="pane-title" title="Double-click to rename" onDoubleClick={() => setEditing(true)}>
+          {run.title}
+        </h2>
+      )}
+      {isBaseline ? (
+        <span className="badge baseline">baseline</span>
+      ) : (
+        run.status === 'ready' && (
+          <button type="button" className="link" onClick={() => s.baselineChosen(run.id)}>
+            Make baseline
+          </button>
+        )
+      )}
+      <span className="spacer" />
+      <button type="button" aria-label={`Rename ${run.title}`} title="Rename" onClick={() => setEditing(true)}>
+        ✎
+      </button>
+      <button type="button" aria-label={`Move ${run.title} earlier`} title="Move earlier" disabled={index === 0} onClick={() => s.runMoved(run.id, -1)}>
+        ◀
+      </button>
+      <button type="button" aria-label={`Move ${run.title} later`} title="Move later" disabled={index === count - 1} onClick={() => s.runMoved(run.id, 1)}>
+        ▶
+      </button>
+      <button type="button" aria-label={`Remove ${run.title}`} title="Remove" onClick={() => s.runRemoved(run.id)}>
+        ✕
+      </button>
+    </header>
+  );
+}

@@ -1,0 +1,69 @@
+/**
+ * The hover tooltip of a pane, filled imperatively (it changes on every mouse move, which must
+ * not re-render React): the box's total and self with their share of the run, category, file,
+ * V8 tier, and the baseline's figures for the same call path.
+ */
+import type { FlameNode } from 'd3-flame-graph';
+import { CATEGORY_NAMES, TIER_NAMES } from '../../../shared/model/types';
+import type { Profile } from '../../../shared/model/types';
+import { resolveFocus, type ViewNode } from '../../../shared/view/view-tree';
+import { keyPath } from './flame-chart';
+import { formatPercent, formatWeight } from './format';
+
+function row(label: string, value: string): HTMLElement {
+  const tr = document.createElement('div');
+  tr.className = 'tip-row';
+  const a = document.createElement('span');
+  a.className = 'tip-label';
+  a.textContent = label;
+  const b = document.createElement('span');
+  b.textContent = value;
+  tr.append(a, b);
+  return tr;
+}
+
+/** Total and self of a call path in another run (summing same-key siblings, as the view does). */
+export function pathFigures(p: Profile, path: string[]): { total: number; self: number } | undefined {
+  const r = resolveFocus(p, path);
+  if (r.depth < path.length) return undefined;
+  let total = 0;
+  let self = 0;
+  for (const v of r.nodes) {
+    total += p.tree.total[v]!;
+    self += p.tree.self[v]!;
+  }
+  return { total, self };
+}
+
+export function fillTooltip(
+  el: HTMLElement,
+  d: FlameNode<ViewNode>,
+  run: Profile,
+  runTotal: number,
+  baseline: Profile | undefined,
+): void {
+  const n = d.data;
+  el.replaceChildren();
+  const title = document.createElement('div');
+  title.className = 'tip-title';
+  title.textContent = n.name;
+  el.append(title);
+  if (n.file) el.append(row('file', n.line ? `${n.file}:${n.line}` : n.file));
+  if (n.key !== '') el.append(row('category', CATEGORY_NAMES[n.category] ?? 'other'));
+  if (TIER_NAMES[n.tier]) el.append(row('V8 tier', TIER_NAMES[n.tier]!));
+  const pct = (v: number, of: number) => (of > 0 ? ` (${formatPercent(v / of)})` : '');
+  el.append(row('total', `${formatWeight(n.value, run.unit)}${pct(n.value, runTotal)}`));
+  el.append(row('self', `${formatWeight(n.self, run.unit)}${pct(n.self, runTotal)}`));
+  if (baseline && baseline !== run && n.key !== '') {
+    const b = pathFigures(baseline, keyPath(d));
+    const bt = baseline.tree.total[0]!;
+    el.append(
+      row(
+        'baseline',
+        b
+          ? `total ${formatWeight(b.total, baseline.unit)}${pct(b.total, bt)}, self ${formatWeight(b.self, baseline.unit)}${pct(b.self, bt)}`
+          : 'not on this path in the baseline (new)',
+      ),
+    );
+  }
+}

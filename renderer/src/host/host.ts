@@ -1,0 +1,57 @@
+/**
+ * What the renderer needs from its host: the Electron preload bridge (`window.flamelens`) or,
+ * in a plain browser, the local server started by `npm start` / `flamelens open`. Both expose the
+ * same `FlamelensApi` shapes (shared/ipc/contract.ts).
+ */
+import type { ChosenItem, FlamelensApi, MenuCommand } from '../../../shared/ipc/contract';
+
+export interface Host {
+  kind: 'electron' | 'web';
+  initialItems(): Promise<ChosenItem[]>;
+  readFileChunk(token: string, offset: number, length: number): Promise<Uint8Array>;
+  /** native open dialog, where there is one */
+  openDialog?: () => Promise<ChosenItem[]>;
+  onMenuCommand(cb: (cmd: MenuCommand) => void): () => void;
+  onOpenItems(cb: (items: ChosenItem[]) => void): () => void;
+}
+
+declare global {
+  interface Window {
+    flamelens?: FlamelensApi;
+  }
+}
+
+function electronHost(api: FlamelensApi): Host {
+  return {
+    kind: 'electron',
+    initialItems: () => api.initialItems(),
+    readFileChunk: (t, o, l) => api.readFileChunk(t, o, l),
+    openDialog: () => api.openDialog(),
+    onMenuCommand: (cb) => api.onMenuCommand(cb),
+    onOpenItems: (cb) => api.onOpenItems(cb),
+  };
+}
+
+function webHost(): Host {
+  return {
+    kind: 'web',
+    async initialItems() {
+      try {
+        const res = await fetch('./api/initial-items');
+        if (!res.ok) return [];
+        return (await res.json()) as ChosenItem[];
+      } catch {
+        return []; // opened as static files: nothing to preload
+      }
+    },
+    async readFileChunk(token, offset, length) {
+      const res = await fetch(`./api/files/${encodeURIComponent(token)}?offset=${offset}&length=${length}`);
+      if (!res.ok) throw new Error(`reading the file failed (HTTP ${res.status})`);
+      return new Uint8Array(await res.arrayBuffer());
+    },
+    onMenuCommand: () => () => {},
+    onOpenItems: () => () => {},
+  };
+}
+
+export const host: Host = window.flamelens ? electronHost(window.flamelens) : webHost();

@@ -1,0 +1,80 @@
+/**
+ * Starts an import worker per file and reports to the store. Host files (chosen in a native
+ * dialog or named on the command line) are read through the UI thread, which alone can reach the
+ * host bridge; dropped files go to the worker as `File` objects directly.
+ */
+import type { ImportErrorData } from '../../../shared/import/errors';
+import type { ChosenItem, FileRef } from '../../../shared/ipc/contract';
+import type { Profile } from '../../../shared/model/types';
+import { host } from '../host/host';
+import type { FromWorker, ToWorker, WorkerFile, WorkerSource } from './protocol';
+
+export interface ImportCallbacks {
+  progress(read: number, size: number | undefined): void;
+  done(profile: Profile): void;
+  failed(error: ImportErrorData): void;
+}
+
+export interface ImportJob {
+  cancel(): void;
+}
+
+export function refToWorkerFile(f: FileRef): WorkerFile {
+  return { kind: 'token', token: f.token, name: f.name, size: f.size };
+}
+
+export function chosenToSource(item: ChosenItem): WorkerSource {
+  if (item.kind === 'file') return refToWorkerFile(item.file);
+  return { kind: 'folder', name: item.folder.name, files: item.folder.files.map(refToWorkerFile) };
+}
+
+export function startImport(source: WorkerSource, cb: ImportCallbacks): ImportJob {
+  const worker = new Worker(new URL('./import.worker.ts', import.meta.url), { type: 'module', name: `import ${source.name}` });
+  let finished = false;
+  const finish = () => {
+    finished = true;
+    worker.terminate();
+  };
+  worker.onmessage = async (ev: MessageEvent<FromWorker>) => {
+    const msg = ev.data;
+    switch (msg.type) {
+      case 'progress':
+        cb.progress(msg.read, msg.size);
+        break;
+      case 'read': {
+        let reply: ToWorker;
+        try {
+          const bytes = await host.readFileChunk(msg.token, msg.offset, msg.length);
+          reply = { type: 'chunk', reqId: msg.reqId, bytes };
+          worker.postMessage(reply, [bytes.buffer as ArrayBuffer]);
+        } catch (e) {
+          reply = { type: 'chunk', reqId: msg.reqId, error: (e as Error).message };
+          worker.postMessage(reply);
+        }
+        break;
+      }
+      case 'done':
+        finish();
+        cb.done(msg.profile);
+        break;
+      case 'error':
+        finish();
+        cb.failed(msg.error);
+        break;
+    }
+  };
+  worker.onerror = (ev) => {
+    if (finished) return;
+    finish();
+    cb.failed({ file: source.name, message: `the import stopped unexpectedly (${ev.message || 'worker error'})` });
+  };
+  const start: ToWorker = { type: 'import', source, options: {} };
+  worker.postMessage(start);
+  return {
+    cancel() {
+      if (finished) return;
+      finish();
+      cb.failed({ file: source.name, message: 'import cancelled' });
+    },
+  };
+}

@@ -1,0 +1,76 @@
+/// <reference lib="webworker" />
+/**
+ * Parses one file (or 0x folder) off the UI thread. One worker per import: a file that crashes
+ * its parser, or is cancelled, takes nothing else down.
+ */
+import { toImportErrorData } from '../../../shared/import/errors';
+import { importProfile } from '../../../shared/import/import-profile';
+import type { ByteSource, ImportSource } from '../../../shared/import/source';
+import type { FromWorker, ToWorker, WorkerFile, WorkerSource } from './protocol';
+import { profileBuffers } from './protocol';
+
+declare const self: DedicatedWorkerGlobalScope;
+
+const READ_CHUNK = 4 * 1024 * 1024;
+let nextReq = 1;
+const pending = new Map<number, { resolve: (b: Uint8Array) => void; reject: (e: Error) => void }>();
+
+function post(msg: FromWorker, transfer: Transferable[] = []): void {
+  self.postMessage(msg, transfer);
+}
+
+function readChunk(token: string, offset: number, length: number): Promise<Uint8Array> {
+  const reqId = nextReq++;
+  return new Promise((resolve, reject) => {
+    pending.set(reqId, { resolve, reject });
+    post({ type: 'read', reqId, token, offset, length });
+  });
+}
+
+function byteSource(f: WorkerFile): ByteSource {
+  if (f.kind === 'file') return { name: f.name, size: f.file.size, stream: () => f.file.stream() as ReadableStream<Uint8Array> };
+  return {
+    name: f.name,
+    size: f.size,
+    stream() {
+      let offset = 0;
+      return new ReadableStream<Uint8Array>({
+        async pull(controller) {
+          const bytes = await readChunk(f.token, offset, READ_CHUNK);
+          if (bytes.length === 0) controller.close();
+          else {
+            offset += bytes.length;
+            controller.enqueue(bytes);
+          }
+        },
+      });
+    },
+  };
+}
+
+function toImportSource(s: WorkerSource): ImportSource {
+  if (s.kind === 'folder') return { name: s.name, files: s.files.map(byteSource) };
+  return byteSource(s);
+}
+
+self.onmessage = async (ev: MessageEvent<ToWorker>) => {
+  const msg = ev.data;
+  if (msg.type === 'chunk') {
+    const p = pending.get(msg.reqId);
+    pending.delete(msg.reqId);
+    if (!p) return;
+    if (msg.bytes) p.resolve(msg.bytes);
+    else p.reject(new Error(msg.error ?? 'read failed'));
+    return;
+  }
+  const name = msg.source.name;
+  try {
+    const profile = await importProfile(toImportSource(msg.source), {
+      options: msg.options,
+      onProgress: (read, size) => post({ type: 'progress', read, size }),
+    });
+    post({ type: 'done', profile }, profileBuffers(profile));
+  } catch (e) {
+    post({ type: 'error', error: toImportErrorData(e, name) });
+  }
+};

@@ -1,0 +1,75 @@
+/** Turns chosen or dropped files into runs: one pane and one worker each. */
+import type { ChosenItem } from '../../../shared/ipc/contract';
+import { formatImportError } from '../../../shared/import/errors';
+import { MAX_RUNS } from '../store/runs-slice';
+import { useStore } from '../store/store';
+import { type ImportJob, chosenToSource, startImport } from './import-client';
+import type { WorkerSource } from './protocol';
+
+const jobs = new Map<string, ImportJob>();
+let nextId = 1;
+
+export function openSources(sources: WorkerSource[]): void {
+  const s = useStore.getState();
+  const room = MAX_RUNS - s.runs.length;
+  if (sources.length > room) {
+    s.noticeShown(
+      `Flamelens compares up to ${MAX_RUNS} runs at once; ${sources.length - Math.max(room, 0)} file(s) were not opened. Remove a run to make room.`,
+    );
+  }
+  for (const source of sources.slice(0, Math.max(room, 0))) {
+    const id = `run-${nextId++}`;
+    useStore.getState().runAdded(id, source.name);
+    const job = startImport(source, {
+      progress: (read, size) => useStore.getState().runProgressed(id, read, size),
+      done: (profile) => {
+        jobs.delete(id);
+        useStore.getState().runLoaded(id, profile);
+      },
+      failed: (error) => {
+        jobs.delete(id);
+        useStore.getState().runFailed(id, formatImportError(error));
+      },
+    });
+    jobs.set(id, job);
+  }
+}
+
+export function openChosen(items: ChosenItem[]): void {
+  openSources(items.map(chosenToSource));
+}
+
+export function cancelImport(id: string): void {
+  jobs.get(id)?.cancel();
+}
+
+/** Files and folders from a drop; folders (a `<pid>.0x` output) are read one level deep. */
+export async function sourcesFromDrop(dt: DataTransfer): Promise<WorkerSource[]> {
+  const out: WorkerSource[] = [];
+  const entries = [...dt.items].map((it) => (it.kind === 'file' ? it.webkitGetAsEntry?.() : null));
+  const files = [...dt.files];
+  for (let i = 0; i < files.length; i++) {
+    const entry = entries[i];
+    if (entry?.isDirectory) {
+      const dir = entry as FileSystemDirectoryEntry;
+      const inner = await readDirectoryFiles(dir);
+      out.push({ kind: 'folder', name: dir.name, files: inner.map((f) => ({ kind: 'file', file: f, name: f.name })) });
+    } else {
+      const f = files[i]!;
+      out.push({ kind: 'file', file: f, name: f.name });
+    }
+  }
+  return out;
+}
+
+async function readDirectoryFiles(dir: FileSystemDirectoryEntry): Promise<File[]> {
+  const reader = dir.createReader();
+  const entries: FileSystemEntry[] = [];
+  for (;;) {
+    const batch = await new Promise<FileSystemEntry[]>((res, rej) => reader.readEntries(res, rej));
+    if (batch.length === 0) break;
+    entries.push(...batch);
+  }
+  const files = entries.filter((e): e is FileSystemFileEntry => e.isFile);
+  return Promise.all(files.map((e) => new Promise<File>((res, rej) => e.file(res, rej))));
+}

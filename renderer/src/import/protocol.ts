@@ -1,0 +1,38 @@
+/** Messages between the import client (UI thread) and an import worker. */
+import type { ImportErrorData } from '../../../shared/import/errors';
+import type { ImportOptions } from '../../../shared/import/importer';
+import type { Profile } from '../../../shared/model/types';
+
+/** A file as the worker receives it: a browser File, or a host file read through the UI thread. */
+export type WorkerFile = { kind: 'file'; file: File; name: string } | { kind: 'token'; token: string; name: string; size: number };
+export type WorkerSource = WorkerFile | { kind: 'folder'; name: string; files: WorkerFile[] };
+
+export type ToWorker =
+  | { type: 'import'; source: WorkerSource; options: ImportOptions }
+  | { type: 'chunk'; reqId: number; bytes?: Uint8Array; error?: string };
+
+export type FromWorker =
+  | { type: 'progress'; read: number; size: number | undefined }
+  | { type: 'read'; reqId: number; token: string; offset: number; length: number }
+  | { type: 'done'; profile: Profile }
+  | { type: 'error'; error: ImportErrorData };
+
+/** The typed-array buffers of a profile, to transfer instead of copy. */
+export function profileBuffers(p: Profile): ArrayBuffer[] {
+  const arrays: ArrayBufferView[] = [
+    p.frames.line,
+    p.frames.column,
+    p.frames.category,
+    p.frames.tier,
+    p.tree.parent,
+    p.tree.frame,
+    p.tree.depth,
+    p.tree.end,
+    p.tree.self,
+    p.tree.total,
+  ];
+  if (p.samples) arrays.push(p.samples.node, p.samples.time, p.samples.weight);
+  const seen = new Set<ArrayBuffer>();
+  for (const a of arrays) if (a.buffer instanceof ArrayBuffer) seen.add(a.buffer);
+  return [...seen];
+}

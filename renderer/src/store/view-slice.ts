@@ -1,0 +1,40 @@
+import type { StateCreator } from 'zustand';
+import type { AppState } from './store';
+
+export type Layout = 'rows' | 'columns';
+export type Orientation = 'flame' | 'icicle';
+export type SortMode = 'name' | 'weight';
+export type Palette = 'default' | 'colorblind';
+
+export interface ViewSlice {
+  /** frame keys from the root to the focused frame, shared by every pane */
+  focus: string[];
+  layout: Layout;
+  orientation: Orientation;
+  sort: SortMode;
+  palette: Palette;
+  userChoseBaseline: boolean;
+  pathFocused(keys: string[]): void;
+  focusReset(): void;
+  focusUp(): void;
+  layoutChosen(layout: Layout): void;
+  orientationChosen(o: Orientation): void;
+  sortChosen(s: SortMode): void;
+  paletteChosen(p: Palette): void;
+}
+
+export const createViewSlice: StateCreator<AppState, [], [], ViewSlice> = (set) => ({
+  focus: [],
+  layout: 'rows',
+  orientation: 'flame',
+  sort: 'name',
+  palette: 'default',
+  userChoseBaseline: false,
+  pathFocused: (keys) => set({ focus: keys }),
+  focusReset: () => set({ focus: [] }),
+  focusUp: () => set((s) => ({ focus: s.focus.slice(0, -1) })),
+  layoutChosen: (layout) => set({ layout }),
+  orientationChosen: (orientation) => set({ orientation }),
+  sortChosen: (sort) => set({ sort }),
+  paletteChosen: (palette) => set({ palette }),
+});
