@@ -54,7 +54,7 @@ declare global {
     transform?(chunk: I, controller: TransformStreamDefaultController<O>): void | Promise<void>;
     flush?(controller: TransformStreamDefaultController<O>): void | Promise<void>;
   }
-  interface TransformStream<I = unknown, O = unknown> extends ReadableWritablePair<O, I> {}
+  type TransformStream<I = unknown, O = unknown> = ReadableWritablePair<O, I>;
   var TransformStream: {
     new <I = unknown, O = unknown>(transformer?: Transformer<I, O>): TransformStream<I, O>;
   };

@@ -33,21 +33,24 @@ export type Handlers = Record<InvokeChannel, (...args: unknown[]) => Promise<unk
 export const MAX_DROPPED = 1000;
 export const MAX_SAVE_BYTES = 1024 * 1024 * 1024;
 
+/** Registers paths, remembers the ones that opened, reports the ones that did not. */
+export async function openPaths(
+  deps: Pick<IpcDeps, 'registry' | 'recent' | 'reportErrors'>,
+  paths: readonly string[],
+): Promise<ChosenItem[]> {
+  const { items, errors } = await deps.registry.chooseAll(paths);
+  await deps.recent.add(items.map(itemPath)).catch(() => undefined);
+  deps.reportErrors(errors);
+  return items;
+}
+
 export function createHandlers(deps: IpcDeps): Handlers {
   const { registry, recent } = deps;
-
-  /** Registers paths, remembers the ones that opened, reports the ones that did not. */
-  async function openPaths(paths: string[]): Promise<ChosenItem[]> {
-    const { items, errors } = await registry.chooseAll(paths);
-    await recent.add(items.map(itemPath)).catch(() => undefined);
-    deps.reportErrors(errors);
-    return items;
-  }
 
   return {
     async openDialog(kind: unknown = 'files') {
       if (kind !== 'files' && kind !== 'folder') throw new InvalidArgumentError("kind must be 'files' or 'folder'");
-      return openPaths(await deps.showOpenDialog(kind));
+      return openPaths(deps, await deps.showOpenDialog(kind));
     },
 
     initialItems: () => deps.initialItems(),

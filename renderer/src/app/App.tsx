@@ -62,7 +62,6 @@ export function App() {
       offOpen();
       window.removeEventListener('keydown', onKey);
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   return (

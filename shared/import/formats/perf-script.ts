@@ -1,1 +1,517 @@
-export const perfScriptImporter: any = { sniff: () => false, id: 'perf-script', label: 'perf-script', extensions: [] };
+/**
+ * Linux `perf script` text: one block per sample, a header line (`comm pid[/tid] [cpu] time:
+ * period event:`) followed by the call chain leaf first, one `address symbol (dso)` line per
+ * frame, and a blank line. Reference: Brendan Gregg's FlameGraph `stackcollapse-perf.pl` with
+ * default options (https://github.com/brendangregg/FlameGraph). Every frame's `label` is the
+ * exact text that script prints for it, so that `collapse()` reproduces its output; the other
+ * frame fields are read properly (V8 `--perf-basic-prof` frames become function, script, line,
+ * column and tier). Where we part ways with the script, on purpose:
+ * - the last sample is kept when the file does not end with a blank line (the script drops it);
+ * - a header met before the blank line that should close the previous sample closes it (the
+ *   script would glue both stacks together), which also reads `perf script` without `-g`;
+ * - a header without a timestamp still yields its period and event (the script only looks for
+ *   them after a `time:` column).
+ */
+import { CallTreeBuilder, type FrameInput, FrameTableBuilder, finishProfile } from '../../model/builders';
+import { Category, Tier } from '../../model/types';
+import type { RunMeta, Unit } from '../../model/types';
+import { ImportError } from '../errors';
+import type { Importer } from '../importer';
+import { forEachLine } from '../lines';
+
+// ---------------------------------------------------------------------------------------------
+// Characters. Perl's \s and \w (ASCII) are what the reference output depends on.
+
+function isSpace(c: number): boolean {
+  return c === 32 || (c >= 9 && c <= 13);
+}
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+function isWord(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+}
+function skipSpace(s: string, i: number): number {
+  while (i < s.length && isSpace(s.charCodeAt(i))) i++;
+  return i;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sample header lines.
+
+interface Header {
+  /** process name as printed, spaces included (`V8 WorkerThread`) */
+  comm: string;
+  pid?: string;
+  tid: string;
+  /** microseconds; NaN without a timestamp column */
+  time: number;
+  event?: string;
+  period?: string;
+  /** where a frame printed on the header line itself starts (`perf script` without `-g`) */
+  inlineFrame?: number;
+}
+
+/**
+ * comm, pid and tid, read as the reference reads them: the shortest name of two or more
+ * characters followed by blanks and a number (`swapper     0 [001] …`), the number optionally
+ * `pid/tid` (`iperf 27409/28744 [000] …`), then a blank. A name may contain spaces
+ * (`V8 WorkerThread 24636/25607 [000] …`) but a name followed by a number is cut there.
+ */
+function readIds(line: string): { comm: string; first: string; second?: string; end: number } | undefined {
+  const n = line.length;
+  let e = 2;
+  while (e < n) {
+    if (!isSpace(line.charCodeAt(e))) {
+      e++;
+      continue;
+    }
+    let j = skipSpace(line, e);
+    const d0 = j;
+    while (j < n && isDigit(line.charCodeAt(j))) j++;
+    if (j > d0) {
+      const first = line.slice(d0, j);
+      while (j < n && line.charCodeAt(j) === 47 /* / */) j++;
+      const t0 = j;
+      while (j < n && isDigit(line.charCodeAt(j))) j++;
+      if (j < n && isSpace(line.charCodeAt(j))) {
+        const ids: { comm: string; first: string; second?: string; end: number } = { comm: line.slice(0, e), first, end: j };
+        if (j > t0) ids.second = line.slice(t0, j);
+        return ids;
+      }
+    }
+    // Any longer name ending inside the same run of blanks meets the same text after it.
+    e = Math.max(e + 1, d0);
+  }
+  return undefined;
+}
+
+/**
+ * The event and period as the reference finds them: the line ends in `EVENT:` (the event may
+ * carry modifiers, `cpu-clock:pppH:`), preceded by an optional period right after a colon —
+ * `dd 29776 666709.771979:   10101010 cpu-clock: `.
+ */
+function eventAtEnd(line: string): { event: string; period?: string } | undefined {
+  let e = line.length;
+  while (e > 0 && isSpace(line.charCodeAt(e - 1))) e--;
+  if (e < 2 || line.charCodeAt(e - 1) !== 58 /* : */) return undefined;
+  let s = e - 1;
+  while (s > 0 && !isSpace(line.charCodeAt(s - 1))) s--;
+  if (s === e - 1 || s === 0) return undefined;
+  const event = line.slice(s, e - 1);
+  let w = s;
+  while (w > 0 && isSpace(line.charCodeAt(w - 1))) w--;
+  let d = w;
+  while (d > 0 && isDigit(line.charCodeAt(d - 1))) d--;
+  if (d < w) {
+    const c = d;
+    d = c;
+    while (d > 0 && isSpace(line.charCodeAt(d - 1))) d--;
+    if (d > 0 && line.charCodeAt(d - 1) === 58) return { event, period: line.slice(c, w) };
+    return undefined;
+  }
+  if (w > 0 && line.charCodeAt(w - 1) === 58) return { event };
+  return undefined;
+}
+
+const TIME = /^(\d+)(?:\.(\d+))?:$/;
+
+function readHeader(line: string): Header | undefined {
+  const ids = readIds(line);
+  if (!ids) return undefined;
+  const h: Header = { comm: ids.comm, tid: ids.second ?? ids.first, time: NaN };
+  if (ids.second !== undefined) h.pid = ids.first;
+  // The columns after the ids: [cpu] time: period event: — each may be missing.
+  const tok = /\S+/g;
+  tok.lastIndex = ids.end;
+  let m = tok.exec(line);
+  if (m && /^\[\d+\]$/.test(m[0])) m = tok.exec(line);
+  const t = m ? TIME.exec(m[0]) : null;
+  if (t) {
+    const frac = t[2] ?? '';
+    h.time = Number(t[1]) * 1e6 + (frac === '' ? 0 : Number(frac) * 10 ** (6 - frac.length));
+    m = tok.exec(line);
+  }
+  const atEnd = eventAtEnd(line);
+  if (atEnd) {
+    h.event = atEnd.event;
+    if (atEnd.period !== undefined) h.period = atEnd.period;
+    return h;
+  }
+  if (m && /^\d+$/.test(m[0])) {
+    h.period = m[0];
+    m = tok.exec(line);
+  }
+  if (m && m[0].length > 1 && m[0].endsWith(':')) {
+    h.event = m[0].slice(0, -1);
+    const rest = skipSpace(line, tok.lastIndex);
+    if (rest < line.length) h.inlineFrame = rest;
+  } else {
+    delete h.period;
+  }
+  return h;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Frame lines.
+
+interface FrameLine {
+  /** symbol as printed, `+0x…` offset still on */
+  sym: string;
+  /** the dso column as the reference reads it */
+  dso: string;
+  /** text after the dso column, or a `)` inside it: a damaged line */
+  damaged: boolean;
+}
+
+/**
+ * `\t    7f4d74061181 JS:^EventEmitter.init node:events:347:29+0x481 (/tmp/perf-6394.map)`:
+ * an address, the symbol, and the last ` (dso)` whose parentheses hold no blank. Symbols may
+ * contain ` (` themselves (`arrayOopDesc::base(BasicType) const (/…/libjvm.so)`), and a missing
+ * symbol leaves two blanks (`7f1e2215d058  (/lib/x86_64-linux-gnu/libc-2.15.so)`), which the
+ * reference turns into a frame named " ".
+ */
+function readFrame(line: string, from = 0): FrameLine | undefined {
+  const i = skipSpace(line, from);
+  let j = i;
+  while (j < line.length && isWord(line.charCodeAt(j))) j++;
+  if (j === i) return undefined;
+  const k = skipSpace(line, j);
+  for (let p = line.lastIndexOf(' (', line.length - 2); p >= j; p = line.lastIndexOf(' (', p - 1)) {
+    let e = p + 2;
+    while (e < line.length && !isSpace(line.charCodeAt(e))) e++;
+    const close = line.lastIndexOf(')', e - 1);
+    if (close < p + 2) continue;
+    const start = k < p ? k : p - 1;
+    if (start < j) return undefined;
+    const dso = line.slice(p + 2, close);
+    return { sym: line.slice(start, p), dso, damaged: skipSpace(line, close + 1) < line.length || dso.includes(')') };
+  }
+  return undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Frame names.
+
+/** `+0x481` offsets (lower-case hex, as perf prints them). */
+const OFFSET = /\+0x[0-9a-f]+$/;
+/** V8 `--perf-basic-prof` code tags for JavaScript functions, current (`JS:`) and older. */
+const JS_TAG = /^(?:JS|LazyCompile|Function|InterpretedFunction|Script|Eval|NativeFunction|NativeLazyCompile|NativeScript):/;
+const TIERS: Record<string, Tier> = { '~': Tier.Interpreted, '^': Tier.Baseline, '+': Tier.Maglev, '*': Tier.Optimized };
+const JIT_MAP = /(^|\/)perf-\d+\.map$/;
+const LOCATION = /^(.*?):(\d+)(?::(\d+))?$/;
+
+function baseName(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
+}
+
+/**
+ * The reference's text for one frame: `[unknown]` becomes the dso's base name in brackets,
+ * `;` becomes `:`, everything from the first `(` on is dropped (except `(anonymous namespace)`,
+ * and not at all in Go names like `net/http.(*Client).Do`), quotes are removed
+ * (`RegExp:[&<>\"\']` → `RegExp:[&<>\\]`), and in processes named `java` the `L` of
+ * `Ljava/lang/Thread;::run` goes.
+ */
+function referenceLabel(part: string, dso: string, java: boolean): string {
+  let f = part;
+  if (f === '[unknown]') f = dso === '[unknown]' ? '[unknown]' : `[${baseName(dso)}]`;
+  f = f.replaceAll(';', ':');
+  const dotParen = f.indexOf('.(');
+  if (!(dotParen >= 0 && f.lastIndexOf(').') >= dotParen + 2)) {
+    for (let p = f.indexOf('('); p >= 0; p = f.indexOf('(', p + 1)) {
+      if (!f.startsWith('anonymous namespace)', p + 1)) {
+        f = f.slice(0, p);
+        break;
+      }
+    }
+  }
+  f = f.replace(/["']/g, '');
+  if (java && f.charCodeAt(0) === 76 /* L */ && f.includes('/')) f = f.slice(1);
+  return f;
+}
+
+/** Model fields for one frame (one part of an inlined `a->b` symbol). */
+function frameInput(part: string, dso: string, label: string): FrameInput {
+  const jit = JIT_MAP.test(dso);
+  const f: FrameInput = { name: part, tier: Tier.Unknown, dso, label };
+  if (part === '[unknown]' || part.trim() === '') {
+    // No symbol: name the code after what perf knows about where it lives.
+    if (dso === '[unknown]' || dso === '') f.name = '[unknown]';
+    else if (jit) f.name = '[unknown JIT code]';
+    else {
+      f.name = `[${baseName(dso)}]`;
+      f.file = dso;
+    }
+    return f;
+  }
+  const tag = JS_TAG.exec(part);
+  if (tag) {
+    // `JS:*handler /app/server.js:12:3`, `JS:^ /srv/app/x.js:14:26` (anonymous),
+    // `LazyCompile:~body_0 evalmachine.<anonymous>:1`. Function names may hold blanks
+    // (`get headers`), so the location starts at the first ` /`, else at the last blank.
+    let body = part.slice(tag[0].length);
+    const tier = TIERS[body.charAt(0)];
+    if (tier !== undefined) body = body.slice(1);
+    f.tier = tier ?? Tier.Unknown;
+    let sp = body.indexOf(' /');
+    if (sp < 0) sp = body.lastIndexOf(' ');
+    const loc = sp >= 0 ? LOCATION.exec(body.slice(sp + 1)) : null;
+    if (loc) {
+      f.name = body.slice(0, sp);
+      f.file = loc[1]!;
+      f.line = Number(loc[2]);
+      if (loc[3] !== undefined) f.column = Number(loc[3]);
+    } else {
+      f.name = body;
+    }
+    return f;
+  }
+  // Native code: the file is the binary or shared object. JIT stubs (`Builtin:`, `RegExp:…`) get
+  // no file: the map is named after the pid and would keep equal frames of two runs apart.
+  if (!jit) f.file = dso;
+  return f;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Event types.
+
+/** `cycles:u` → `cycles`, `cpu-clock:pppH` → `cpu-clock`; tracepoints (`sched:sched_switch`) stay. */
+function baseEvent(event: string): string {
+  const m = /^(.+):([ukhIGHpPSDWe]+)$/.exec(event);
+  return m ? m[1]! : event;
+}
+
+function eventMatches(event: string, wanted: string): boolean {
+  if (event === wanted) return true;
+  return baseEvent(wanted) === wanted && baseEvent(event) === wanted;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const HEX_ADDRESS = /^\s*[0-9a-fA-F]+\s/;
+
+function looksLikeHeader(line: string): boolean {
+  if (line === '' || isSpace(line.charCodeAt(0)) || line.startsWith('#')) return false;
+  const h = readHeader(line);
+  return h !== undefined && (h.event !== undefined || !Number.isNaN(h.time));
+}
+
+function looksLikeFrame(line: string): boolean {
+  return HEX_ADDRESS.test(line) && readFrame(line) !== undefined;
+}
+
+function isPerfData(head: string): boolean {
+  return head.startsWith('PERFILE2') || head.startsWith('PERFFILE');
+}
+
+export const perfScriptImporter: Importer = {
+  id: 'perf-script',
+  label: 'Linux perf script text ("perf script" after "perf record -g")',
+  extensions: ['.perf', '.script', '.perf.txt', '.script.txt', '.data.txt'],
+  sniff(head, fileName) {
+    // perf.data itself is claimed only to say how to turn it into text.
+    if (isPerfData(head)) return true;
+    const first = head.trimStart().charAt(0);
+    if (first === '{' || first === '[' || first === '<') return false;
+    const lines = head.split('\n', 2000);
+    let perfBanner = false;
+    let headers = 0;
+    let oneLiners = 0;
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i]!.replace(/\r$/, '');
+      if (line.startsWith('#')) {
+        if (/^# (perf version|captured on)\b/.test(line)) perfBanner = true;
+        continue;
+      }
+      if (!looksLikeHeader(line)) continue;
+      headers++;
+      const next = lines[i + 1]?.replace(/\r$/, '');
+      if (next !== undefined && i + 1 < lines.length - 1 && looksLikeFrame(next)) return true;
+      const h = readHeader(line)!;
+      if (h.inlineFrame !== undefined && looksLikeFrame(line.slice(h.inlineFrame)) && ++oneLiners >= 2) return true;
+    }
+    if (perfBanner && lines[0]!.startsWith('# ========')) return true;
+    return headers > 0 && /perf/i.test(fileName) && !/\.(json|folded|collapsed)$/i.test(fileName);
+  },
+
+  async parse({ file, source, options }) {
+    if (isPerfData(source.head))
+      throw new ImportError({
+        file,
+        message: 'this is a binary perf.data file; turn it into text first with `perf script -i perf.data > perf.script.txt` and open that',
+      });
+    const frames = new FrameTableBuilder();
+    const tree = new CallTreeBuilder();
+    const wanted = options.perfEvent?.trim() || undefined;
+    let kept: string | undefined;
+    const skippedEvents = new Map<string, number>();
+    const processNames: Record<string, string> = {};
+    const threadNames: Record<string, string> = {};
+    let hasProcesses = false;
+    let hasThreads = false;
+
+    // The sample being read: its root frame, weight, time and frames leaf first.
+    let open = false;
+    let rootFrame = 0;
+    let weight = 1;
+    let time = NaN;
+    let java = false;
+    const stack: number[] = [];
+    let withPeriod = 0;
+    let periodSum = 0;
+    let start = Infinity;
+    let end = -Infinity;
+    let headers = 0;
+
+    const frameCache = new Map<string, number | number[]>();
+    const rootCache = new Map<string, number>();
+    const bad = { count: 0, first: 0, text: '' };
+    const damaged = { count: 0, first: 0 };
+    let orphans = 0;
+    let reportLike = false;
+
+    const flush = () => {
+      let node = tree.child(tree.root, rootFrame);
+      for (let i = stack.length - 1; i >= 0; i--) node = tree.child(node, stack[i]!);
+      tree.addSample(node, weight, time);
+      if (time < start) start = time;
+      if (time > end) end = time;
+      open = false;
+    };
+
+    const pushFrame = (fl: FrameLine, lineNo: number) => {
+      if (fl.damaged && damaged.count++ === 0) damaged.first = lineNo;
+      const sym = fl.sym.replace(OFFSET, '');
+      // The reference leaves out symbols that start with "(": perf prints process names that way.
+      if (sym.charCodeAt(0) === 40 /* ( */) return;
+      const key = `${java ? 'j' : ''}\u0000${sym}\u0000${fl.dso}`;
+      let ids = frameCache.get(key);
+      if (ids === undefined) {
+        // A cut-off dso column (`([kernel.kallsyms])/libpthread-2.19.so)`) still says where the code is.
+        const dso = fl.damaged ? fl.dso.slice(0, fl.dso.indexOf(')') >>> 0) : fl.dso;
+        // perf-map-agent writes inlined Java frames as `outer->inner` on one line.
+        const parts = sym.split('->');
+        const list = parts.map((p) => frames.intern(frameInput(p, dso, referenceLabel(p, fl.dso, java))));
+        ids = list.length === 1 ? list[0]! : list;
+        frameCache.set(key, ids);
+      }
+      if (typeof ids === 'number') stack.push(ids);
+      else for (let i = ids.length - 1; i >= 0; i--) stack.push(ids[i]!);
+    };
+
+    const startSample = (h: Header, line: string, lineNo: number) => {
+      headers++;
+      if (h.event !== undefined) {
+        if (kept === undefined && (wanted === undefined || eventMatches(h.event, wanted))) kept = h.event;
+        if (h.event !== kept) {
+          skippedEvents.set(h.event, (skippedEvents.get(h.event) ?? 0) + 1);
+          return;
+        }
+      }
+      open = true;
+      stack.length = 0;
+      time = h.time;
+      // As the reference: a missing or zero period counts 1.
+      const period = h.period === undefined ? 0 : Number(h.period);
+      weight = period > 0 ? period : 1;
+      if (period > 0) {
+        withPeriod++;
+        periodSum += period;
+      }
+      const label = h.comm.replaceAll(' ', '_');
+      java = label === 'java';
+      let root = rootCache.get(h.comm);
+      if (root === undefined) {
+        root = frames.intern({
+          name: h.comm,
+          tier: Tier.Unknown,
+          category: h.comm === 'swapper' ? Category.Idle : Category.Other,
+          label,
+        });
+        rootCache.set(h.comm, root);
+      }
+      rootFrame = root;
+      if (h.pid !== undefined) {
+        processNames[h.pid] = h.comm;
+        threadNames[`${h.pid}:${h.tid}`] = h.comm;
+        hasProcesses = hasThreads = true;
+      }
+      if (h.inlineFrame !== undefined) {
+        const fl = readFrame(line, h.inlineFrame);
+        if (fl) pushFrame(fl, lineNo);
+      }
+    };
+
+    const lines = await forEachLine(source.chunks(), file, (line, lineNo) => {
+      const c = line.charCodeAt(0);
+      if (line.length === 0 || (isSpace(c) && skipSpace(line, 0) === line.length)) {
+        if (open) flush();
+        return;
+      }
+      if (c === 35 /* # */) {
+        if (!reportLike && /^# (Overhead|Samples: )/.test(line)) reportLike = true;
+        return;
+      }
+      if (!isSpace(c)) {
+        const h = readHeader(line);
+        if (h) {
+          if (open) flush();
+          startSample(h, line, lineNo);
+          return;
+        }
+      }
+      const fl = readFrame(line);
+      if (fl) {
+        if (open) pushFrame(fl, lineNo);
+        else if (headers === 0) orphans++;
+        return;
+      }
+      if (bad.count++ === 0) {
+        bad.first = lineNo;
+        bad.text = line.length > 120 ? `${line.slice(0, 120)}…` : line;
+      }
+    });
+    if (open) flush();
+
+    const samples = tree.sampleCount;
+    if (samples === 0) {
+      let message: string;
+      if (wanted !== undefined && skippedEvents.size > 0)
+        message = `no samples of event "${wanted}"; this file has ${[...skippedEvents].map(([e, n]) => `${e} (${n} samples)`).join(', ')}`;
+      else if (reportLike)
+        message = 'this is `perf report` output, which has no call stacks per sample; open the output of `perf script` instead';
+      else if (lines === 0) message = 'the file is empty';
+      else
+        message =
+          'no perf script samples found: expected sample headers like "node 1234 [000] 12.345678: 1001001 cpu-clock:" each followed by frame lines like "\\tffffffff8100 func (dso)"; make the file with `perf script` from a `perf record -g` capture';
+      throw new ImportError(bad.count > 0 ? { file, line: bad.first, message } : { file, message });
+    }
+
+    const warnings: string[] = [];
+    if (bad.count > 0)
+      warnings.push(`skipped ${bad.count} line(s) that are neither a sample header nor a frame, first at line ${bad.first}: "${bad.text}"`);
+    if (damaged.count > 0)
+      warnings.push(`${damaged.count} frame line(s) had stray text after the "(dso)" column, first at line ${damaged.first}; their frames were kept`);
+    if (orphans > 0) warnings.push(`skipped ${orphans} frame line(s) before the first sample header`);
+    if (skippedEvents.size > 0) {
+      const n = [...skippedEvents.values()].reduce((a, b) => a + b, 0);
+      warnings.push(`kept only "${kept}" samples; left out ${n} sample(s) of ${[...skippedEvents.keys()].join(', ')} (choose another event in the import options)`);
+    }
+    if (wanted !== undefined && kept === undefined) warnings.push(`the file names no event types, so the event "${wanted}" could not be chosen`);
+
+    let unit: Unit = 'samples';
+    if (withPeriod > 0) unit = kept !== undefined && /^(cpu|task)-clock$/.test(baseEvent(kept)) ? 'nanoseconds' : 'events';
+    const meta: RunMeta = { producer: 'perf script', warnings };
+    if (Number.isFinite(start)) {
+      meta.startTime = start;
+      meta.endTime = end;
+    }
+    // A clock event's period is its sampling interval, in nanoseconds.
+    if (unit === 'nanoseconds') meta.sampleInterval = periodSum / withPeriod / 1000;
+    if (kept !== undefined) meta.eventType = kept;
+    if (skippedEvents.size > 0) meta.otherEventTypes = [...skippedEvents.keys()];
+    if (hasProcesses) meta.processNames = processNames;
+    if (hasThreads) meta.threadNames = threadNames;
+    return finishProfile({ name: file, format: 'perf-script', kind: 'sampled', unit, frames, tree, meta });
+  },
+};

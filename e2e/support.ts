@@ -1,0 +1,51 @@
+/** Helpers for driving Flamelens as a person would. */
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { type Locator, type Page, expect } from '@playwright/test';
+import { PNG } from 'pngjs';
+
+export const SAMPLE_BASELINE = 'assets/samples/baseline.cpuprofile';
+export const SAMPLE_AGENT = 'assets/samples/dd-trace.cpuprofile';
+
+/** Drops files onto the window, like dragging them from the desktop. */
+export async function dropFiles(page: Page, files: { path: string; name?: string }[] | { name: string; bytes: Buffer }[]): Promise<void> {
+  const payload = files.map((f) =>
+    'bytes' in f
+      ? { name: f.name, b64: f.bytes.toString('base64') }
+      : { name: f.name ?? basename(f.path), b64: readFileSync(f.path).toString('base64') },
+  );
+  const dt = await page.evaluateHandle((items) => {
+    const dt = new DataTransfer();
+    for (const it of items) {
+      const bin = Uint8Array.from(atob(it.b64), (c) => c.charCodeAt(0));
+      dt.items.add(new File([bin], it.name));
+    }
+    return dt;
+  }, payload);
+  await page.dispatchEvent('.app', 'dragover', { dataTransfer: dt });
+  await page.dispatchEvent('.app', 'drop', { dataTransfer: dt });
+}
+
+export function pane(page: Page, title: string): Locator {
+  return page.getByRole('region', { name: `Run ${title}` });
+}
+
+/** Waits until a pane has drawn its flamegraph. */
+export async function expectDrawn(p: Locator, minFrames = 20): Promise<void> {
+  await expect(p.locator('g.frame').nth(minFrames - 1)).toBeAttached();
+}
+
+/** Pixel statistics of a PNG: how many pixels are not background-like, how many colours. */
+export function pngStats(buf: Buffer): { width: number; height: number; colored: number; colors: number } {
+  const png = PNG.sync.read(buf);
+  const colors = new Set<number>();
+  let colored = 0;
+  for (let i = 0; i < png.data.length; i += 4) {
+    const r = png.data[i]!;
+    const g = png.data[i + 1]!;
+    const b = png.data[i + 2]!;
+    if (Math.max(r, g, b) - Math.min(r, g, b) > 40) colored++;
+    colors.add((r << 16) | (g << 8) | b);
+  }
+  return { width: png.width, height: png.height, colored, colors: colors.size };
+}

@@ -1,0 +1,151 @@
+/**
+ * Flamelens's Electron main process: wiring only. It shows dialogs, reads and writes bytes for
+ * files the user chose, and owns the window and the menu. It never parses a profile — that
+ * happens in the renderer's worker.
+ */
+import { app, BrowserWindow, ipcMain, session } from 'electron';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { CHANNELS, type ChosenItem, type MenuCommand } from '../../shared/ipc/contract';
+import { findAppRoot } from './app-root';
+import { reportOpenErrors, showOpenPaths, showSavePath } from './dialogs';
+import { createFileRegistry } from './files';
+import { type IpcDeps, createHandlers, openPaths, registerIpcHandlers } from './ipc';
+import { type SecondInstanceData, parseLaunchArgs, samplePaths, secondInstancePaths } from './launch-args';
+import { installMenu } from './menu';
+import { createRecentList } from './recent';
+import { hardenSession, hardenWebContents, isTrustedSender } from './security';
+import { createMainWindow } from './window';
+
+const here = dirname(fileURLToPath(import.meta.url)); // out/main
+const preloadPath = join(here, '../preload/index.cjs');
+const rendererFile = join(here, '../renderer/index.html');
+const rendererDir = dirname(rendererFile);
+const rendererUrl = pathToFileURL(rendererFile).href;
+// The bundled samples live in the app folder; `electron out/main/index.js` makes the app path
+// out/main, so fall back to walking up from this file.
+const appRoot = existsSync(join(app.getAppPath(), 'assets', 'samples')) ? app.getAppPath() : findAppRoot(here);
+
+// Tests and side-by-side runs use their own profile folder (and so their own single-instance lock).
+if (process.env.FLAMELENS_USER_DATA_DIR) app.setPath('userData', process.env.FLAMELENS_USER_DATA_DIR);
+app.enableSandbox();
+
+const launchContext = { defaultApp: Boolean(process.defaultApp), cwd: process.cwd() };
+const launchPaths = parseLaunchArgs(process.argv, launchContext);
+const lockData: SecondInstanceData = { flamelensPaths: launchPaths };
+
+if (!app.requestSingleInstanceLock(lockData as unknown as Record<string, unknown>)) {
+  // Another Flamelens is running: it received our files through 'second-instance'.
+  app.quit();
+} else {
+  run();
+}
+
+function run(): void {
+  let win: BrowserWindow | null = null;
+  /** paths asked for before the renderer fetched its initial items (macOS open-file) */
+  const pendingPaths: string[] = [];
+  let initial: Promise<ChosenItem[]> | undefined;
+
+  const registry = createFileRegistry();
+  const recent = createRecentList(join(app.getPath('userData'), 'recent.json'));
+  const deps: IpcDeps = {
+    registry,
+    recent,
+    initialItems: () => (initial ??= loadInitialItems()),
+    showOpenDialog: (kind) => showOpenPaths(win, kind),
+    showSaveDialog: (defaultPath, filters) => showSavePath(win, defaultPath, filters),
+    saveDirectory: () => app.getPath('documents'),
+    reportErrors: (errors) => reportOpenErrors(win, errors),
+  };
+  const handlers = createHandlers(deps);
+
+  async function loadInitialItems(): Promise<ChosenItem[]> {
+    const paths = [...launchPaths, ...pendingPaths.splice(0)];
+    if (paths.length > 0) return openPaths(deps, paths);
+    // The bundled sample comparison: not a user choice, so not added to the recent list.
+    return (await registry.chooseAll(samplePaths(appRoot))).items;
+  }
+
+  function sendItems(items: ChosenItem[]): void {
+    if (items.length > 0 && win && !win.isDestroyed()) win.webContents.send(CHANNELS.openItems, items);
+  }
+
+  async function openInWindow(paths: string[]): Promise<void> {
+    if (paths.length === 0) return;
+    if (initial === undefined) {
+      pendingPaths.push(...paths); // the renderer will get them with its initial items
+      return;
+    }
+    sendItems(await openPaths(deps, paths));
+  }
+
+  function sendCommand(cmd: MenuCommand): void {
+    if (win && !win.isDestroyed()) win.webContents.send(CHANNELS.menuCommand, cmd);
+  }
+
+  function refreshMenu(): void {
+    installMenu({
+      isMac: process.platform === 'darwin',
+      isPackaged: app.isPackaged,
+      recent: recent.list(),
+      actions: {
+        openFiles: () => void showOpenPaths(win, 'files').then(openInWindow),
+        openFolder: () => void showOpenPaths(win, 'folder').then(openInWindow),
+        openRecent: (path) =>
+          void handlers
+            .openRecent(path)
+            .then((items) => sendItems(items as ChosenItem[]))
+            .catch((err: Error) => reportOpenErrors(win, [err.message])),
+        clearRecent: () => void recent.clear().catch(() => undefined),
+        send: sendCommand,
+      },
+    });
+  }
+
+  function showWindow(): void {
+    if (win && !win.isDestroyed()) {
+      if (win.isMinimized()) win.restore();
+      win.focus();
+      return;
+    }
+    win = createMainWindow({ preloadPath, rendererFile, devTools: !app.isPackaged });
+    win.on('closed', () => {
+      win = null;
+    });
+  }
+
+  app.on('web-contents-created', (_event, contents) => hardenWebContents(contents));
+
+  app.on('second-instance', (_event, argv, workingDirectory, data) => {
+    const paths = secondInstancePaths(data, argv, { defaultApp: launchContext.defaultApp, cwd: workingDirectory });
+    if (app.isReady()) showWindow();
+    void openInWindow(paths);
+  });
+
+  // macOS: files (e.g. a .flamelens workspace) opened from Finder or dropped on the Dock icon.
+  app.on('open-file', (event, path) => {
+    event.preventDefault();
+    void openInWindow([path]);
+  });
+
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit();
+  });
+
+  app.on('activate', () => {
+    if (app.isReady() && BrowserWindow.getAllWindows().length === 0) showWindow();
+  });
+
+  void app.whenReady().then(async () => {
+    hardenSession(session.defaultSession, rendererDir);
+    await recent.load();
+    recent.onChange(refreshMenu);
+    registerIpcHandlers(ipcMain, handlers, (event) =>
+      isTrustedSender(event.senderFrame as Electron.WebFrameMain | null, win, rendererUrl),
+    );
+    refreshMenu();
+    showWindow();
+  });
+}

@@ -1,0 +1,208 @@
+/**
+ * The local server of the browser fallback (and of the browser e2e tests): the built renderer,
+ * with the app's CSP, plus the two calls the renderer's web host makes —
+ *   GET /api/initial-items                       → ChosenItem[] for the command-line paths
+ *   GET /api/files/<token>?offset=N&length=M     → those bytes of a file named there
+ * and nothing else: no directory listings, no paths outside the renderer folder, no other files
+ * than the ones named on the command line, loopback only, and a Host check so that a web page
+ * using DNS rebinding cannot read them either.
+ */
+import { createReadStream } from 'node:fs';
+import { realpath, stat } from 'node:fs/promises';
+import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { extname, isAbsolute, join, relative, sep } from 'node:path';
+import { type ChosenItem, MAX_CHUNK } from '../../shared/ipc/contract';
+import { CONTENT_SECURITY_POLICY } from '../main/csp';
+import { InvalidArgumentError, UnknownTokenError, createFileRegistry } from '../main/files';
+
+export interface ServerOptions {
+  /** files and folders to offer as the initial items (already resolved; empty for none) */
+  items: readonly string[];
+  /** 0 or omitted: any free port */
+  port?: number;
+  /** a loopback address; anything else is refused */
+  host?: string;
+  /** the built renderer (out/renderer) */
+  rendererDir: string;
+}
+
+export interface RunningServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
+
+export const MIME_TYPES: Readonly<Record<string, string>> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.ico': 'image/x-icon',
+  '.woff': 'font/woff',
+  '.woff2': 'font/woff2',
+  '.ttf': 'font/ttf',
+  '.wasm': 'application/wasm',
+  '.txt': 'text/plain; charset=utf-8',
+  '.webmanifest': 'application/manifest+json',
+};
+
+const COMMON_HEADERS = {
+  'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Resource-Policy': 'same-origin',
+  'X-Frame-Options': 'DENY',
+};
+
+export async function startServer(opts: ServerOptions): Promise<RunningServer> {
+  const host = opts.host ?? '127.0.0.1';
+  if (!LOOPBACK.has(host)) throw new Error(`the Flamelens server only listens on loopback, not on ${host}`);
+  const rendererDir = await realpath(opts.rendererDir).catch(() => {
+    throw new Error(`the renderer is not built (${opts.rendererDir} is missing); run \`npm run build\``);
+  });
+  const registry = createFileRegistry();
+  const { items, errors } = await registry.chooseAll(opts.items);
+  if (errors.length > 0) throw new Error(errors.join('; '));
+
+  let port = 0;
+  const server = createServer((req, res) => {
+    handle(req, res, { rendererDir, items, registry, port }).catch((err: unknown) => {
+      if (!res.headersSent) send(res, 500, 'text/plain; charset=utf-8', 'internal error');
+      else res.destroy();
+      console.error(`flamelens server: ${(err as Error).message}`);
+    });
+  });
+  await listen(server, opts.port ?? 0, host);
+  port = (server.address() as AddressInfo).port;
+  const urlHost = host === '::1' ? '[::1]' : host;
+  return {
+    url: `http://${urlHost}:${port}/`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+interface Context {
+  rendererDir: string;
+  items: ChosenItem[];
+  registry: ReturnType<typeof createFileRegistry>;
+  port: number;
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse, ctx: Context): Promise<void> {
+  if (!hostAllowed(req.headers.host, ctx.port)) return send(res, 421, 'text/plain; charset=utf-8', 'wrong host');
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    res.setHeader('Allow', 'GET, HEAD');
+    return send(res, 405, 'text/plain; charset=utf-8', 'method not allowed');
+  }
+  let url: URL;
+  try {
+    url = new URL(req.url ?? '/', 'http://localhost');
+  } catch {
+    return send(res, 400, 'text/plain; charset=utf-8', 'bad request');
+  }
+  const path = url.pathname;
+  if (path === '/api/initial-items') {
+    return send(res, 200, 'application/json; charset=utf-8', JSON.stringify(ctx.items), req.method === 'HEAD');
+  }
+  if (path.startsWith('/api/files/')) return serveChunk(req, res, ctx, path.slice('/api/files/'.length), url);
+  if (path.startsWith('/api/')) return send(res, 404, 'text/plain; charset=utf-8', 'not found');
+  return serveStatic(req, res, ctx.rendererDir, path);
+}
+
+/** Only `127.0.0.1:PORT`, `localhost:PORT` and `[::1]:PORT`: a rebinding domain gets nothing. */
+export function hostAllowed(header: string | undefined, port: number): boolean {
+  if (!header) return false;
+  return [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`].includes(header.toLowerCase());
+}
+
+async function serveChunk(req: IncomingMessage, res: ServerResponse, ctx: Context, rawToken: string, url: URL): Promise<void> {
+  let token: string;
+  try {
+    token = decodeURIComponent(rawToken);
+  } catch {
+    return send(res, 404, 'text/plain; charset=utf-8', 'unknown file');
+  }
+  try {
+    const bytes = await ctx.registry.readChunk(token, queryInt(url, 'offset', 0), queryInt(url, 'length', MAX_CHUNK));
+    res.writeHead(200, { ...COMMON_HEADERS, 'Content-Type': 'application/octet-stream', 'Content-Length': bytes.byteLength, 'Cache-Control': 'no-store' });
+    res.end(req.method === 'HEAD' ? undefined : bytes);
+  } catch (err) {
+    if (err instanceof UnknownTokenError) return send(res, 404, 'text/plain; charset=utf-8', 'unknown file');
+    if (err instanceof InvalidArgumentError) return send(res, 400, 'text/plain; charset=utf-8', err.message);
+    throw err;
+  }
+}
+
+/** A query parameter as a number: only plain decimal digits count; anything else is NaN. */
+function queryInt(url: URL, name: string, fallback: number): number {
+  const raw = url.searchParams.get(name);
+  if (raw === null) return fallback;
+  return /^\d{1,16}$/.test(raw) ? Number(raw) : Number.NaN;
+}
+
+async function serveStatic(req: IncomingMessage, res: ServerResponse, rendererDir: string, urlPath: string): Promise<void> {
+  const notFound = (): void => send(res, 404, 'text/plain; charset=utf-8', 'not found');
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(urlPath);
+  } catch {
+    return notFound();
+  }
+  if (decoded.includes('\0') || decoded.includes('\\')) return notFound();
+  const wanted = join(rendererDir, decoded.endsWith('/') ? `${decoded}index.html` : decoded);
+  if (!inside(rendererDir, wanted)) return notFound();
+  // Resolve symlinks too: the file actually read must be inside the renderer folder.
+  const real = await realpath(wanted).catch(() => null);
+  if (real === null || !inside(rendererDir, real)) return notFound();
+  const st = await stat(real);
+  if (!st.isFile()) return notFound(); // no directory listings
+  const type = MIME_TYPES[extname(real).toLowerCase()] ?? 'application/octet-stream';
+  res.writeHead(200, {
+    ...COMMON_HEADERS,
+    'Content-Type': type,
+    'Content-Length': st.size,
+    'Cache-Control': real.endsWith('.html') ? 'no-store' : 'no-cache',
+  });
+  if (req.method === 'HEAD') return void res.end();
+  await new Promise<void>((resolve, reject) => {
+    const stream = createReadStream(real);
+    stream.on('error', reject);
+    res.on('close', () => resolve());
+    stream.pipe(res);
+  });
+}
+
+function inside(dir: string, path: string): boolean {
+  const rel = relative(dir, path);
+  return rel !== '' && !rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel);
+}
+
+function send(res: ServerResponse, status: number, type: string, body: string, headOnly = false): void {
+  res.writeHead(status, { ...COMMON_HEADERS, 'Content-Type': type, 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-store' });
+  res.end(headOnly ? undefined : body);
+}

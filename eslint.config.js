@@ -1,0 +1,51 @@
+// One lint configuration for the whole repository. Besides the usual rules it enforces the
+// architecture's boundaries (see README "Code map"): shared/ is platform-free, the renderer never
+// reaches Node or Electron, and the Electron side never imports the renderer.
+import { builtinModules } from 'node:module';
+import reactHooks from 'eslint-plugin-react-hooks';
+import tseslint from 'typescript-eslint';
+
+const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
+
+const forbid = (paths, patterns, message) => ({
+  'no-restricted-imports': [
+    'error',
+    {
+      paths: paths.map((name) => ({ name, message })),
+      patterns: patterns.map((group) => ({ group: [group], message })),
+    },
+  ],
+});
+
+export default tseslint.config(
+  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'fixtures/**', 'test-results/**', 'playwright-report/**', 'docs/**'] },
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-non-null-assertion': 'off',
+    },
+  },
+  {
+    files: ['shared/**/*.ts'],
+    ignores: ['shared/**/*.test.ts', 'shared/test/**'],
+    rules: forbid(
+      [...nodeBuiltins, 'electron', 'react', 'react-dom'],
+      ['**/electron/**', '**/renderer/**', 'node:*'],
+      'shared/ is pure TypeScript: no Node, DOM, Electron or UI imports (it runs in the CLI, the worker and the UI).',
+    ),
+  },
+  {
+    files: ['renderer/**/*.{ts,tsx}'],
+    ignores: ['renderer/**/*.test.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      ...forbid([...nodeBuiltins, 'electron'], ['**/electron/**', 'node:*'], 'The renderer cannot reach Node or Electron; use the host bridge (renderer/src/host).'),
+    },
+  },
+  {
+    files: ['electron/**/*.ts'],
+    rules: forbid([], ['**/renderer/**', 'react', 'react-dom'], 'The Electron side never imports the renderer.'),
+  },
+);
