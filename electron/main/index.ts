@@ -27,8 +27,10 @@ const rendererUrl = pathToFileURL(rendererFile).href;
 // out/main, so fall back to walking up from this file.
 const appRoot = existsSync(join(app.getAppPath(), 'assets', 'samples')) ? app.getAppPath() : findAppRoot(here);
 
-// Tests and side-by-side runs use their own profile folder (and so their own single-instance lock).
-if (process.env.FLAMELENS_USER_DATA_DIR) app.setPath('userData', process.env.FLAMELENS_USER_DATA_DIR);
+// One profile folder however the app is started (`electron .`, `electron out/main/index.js` —
+// which would otherwise be called "Electron" — or packaged): the recent list and the
+// single-instance lock live there. Tests and side-by-side runs name their own.
+app.setPath('userData', process.env.FLAMELENS_USER_DATA_DIR || join(app.getPath('appData'), 'Flamelens'));
 app.enableSandbox();
 
 const launchContext = { defaultApp: Boolean(process.defaultApp), cwd: process.cwd() };

@@ -16,6 +16,8 @@ export interface LookupEnv {
   platform: NodeJS.Platform;
   /** how long the download attempt may take */
   timeoutMs?: number;
+  /** false: only look for an installed binary, never try to download one */
+  download?: boolean;
 }
 
 /** A graphical session to show a window in (always, on macOS and Windows). */
@@ -35,6 +37,7 @@ export function findElectron(appRoot: string, ctx: LookupEnv = { env: process.en
   }
   const installed = installedBinary(pkgDir, ctx.env);
   if (installed) return { path: installed };
+  if (ctx.download === false) return { reason: `no Electron binary in ${join(pkgDir, 'dist')}` };
 
   process.stderr.write("flamelens: Electron's binary is not installed yet; trying to download it…\n");
   const result = spawnSync(process.execPath, ['-e', "process.stdout.write(require('electron'))"], {

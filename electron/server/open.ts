@@ -5,7 +5,8 @@
  * or until that window is closed.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
+import { accessSync, constants, mkdtempSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,6 +25,10 @@ export interface OpenInBrowserOptions {
   port?: number;
   /** where messages go (stdout) */
   log?: (line: string) => void;
+  /** stops serving, like Ctrl+C */
+  signal?: AbortSignal;
+  /** the built renderer; out/renderer of this checkout by default */
+  rendererDir?: string;
 }
 
 const BROWSER_NAMES = ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'];
@@ -86,7 +91,7 @@ export async function openInBrowser(opts: OpenInBrowserOptions): Promise<void> {
   const log = opts.log ?? ((line: string) => process.stdout.write(`${line}\n`));
   const appRoot = findAppRoot(dirname(fileURLToPath(import.meta.url)));
   const items = opts.files.length > 0 ? opts.files.map((f) => resolve(f)) : samplePaths(appRoot);
-  const server = await startServer({ items, rendererDir: rendererDirOf(appRoot), ...(opts.port !== undefined ? { port: opts.port } : {}) });
+  const server = await startServer({ items, rendererDir: opts.rendererDir ?? rendererDirOf(appRoot), ...(opts.port !== undefined ? { port: opts.port } : {}) });
   const url = server.url.replace(/\/$/, '');
   const prefix = opts.electronReason ? `Electron is not available here (${opts.electronReason}); ` : '';
   const printAddress = (why: string): void => log(`${prefix}${why}Flamelens is at ${url} — open it in a browser`);
@@ -94,17 +99,25 @@ export async function openInBrowser(opts: OpenInBrowserOptions): Promise<void> {
   let browser: ChildProcess | null = null;
   let profileDir: string | null = null;
   const done = new Promise<void>((resolveDone) => {
+    let stopped = false;
     const stop = (): void => {
+      if (stopped) return;
+      stopped = true;
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
-      if (browser && browser.exitCode === null) browser.kill();
-      void server.close().then(() => {
-        if (profileDir) rmSync(profileDir, { recursive: true, force: true });
+      opts.signal?.removeEventListener('abort', stop);
+      void (async () => {
+        await endBrowser(browser);
+        await server.close();
+        // Chromium's helper processes may still be writing their last files: retry a little.
+        if (profileDir) await rm(profileDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 }).catch(() => undefined);
         resolveDone();
-      });
+      })();
     };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
+    if (opts.signal?.aborted) return stop();
+    opts.signal?.addEventListener('abort', stop);
 
     if (opts.noBrowser) return printAddress('');
     if (!hasDisplay(process.env, process.platform)) return printAddress('no display; ');
@@ -124,6 +137,7 @@ export async function openInBrowser(opts: OpenInBrowserOptions): Promise<void> {
       printAddress(`${exe} could not be started (${err.message}); `);
     });
     browser.on('exit', (code) => {
+      if (stopped) return;
       // A browser that dies at once did not show the app: keep serving for another browser.
       if (code !== 0 && Date.now() - started < 5000) {
         const last = stderr.trim().split('\n').pop() ?? '';
@@ -135,4 +149,20 @@ export async function openInBrowser(opts: OpenInBrowserOptions): Promise<void> {
     log(`${prefix}opened Flamelens in a Chromium app window: ${url}`);
   });
   await done;
+}
+
+/** Asks a still-running browser to quit and waits (a few seconds at most) until it has. */
+function endBrowser(browser: ChildProcess | null): Promise<void> {
+  if (!browser || browser.exitCode !== null || browser.signalCode !== null) return Promise.resolve();
+  return new Promise((resolveEnd) => {
+    const timer = setTimeout(() => {
+      browser.kill('SIGKILL');
+      resolveEnd();
+    }, 3000);
+    browser.once('exit', () => {
+      clearTimeout(timer);
+      resolveEnd();
+    });
+    browser.kill();
+  });
 }

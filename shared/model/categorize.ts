@@ -32,7 +32,10 @@ function isGcName(name: string): boolean {
     /^v8::internal::(Heap|Scavenger|MarkCompactCollector|MinorMarkCompactCollector|MinorMS|ScavengerCollector|ConcurrentMarking|IncrementalMarking|MarkingVisitor|Sweeper|GCTracer|MemoryAllocator)\b/.test(
       name,
     ) ||
-    /^(V8\.GC|MajorGC|MinorGC|GC[A-Z]|CustomGC)/.test(name)
+    /^(V8\.GC|MajorGC|MinorGC|GC[A-Z]|CustomGC)/.test(name) ||
+    // native V8 / Oilpan collector internals as perf shows them (`cppgc::internal::MarkerBase::StartMarking`,
+    // `v8::internal::MarkingVisitorBase<…>::VisitMapPointer`, `v8::internal::Heap_CombinedGenerationalAndSharedBarrierSlow`)
+    /^(cppgc|heap::base)::|^v8::internal::(Heap_|CppHeap\b|.*(Scaveng|Marking|Evacuat|Sweep|MinorGC|MinorMS))/.test(name)
   );
 }
 
@@ -42,6 +45,12 @@ function isV8Name(name: string): boolean {
   );
 }
 
+/** A kernel image or module as perf names it: `/lib/modules/4.1.0/build/vmlinux`, `[nf_conntrack]`, `x.ko`. */
+function isKernelObject(dso: string): boolean {
+  if (/(^|\/)vmlinux(-[^/]*)?$|\.ko(\.[gx]z|\.zst)?$/.test(dso)) return true;
+  return /^\[[\w-]+\]$/.test(dso) && !/^\[(vdso|vsyscall|vvar|unknown|heap|stack|anon|uprobes)\]$/.test(dso);
+}
+
 /**
  * Picks the category of a frame from its name and file. `dso` is the shared object or binary a
  * native frame came from (perf script's parenthesised column, 0x `SHARED_LIB`), '' when unknown.
@@ -49,9 +58,15 @@ function isV8Name(name: string): boolean {
 export function categorize(name: string, file: string, dso = ''): Category {
   if (IDLE_NAMES.has(name)) return Category.Idle;
   if (isGcName(name)) return Category.GC;
-  if (name.endsWith('_[k]') || dso === '[kernel.kallsyms]' || dso.startsWith('[kernel')) return Category.Kernel;
+  if (name.endsWith('_[k]') || dso === '[kernel.kallsyms]' || dso.startsWith('[kernel') || isKernelObject(dso)) return Category.Kernel;
   if (name.startsWith('RegExp:') || name.startsWith('/') && name.endsWith('/') || file === 'regexp') return Category.RegExp;
   if (name.startsWith('wasm-function') || file.endsWith('.wasm') || name.startsWith('Wasm:')) return Category.Wasm;
+  if (dso !== '' && file === dso) {
+    // Native code located by its binary (perf script): an addon under node_modules belongs to its
+    // package; anything else is V8 or native, never the application's JavaScript.
+    if (file.includes('node_modules/') || file.includes('node_modules\\')) return Category.Dependency;
+    return isV8Name(name) ? Category.V8 : Category.Native;
+  }
   if (file !== '') {
     if (file.includes('node_modules/') || file.includes('node_modules\\')) return Category.Dependency;
     if (file.startsWith('node:') || file.startsWith('internal/')) return Category.NodeCore;

@@ -191,6 +191,11 @@ export interface RunMeta {
   /** process names by pid and thread names by `pid:tid`, from metadata events or perf comm */
   processNames?: Record<string, string>;
   threadNames?: Record<string, string>;
+  /**
+   * when the file has data for several threads and the profile shows one (trace events with CPU
+   * samples): that thread, as `name (pid/tid)`
+   */
+  thread?: string;
   /** things the importer tolerated (skipped lines, unmatched end events…), for the user to see */
   warnings: string[];
 }

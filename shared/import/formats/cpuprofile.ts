@@ -58,7 +58,7 @@ interface Raw {
   urls: Set<string>;
 }
 
-const SECONDS = 1e6;
+const MICROSECONDS_PER_SECOND = 1e6;
 
 function note(warnings: string[], count: number, text: string): void {
   if (count > 0) warnings.push(text);
@@ -85,8 +85,7 @@ async function read(file: string, chunks: AsyncIterable<Uint8Array>, frames: Fra
     throw new ImportError({ file, offset, message: `"${key}" holds ${JSON.stringify(v)}, expected a number` });
   };
   const readNode = (v: unknown, offset: number) => {
-    if (!isObject(v) || typeof v.id !== 'number')
-      throw new ImportError({ file, offset, message: 'a node in "nodes" has no numeric "id"' });
+    if (!isObject(v) || typeof v.id !== 'number') throw new ImportError({ file, offset, message: 'a node in "nodes" has no numeric "id"' });
     const cf = v.callFrame;
     if (!isObject(cf)) throw new ImportError({ file, offset, message: `node ${v.id} has no "callFrame" object` });
     if (raw.index.has(v.id)) {
@@ -122,7 +121,11 @@ async function read(file: string, chunks: AsyncIterable<Uint8Array>, frames: Fra
           case 'timestamps':
             return void raw.timestamps.push(number(key, v, offset));
           case '':
-            throw new ImportError({ file, offset, message: 'not a V8 CPU profile: the file is a JSON array (a trace?), expected an object with "nodes"' });
+            throw new ImportError({
+              file,
+              offset,
+              message: 'not a V8 CPU profile: the file is a JSON array (a trace?), expected an object with "nodes"',
+            });
           case 'traceEvents':
             throw new ImportError({ file, offset, message: 'not a V8 CPU profile: this is a trace-event file ("traceEvents")' });
         }
@@ -144,13 +147,18 @@ async function read(file: string, chunks: AsyncIterable<Uint8Array>, frames: Fra
         'and the end holds the samples and their times, so a cut-off profile would silently lose samples',
     });
   }
-  if (result.root !== 'object') throw new ImportError({ file, offset: 0, message: 'not a V8 CPU profile: expected a JSON object with "nodes"' });
+  if (result.root !== 'object')
+    throw new ImportError({ file, offset: 0, message: 'not a V8 CPU profile: expected a JSON object with "nodes"' });
   return raw;
 }
 
 /**
  * Resolves the modern form's parent links and maps every V8 node to a call-tree node, walking
  * each ancestor chain once with an explicit path. Returns call-tree node by V8 node index.
+ *
+ * A node names its children (`node --cpu-prof`), its parent (Chrome's trace `ProfileChunk` nodes:
+ * `{"callFrame":{"codeType":"other","functionName":"(program)","scriptId":0},"id":2,"parent":1,…}`)
+ * or both; nodes may come in any order, so links are resolved only once every node is read.
  */
 function buildModernTree(raw: Raw, tree: CallTreeBuilder, warnings: string[]): Int32Array {
   const n = raw.ids.length;
@@ -175,7 +183,11 @@ function buildModernTree(raw: Raw, tree: CallTreeBuilder, warnings: string[]): I
     } else if (parent[c] === -1) parent[c] = p;
     else if (parent[c] !== p) conflicts++;
   }
-  note(warnings, missingParents + missingChildren, `${missingParents + missingChildren} parent or child link(s) name node ids that are not in the file (first: ${example}); nodes without a parent were put under the root`);
+  note(
+    warnings,
+    missingParents + missingChildren,
+    `${missingParents + missingChildren} parent or child link(s) name node ids that are not in the file (first: ${example}); nodes without a parent were put under the root`,
+  );
   note(warnings, conflicts, `${conflicts} node(s) are listed as the child of two nodes; the first link was kept`);
 
   const UNSEEN = -2;
@@ -208,7 +220,11 @@ function buildModernTree(raw: Raw, tree: CallTreeBuilder, warnings: string[]): I
       ct[u] = at;
     }
   }
-  note(warnings, cycles, `${cycles} cycle(s) in the parent links (first through node ${cycleExample}); each was cut and put under the root`);
+  note(
+    warnings,
+    cycles,
+    `${cycles} cycle(s) in the parent links (first through node ${cycleExample}); each was cut and put under the root`,
+  );
   return ct;
 }
 
@@ -251,8 +267,17 @@ function buildLegacyTree(
   return byId;
 }
 
-/** Adds the samples with their absolute times; returns how many named an unknown node. */
-function addSamples(raw: Raw, nodeOf: (id: number) => number | undefined, tree: CallTreeBuilder, legacy: boolean, warnings: string[]): void {
+/**
+ * Adds every sample, weight 1, at its absolute time in microseconds: `startTime` plus the running
+ * sum of `timeDeltas` (the first delta counts from `startTime`), or the legacy `timestamps`.
+ */
+function addSamples(
+  raw: Raw,
+  nodeOf: (id: number) => number | undefined,
+  tree: CallTreeBuilder,
+  legacy: boolean,
+  warnings: string[],
+): void {
   const n = raw.samples.length;
   const times = legacy ? raw.timestamps : raw.timeDeltas;
   const timesName = legacy ? 'timestamps' : 'timeDeltas';
@@ -298,7 +323,8 @@ export const cpuprofileImporter: Importer = {
     const warnings: string[] = [];
     const raw = await read(file, source.chunks(), frames);
     const legacy = raw.head !== undefined && raw.ids.length === 0;
-    if (!legacy && raw.ids.length === 0) throw new ImportError({ file, message: 'not a V8 CPU profile: no "nodes" (and no legacy "head")' });
+    if (!legacy && raw.ids.length === 0)
+      throw new ImportError({ file, message: 'not a V8 CPU profile: no "nodes" (and no legacy "head")' });
     note(warnings, raw.duplicateIds, `${raw.duplicateIds} node(s) repeat an earlier node's id; the first was kept`);
 
     let nodeOf: (id: number) => number | undefined;
@@ -325,7 +351,7 @@ export const cpuprofileImporter: Importer = {
     // Legacy files give start and end in seconds (truncated to whole seconds in speedscope's
     // node/10.11.0/example.cpuprofile: `"startTime":163140,"endTime":163140`), so the sample
     // times widen them.
-    const scale = legacy ? SECONDS : 1;
+    const scale = legacy ? MICROSECONDS_PER_SECOND : 1;
     let first = raw.startTime !== undefined ? raw.startTime * scale : undefined;
     let last = raw.endTime !== undefined ? raw.endTime * scale : undefined;
     const p = finishProfile({ name: file, format: 'cpuprofile', kind: 'sampled', unit: 'samples', frames, tree, meta });

@@ -43,7 +43,11 @@ export const heapprofileImporter: Importer = {
       {
         element(key, _v, offset) {
           if (key === '')
-            throw new ImportError({ file, offset, message: 'not a V8 heap profile: the file is a JSON array (a trace?), expected an object with "head"' });
+            throw new ImportError({
+              file,
+              offset,
+              message: 'not a V8 heap profile: the file is a JSON array (a trace?), expected an object with "head"',
+            });
           if (key === 'traceEvents')
             throw new ImportError({ file, offset, message: 'not a V8 heap profile: this is a trace-event file ("traceEvents")' });
         },
@@ -60,7 +64,8 @@ export const heapprofileImporter: Importer = {
         message: 'the file ends before the profile is complete (cut off while copying?); the allocation tree is incomplete',
       });
     }
-    if (result.root !== 'object') throw new ImportError({ file, offset: 0, message: 'not a V8 heap profile: expected a JSON object with "head"' });
+    if (result.root !== 'object')
+      throw new ImportError({ file, offset: 0, message: 'not a V8 heap profile: expected a JSON object with "head"' });
     if (head === undefined) throw new ImportError({ file, message: 'not a V8 heap profile: no "head" allocation tree' });
     if (!isObject(head)) throw new ImportError({ file, message: 'not a V8 heap profile: "head" is not a node object' });
 

@@ -52,38 +52,47 @@ interface Header {
   inlineFrame?: number;
 }
 
+interface Ids {
+  comm: string;
+  first: string;
+  second?: string;
+  /** index of the blank after the ids */
+  end: number;
+}
+
+/** The ids when the comm is `line.slice(0, e)` and `line[e]` is a blank; else undefined. */
+function idsAfter(line: string, e: number): Ids | undefined {
+  const n = line.length;
+  let j = skipSpace(line, e);
+  const d0 = j;
+  while (j < n && isDigit(line.charCodeAt(j))) j++;
+  if (j === d0) return undefined;
+  const first = line.slice(d0, j);
+  while (j < n && line.charCodeAt(j) === 47 /* / */) j++;
+  const t0 = j;
+  while (j < n && isDigit(line.charCodeAt(j))) j++;
+  if (j >= n || !isSpace(line.charCodeAt(j))) return undefined;
+  const ids: Ids = { comm: line.slice(0, e), first, end: j };
+  if (j > t0) ids.second = line.slice(t0, j);
+  return ids;
+}
+
 /**
  * comm, pid and tid, read as the reference reads them: the shortest name of two or more
  * characters followed by blanks and a number (`swapper     0 [001] …`), the number optionally
  * `pid/tid` (`iperf 27409/28744 [000] …`), then a blank. A name may contain spaces
- * (`V8 WorkerThread 24636/25607 [000] …`) but a name followed by a number is cut there.
+ * (`V8 WorkerThread 24636/25607 [000] …`) but a name followed by a number is cut there. A
+ * one-character name is only a fallback (the reference skips such lines; `x 12 1.0: cycles:`).
  */
-function readIds(line: string): { comm: string; first: string; second?: string; end: number } | undefined {
-  const n = line.length;
-  let e = 2;
-  while (e < n) {
-    if (!isSpace(line.charCodeAt(e))) {
-      e++;
-      continue;
-    }
-    let j = skipSpace(line, e);
-    const d0 = j;
-    while (j < n && isDigit(line.charCodeAt(j))) j++;
-    if (j > d0) {
-      const first = line.slice(d0, j);
-      while (j < n && line.charCodeAt(j) === 47 /* / */) j++;
-      const t0 = j;
-      while (j < n && isDigit(line.charCodeAt(j))) j++;
-      if (j < n && isSpace(line.charCodeAt(j))) {
-        const ids: { comm: string; first: string; second?: string; end: number } = { comm: line.slice(0, e), first, end: j };
-        if (j > t0) ids.second = line.slice(t0, j);
-        return ids;
-      }
-    }
+function readIds(line: string): Ids | undefined {
+  for (let e = 2; e < line.length; e++) {
+    if (!isSpace(line.charCodeAt(e))) continue;
+    const ids = idsAfter(line, e);
+    if (ids) return ids;
     // Any longer name ending inside the same run of blanks meets the same text after it.
-    e = Math.max(e + 1, d0);
+    e = skipSpace(line, e) - 1;
   }
-  return undefined;
+  return line.length > 1 && isSpace(line.charCodeAt(1)) ? idsAfter(line, 1) : undefined;
 }
 
 /**
@@ -104,11 +113,9 @@ function eventAtEnd(line: string): { event: string; period?: string } | undefine
   let d = w;
   while (d > 0 && isDigit(line.charCodeAt(d - 1))) d--;
   if (d < w) {
-    const c = d;
-    d = c;
-    while (d > 0 && isSpace(line.charCodeAt(d - 1))) d--;
-    if (d > 0 && line.charCodeAt(d - 1) === 58) return { event, period: line.slice(c, w) };
-    return undefined;
+    let c = d;
+    while (c > 0 && isSpace(line.charCodeAt(c - 1))) c--;
+    return c > 0 && line.charCodeAt(c - 1) === 58 ? { event, period: line.slice(d, w) } : undefined;
   }
   if (w > 0 && line.charCodeAt(w - 1) === 58) return { event };
   return undefined;
@@ -155,11 +162,11 @@ function readHeader(line: string): Header | undefined {
 // ---------------------------------------------------------------------------------------------
 // Frame lines.
 
+/** Where the parts of a frame line are: `line.slice(sym, dso - 2)` is the symbol, `line.slice(dso, close)` the dso. */
 interface FrameLine {
-  /** symbol as printed, `+0x…` offset still on */
-  sym: string;
-  /** the dso column as the reference reads it */
-  dso: string;
+  sym: number;
+  dso: number;
+  close: number;
   /** text after the dso column, or a `)` inside it: a damaged line */
   damaged: boolean;
 }
@@ -169,25 +176,27 @@ interface FrameLine {
  * an address, the symbol, and the last ` (dso)` whose parentheses hold no blank. Symbols may
  * contain ` (` themselves (`arrayOopDesc::base(BasicType) const (/…/libjvm.so)`), and a missing
  * symbol leaves two blanks (`7f1e2215d058  (/lib/x86_64-linux-gnu/libc-2.15.so)`), which the
- * reference turns into a frame named " ".
+ * reference turns into a frame named " ". Fills `out` (one object reused for every line).
  */
-function readFrame(line: string, from = 0): FrameLine | undefined {
+function readFrame(line: string, from: number, out: FrameLine): boolean {
   const i = skipSpace(line, from);
   let j = i;
   while (j < line.length && isWord(line.charCodeAt(j))) j++;
-  if (j === i) return undefined;
+  if (j === i) return false;
   const k = skipSpace(line, j);
   for (let p = line.lastIndexOf(' (', line.length - 2); p >= j; p = line.lastIndexOf(' (', p - 1)) {
     let e = p + 2;
     while (e < line.length && !isSpace(line.charCodeAt(e))) e++;
     const close = line.lastIndexOf(')', e - 1);
     if (close < p + 2) continue;
-    const start = k < p ? k : p - 1;
-    if (start < j) return undefined;
-    const dso = line.slice(p + 2, close);
-    return { sym: line.slice(start, p), dso, damaged: skipSpace(line, close + 1) < line.length || dso.includes(')') };
+    out.sym = k < p ? k : p - 1;
+    if (out.sym < j) return false;
+    out.dso = p + 2;
+    out.close = close;
+    out.damaged = skipSpace(line, close + 1) < line.length || line.indexOf(')', p + 2) < close;
+    return true;
   }
-  return undefined;
+  return false;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -239,7 +248,8 @@ function frameInput(part: string, dso: string, label: string): FrameInput {
     if (dso === '[unknown]' || dso === '') f.name = '[unknown]';
     else if (jit) f.name = '[unknown JIT code]';
     else {
-      f.name = `[${baseName(dso)}]`;
+      const base = baseName(dso);
+      f.name = base.startsWith('[') ? base : `[${base}]`;
       f.file = dso;
     }
     return f;
@@ -297,7 +307,7 @@ function looksLikeHeader(line: string): boolean {
 }
 
 function looksLikeFrame(line: string): boolean {
-  return HEX_ADDRESS.test(line) && readFrame(line) !== undefined;
+  return HEX_ADDRESS.test(line) && readFrame(line, 0, { sym: 0, dso: 0, close: 0, damaged: false });
 }
 
 function isPerfData(head: string): boolean {
@@ -326,7 +336,7 @@ export const perfScriptImporter: Importer = {
       if (!looksLikeHeader(line)) continue;
       headers++;
       const next = lines[i + 1]?.replace(/\r$/, '');
-      if (next !== undefined && i + 1 < lines.length - 1 && looksLikeFrame(next)) return true;
+      if (next !== undefined && looksLikeFrame(next)) return true;
       const h = readHeader(line)!;
       if (h.inlineFrame !== undefined && looksLikeFrame(line.slice(h.inlineFrame)) && ++oneLiners >= 2) return true;
     }
@@ -347,8 +357,7 @@ export const perfScriptImporter: Importer = {
     const skippedEvents = new Map<string, number>();
     const processNames: Record<string, string> = {};
     const threadNames: Record<string, string> = {};
-    let hasProcesses = false;
-    let hasThreads = false;
+    let hasIds = false;
 
     // The sample being read: its root frame, weight, time and frames leaf first.
     let open = false;
@@ -363,7 +372,6 @@ export const perfScriptImporter: Importer = {
     let end = -Infinity;
     let headers = 0;
 
-    const frameCache = new Map<string, number | number[]>();
     const rootCache = new Map<string, number>();
     const bad = { count: 0, first: 0, text: '' };
     const damaged = { count: 0, first: 0 };
@@ -379,24 +387,38 @@ export const perfScriptImporter: Importer = {
       open = false;
     };
 
-    const pushFrame = (fl: FrameLine, lineNo: number) => {
+    const fl: FrameLine = { sym: 0, dso: 0, close: 0, damaged: false };
+    // Frames by their text `symbol (dso)`, apart for processes named java (labels differ there).
+    const frameCache = new Map<string, number | number[]>();
+    const javaFrameCache = new Map<string, number | number[]>();
+    const pushFrame = (line: string, lineNo: number) => {
       if (fl.damaged && damaged.count++ === 0) damaged.first = lineNo;
-      const sym = fl.sym.replace(OFFSET, '');
-      // The reference leaves out symbols that start with "(": perf prints process names that way.
-      if (sym.charCodeAt(0) === 40 /* ( */) return;
-      const key = `${java ? 'j' : ''}\u0000${sym}\u0000${fl.dso}`;
-      let ids = frameCache.get(key);
+      const cache = java ? javaFrameCache : frameCache;
+      const key = line.slice(fl.sym, fl.close);
+      let ids = cache.get(key);
       if (ids === undefined) {
-        // A cut-off dso column (`([kernel.kallsyms])/libpthread-2.19.so)`) still says where the code is.
-        const dso = fl.damaged ? fl.dso.slice(0, fl.dso.indexOf(')') >>> 0) : fl.dso;
-        // perf-map-agent writes inlined Java frames as `outer->inner` on one line.
-        const parts = sym.split('->');
-        const list = parts.map((p) => frames.intern(frameInput(p, dso, referenceLabel(p, fl.dso, java))));
-        ids = list.length === 1 ? list[0]! : list;
-        frameCache.set(key, ids);
+        ids = internFrames(line.slice(fl.sym, fl.dso - 2), line.slice(fl.dso, fl.close), fl.damaged);
+        cache.set(key, ids);
       }
       if (typeof ids === 'number') stack.push(ids);
       else for (let i = ids.length - 1; i >= 0; i--) stack.push(ids[i]!);
+    };
+
+    const internFrames = (raw: string, dsoColumn: string, isDamaged: boolean): number | number[] => {
+      const sym = raw.replace(OFFSET, '');
+      // The reference leaves out symbols that start with "(": perf prints process names that way.
+      if (sym.charCodeAt(0) === 40 /* ( */) return [];
+      // A cut-off dso column (`([kernel.kallsyms])/libpthread-2.19.so)`) still says where the code is.
+      const dso = isDamaged ? dsoColumn.slice(0, dsoColumn.indexOf(')') >>> 0) : dsoColumn;
+      // perf-map-agent writes inlined Java frames on one line, caller first, and the reference
+      // marks every callee `_[i]`: `LSimpleTemplateScript3;::run->Lorg/…/AbstractCallSite;::call`
+      // → `LSimpleTemplateScript3:::run;org/…/AbstractCallSite:::call_[i]`.
+      const parts = sym.split('->');
+      const ids = parts.map((p, i) => {
+        const label = referenceLabel(p, dsoColumn, java) + (i > 0 ? '_[i]' : '');
+        return frames.intern(frameInput(p, dso, label));
+      });
+      return ids.length === 1 ? ids[0]! : ids;
     };
 
     const startSample = (h: Header, line: string, lineNo: number) => {
@@ -418,28 +440,25 @@ export const perfScriptImporter: Importer = {
         withPeriod++;
         periodSum += period;
       }
+      // The reference's root is the comm with blanks made `_` (`V8 WorkerThread` → `V8_WorkerThread`).
       const label = h.comm.replaceAll(' ', '_');
+      const name = h.comm.trimEnd();
       java = label === 'java';
       let root = rootCache.get(h.comm);
       if (root === undefined) {
-        root = frames.intern({
-          name: h.comm,
-          tier: Tier.Unknown,
-          category: h.comm === 'swapper' ? Category.Idle : Category.Other,
-          label,
-        });
+        // swapper is the kernel's idle task: its samples are idle CPU time.
+        const category = name === 'swapper' ? Category.Idle : Category.Other;
+        root = frames.intern({ name, tier: Tier.Unknown, category, label });
         rootCache.set(h.comm, root);
       }
       rootFrame = root;
       if (h.pid !== undefined) {
-        processNames[h.pid] = h.comm;
-        threadNames[`${h.pid}:${h.tid}`] = h.comm;
-        hasProcesses = hasThreads = true;
+        // A process is named after its main thread (tid = pid), else after its first thread seen.
+        if (h.tid === h.pid || processNames[h.pid] === undefined) processNames[h.pid] = name;
+        threadNames[`${h.pid}:${h.tid}`] = name;
+        hasIds = true;
       }
-      if (h.inlineFrame !== undefined) {
-        const fl = readFrame(line, h.inlineFrame);
-        if (fl) pushFrame(fl, lineNo);
-      }
+      if (h.inlineFrame !== undefined && readFrame(line, h.inlineFrame, fl)) pushFrame(line, lineNo);
     };
 
     const lines = await forEachLine(source.chunks(), file, (line, lineNo) => {
@@ -460,9 +479,8 @@ export const perfScriptImporter: Importer = {
           return;
         }
       }
-      const fl = readFrame(line);
-      if (fl) {
-        if (open) pushFrame(fl, lineNo);
+      if (readFrame(line, 0, fl)) {
+        if (open) pushFrame(line, lineNo);
         else if (headers === 0) orphans++;
         return;
       }
@@ -491,13 +509,18 @@ export const perfScriptImporter: Importer = {
     if (bad.count > 0)
       warnings.push(`skipped ${bad.count} line(s) that are neither a sample header nor a frame, first at line ${bad.first}: "${bad.text}"`);
     if (damaged.count > 0)
-      warnings.push(`${damaged.count} frame line(s) had stray text after the "(dso)" column, first at line ${damaged.first}; their frames were kept`);
+      warnings.push(
+        `${damaged.count} frame line(s) had stray text after the "(dso)" column, first at line ${damaged.first}; their frames were kept`,
+      );
     if (orphans > 0) warnings.push(`skipped ${orphans} frame line(s) before the first sample header`);
     if (skippedEvents.size > 0) {
       const n = [...skippedEvents.values()].reduce((a, b) => a + b, 0);
-      warnings.push(`kept only "${kept}" samples; left out ${n} sample(s) of ${[...skippedEvents.keys()].join(', ')} (choose another event in the import options)`);
+      warnings.push(
+        `kept only "${kept}" samples; left out ${n} sample(s) of ${[...skippedEvents.keys()].join(', ')} (choose another event in the import options)`,
+      );
     }
-    if (wanted !== undefined && kept === undefined) warnings.push(`the file names no event types, so the event "${wanted}" could not be chosen`);
+    if (wanted !== undefined && kept === undefined)
+      warnings.push(`the file names no event types, so the event "${wanted}" could not be chosen`);
 
     let unit: Unit = 'samples';
     if (withPeriod > 0) unit = kept !== undefined && /^(cpu|task)-clock$/.test(baseEvent(kept)) ? 'nanoseconds' : 'events';
@@ -510,8 +533,10 @@ export const perfScriptImporter: Importer = {
     if (unit === 'nanoseconds') meta.sampleInterval = periodSum / withPeriod / 1000;
     if (kept !== undefined) meta.eventType = kept;
     if (skippedEvents.size > 0) meta.otherEventTypes = [...skippedEvents.keys()];
-    if (hasProcesses) meta.processNames = processNames;
-    if (hasThreads) meta.threadNames = threadNames;
+    if (hasIds) {
+      meta.processNames = processNames;
+      meta.threadNames = threadNames;
+    }
     return finishProfile({ name: file, format: 'perf-script', kind: 'sampled', unit, frames, tree, meta });
   },
 };

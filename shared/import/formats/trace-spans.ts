@@ -257,8 +257,9 @@ export class SyncSpans {
 }
 
 interface OpenAsync {
-  nameId: number;
-  spec: number;
+  name: string;
+  /** its path in the trie: the names of the open spans of its id, outermost first */
+  path: number;
   ts: number;
   stat: number;
   /** time of the spans nested in this one that have ended */
@@ -269,13 +270,14 @@ interface OpenAsync {
 const SPEC_SPACE = 2 ** 26;
 
 export class AsyncSpans {
-  private readonly open = new Map<string, OpenAsync[]>();
-  private readonly names = new Interner();
-  // Path trie of finished spans: path 0 is the `async` root.
+  /** open spans by group (process, category, scope) and then id: two short lookups, no key built per event */
+  private readonly open = new Map<string, Map<string, OpenAsync[]>>();
+  // Path trie: path 0 is the `async` root; a path's parent always has a smaller index.
   private readonly pathIndex = new Map<number, number>();
   private readonly pathParent: number[] = [-1];
   private readonly pathSpec: number[] = [-1];
   private readonly pathSelf: number[] = [0];
+  private readonly pathEnded: number[] = [0];
 
   /** ends met with no open span of that id */
   unmatchedEnds = 0;
@@ -290,51 +292,51 @@ export class AsyncSpans {
   ) {}
 
   get hasSpans(): boolean {
-    return this.pathSelf.length > 1;
+    for (let p = 1; p < this.pathEnded.length; p++) if (this.pathEnded[p]! > 0) return true;
+    return false;
   }
 
-  begin(key: string, name: string, ts: number, stat: number): void {
-    let stack = this.open.get(key);
-    if (!stack) this.open.set(key, (stack = []));
-    stack.push({ nameId: this.names.id(name), spec: this.frames.spec(name, undefined), ts, stat, childTime: 0 });
+  begin(group: string, id: string, name: string, ts: number, stat: number): void {
+    let ids = this.open.get(group);
+    if (!ids) this.open.set(group, (ids = new Map()));
+    let stack = ids.get(id);
+    if (!stack) ids.set(id, (stack = []));
+    const parent = stack.length > 0 ? stack[stack.length - 1]!.path : 0;
+    stack.push({ name, path: this.pathChild(parent, this.frames.spec(name, undefined)), ts, stat, childTime: 0 });
   }
 
-  end(key: string, name: string, ts: number): void {
-    const stack = this.open.get(key);
-    if (!stack || stack.length === 0) {
+  end(group: string, id: string, name: string, ts: number): void {
+    const ids = this.open.get(group);
+    const stack = ids?.get(id);
+    if (!ids || !stack) {
       this.unmatchedEnds++;
       return;
     }
     // An end names the span it ends; one without a name ends the innermost.
     let at = stack.length - 1;
-    if (name !== '') {
-      const id = this.names.id(name);
-      while (at >= 0 && stack[at]!.nameId !== id) at--;
-      if (at < 0) {
-        this.unmatchedEnds++;
-        return;
-      }
+    if (name !== '') while (at >= 0 && stack[at]!.name !== name) at--;
+    if (at < 0) {
+      this.unmatchedEnds++;
+      return;
     }
     while (stack.length - 1 > at) {
       this.close(stack, ts);
       this.closedByParent++;
     }
     this.close(stack, ts);
-    if (stack.length === 0) this.open.delete(key);
+    if (stack.length === 0) ids.delete(id);
   }
 
   private close(stack: OpenAsync[], ts: number): void {
-    const span = stack[stack.length - 1]!;
+    const span = stack.pop()!;
     let dur = ts - span.ts;
     if (!(dur >= 0)) {
       this.negative++;
       dur = 0;
     }
-    let path = 0;
-    for (const s of stack) path = this.pathChild(path, s.spec);
-    this.pathSelf[path]! += Math.max(0, dur - span.childTime);
+    this.pathSelf[span.path]! += Math.max(0, dur - span.childTime);
+    this.pathEnded[span.path]!++;
     this.addDuration(span.stat, dur);
-    stack.pop();
     const parent = stack[stack.length - 1];
     if (parent) parent.childTime += dur;
   }
@@ -348,6 +350,7 @@ export class AsyncSpans {
       this.pathParent.push(parent);
       this.pathSpec.push(spec);
       this.pathSelf.push(0);
+      this.pathEnded.push(0);
     }
     return p;
   }
@@ -356,21 +359,29 @@ export class AsyncSpans {
   unfinished(): { total: number; byName: [string, number][] } {
     const counts = new Map<string, number>();
     let total = 0;
-    for (const stack of this.open.values()) {
-      for (const s of stack) {
-        const name = this.names.values[s.nameId]!;
-        counts.set(name, (counts.get(name) ?? 0) + 1);
-        total++;
+    for (const ids of this.open.values()) {
+      for (const stack of ids.values()) {
+        for (const s of stack) {
+          counts.set(s.name, (counts.get(s.name) ?? 0) + 1);
+          total++;
+        }
       }
     }
     return { total, byName: [...counts].sort((a, b) => b[1] - a[1]) };
   }
 
-  /** Adds the finished spans under `root` (the `async` node); paths were created parents first. */
+  /**
+   * Adds the finished spans under `root` (the `async` node). Paths of spans that never ended
+   * (and hold no finished ones) are left out.
+   */
   materialize(tree: CallTreeBuilder, root: number, frame: (spec: number) => number): void {
-    const node = new Int32Array(this.pathParent.length);
+    const n = this.pathParent.length;
+    const used = new Uint8Array(n);
+    for (let p = n - 1; p > 0; p--) if (used[p] || this.pathEnded[p]! > 0) used[this.pathParent[p]!] = used[p] = 1;
+    const node = new Int32Array(n);
     node[0] = root;
-    for (let p = 1; p < this.pathParent.length; p++) {
+    for (let p = 1; p < n; p++) {
+      if (!used[p]) continue;
       node[p] = tree.child(node[this.pathParent[p]!]!, frame(this.pathSpec[p]!));
       tree.addSelf(node[p]!, this.pathSelf[p]!);
     }

@@ -85,6 +85,10 @@ function jsFrame(text: string, tier: Tier): FrameInput {
   return frame;
 }
 
+function isDependencyPath(path: string): boolean {
+  return path.includes('node_modules/') || path.includes('node_modules\\');
+}
+
 function nativeCategory(name: string): Category {
   const c = categorize(name, '');
   return c === Category.Other ? Category.Native : c;
@@ -108,8 +112,9 @@ export function codeFrame(entry: CodeEntry, tier?: Tier): FrameInput | undefined
     }
     case 'SHARED_LIB':
       // The name is the library itself (`/usr/lib/x86_64-linux-gnu/libc.so.6`): a tick in a
-      // library V8 could not symbolize. It is also the frame's DSO.
-      return { name, file: name, tier: Tier.Unknown, category: Category.Native };
+      // library V8 could not symbolize. It is also the frame's DSO; a native addon under
+      // node_modules counts as its package's code.
+      return { name, file: name, tier: Tier.Unknown, category: isDependencyPath(name) ? Category.Dependency : Category.Native };
     case 'CODE':
       // Builtins, bytecode handlers, IC stubs; RegExp code is named by its pattern.
       return { name, tier: Tier.Unknown, category: entry.kind === 'RegExp' ? Category.RegExp : Category.V8 };
@@ -120,7 +125,12 @@ export function codeFrame(entry: CodeEntry, tier?: Tier): FrameInput | undefined
   }
 }
 
-/** Tier from 0x's `S` (lib/ticks-to-tree.js): 1 unoptimized, 2 optimized, 3/4 the same but inlinable. */
+/**
+ * Tier from 0x's `S` (lib/ticks-to-tree.js): 1 unoptimized, 2 optimized, 3/4 the same but
+ * inlinable. 0x adds 2 for "inlinable" and 1 only for `Unopt`/`Baseline`, 2 for `Opt`, nothing for
+ * `Sparkplug` or `Maglev`: so a Sparkplug or Maglev frame reads as 0 (unknown here), and an
+ * inlinable one as 2, indistinguishable from TurboFan. ticks.json and the v8 JSON keep the real kind.
+ */
 function tierFromS(s: number): Tier {
   if (s === 1 || s === 3) return Tier.Interpreted;
   if (s === 2 || s === 4) return Tier.Optimized;

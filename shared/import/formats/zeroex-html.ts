@@ -312,8 +312,7 @@ export async function readHtmlTrees(chunks: AsyncIterable<Uint8Array>, file: str
     offset += chunk.length;
     if (reader?.done) break;
   }
-  if (!reader)
-    fail(offset, 'no 0x trees found in this HTML page (expected the `visualizer({"merged":…,"unmerged":…})` call 0x writes)');
+  if (!reader) fail(offset, 'no 0x trees found in this HTML page (expected the `visualizer({"merged":…,"unmerged":…})` call 0x writes)');
   if (!reader!.done) fail(offset, 'the 0x trees in this HTML page are cut off (the file is truncated)');
   if (!sink.trees.merged && !sink.trees.unmerged) fail(offset, 'the 0x `visualizer(…)` call holds no "merged" or "unmerged" tree');
   return sink.trees;

@@ -88,9 +88,7 @@ describe('0x: detection', () => {
   });
 
   it('claims no other fixture: profiles, traces, folded and perf text, 0x trees and raw logs', async () => {
-    const others = allFiles(FIXTURES).filter(
-      (f) => !/\/0x\/(ticks|isolate-.*\.json|flamegraph)|crypto-ticks\.json$|\.zip$|\.md$/.test(f),
-    );
+    const others = allFiles(FIXTURES).filter((f) => !/\/0x\/(ticks|isolate-.*\.json|flamegraph)|crypto-ticks\.json$|\.zip$|\.md$/.test(f));
     expect(others.length).toBeGreaterThan(300);
     for (const f of others) expect(zeroExImporter.sniff(await headOf(f), ''), f).toBe(false);
     for (const text of ['[[1,2],[3]]', '[{"name":"x","ph":"X"}]', '{"code":[1,2]}', '<!DOCTYPE html><html><head></head></html>'])
@@ -119,7 +117,7 @@ describe('0x: detection', () => {
 describe('0x: crypto-ticks.json (0x test fixture) against 0x ticksToTree', () => {
   const dir = fixturePath('corpus/0x/test/fixtures');
 
-  it('gives the stacks and counts of 0x\'s merged tree', async () => {
+  it("gives the stacks and counts of 0x's merged tree", async () => {
     // The reference keeps 0x's labels ([INIT], [CPP], "(anonymous) [eval]:1:1"): manifest note 9.
     const expected = readText(join(dir, 'crypto-ticks.merged-tree-as-folded.txt'))
       .trim()
@@ -169,8 +167,8 @@ describe.each(['baseline', 'ddtrace'])('0x: real 0x 6.0.0 output, %s run', (vari
   const run = loadRun(variant);
   const rootValue = run.reference.value;
 
-  it('imports the folder (ticks.json) with 0x\'s stacks and counts', async () => {
-    const p = await importProfile(folderSource(run.dir), zeroEx);
+  it("imports the folder (ticks.json) with 0x's stacks and counts", async () => {
+    const p = await importProfile(folderSource(run.dir));
     expect(checkProfile(p)).toEqual([]);
     expect(p.name).toBe('0x');
     expect(p.meta.producer).toBe('0x (ticks.json)');
@@ -290,8 +288,14 @@ describe('0x: older and odd inputs', () => {
 
   it('reads the same stacks from JSON that is pretty-printed, cut off or split byte by byte', async () => {
     const ticks = [
-      [{ name: ' /app/a.js:1:1', type: 'JS', kind: 'Unopt' }, { name: 'handler /app/a.js:3:5', type: 'JS', kind: 'Opt' }],
-      [{ name: ' /app/a.js:1:1', type: 'JS', kind: 'Unopt' }, { name: 'uv_run', type: 'CPP' }],
+      [
+        { name: ' /app/a.js:1:1', type: 'JS', kind: 'Unopt' },
+        { name: 'handler /app/a.js:3:5', type: 'JS', kind: 'Opt' },
+      ],
+      [
+        { name: ' /app/a.js:1:1', type: 'JS', kind: 'Unopt' },
+        { name: 'uv_run', type: 'CPP' },
+      ],
       [],
     ];
     const pretty = JSON.stringify(ticks, null, 2);
@@ -312,10 +316,17 @@ describe('0x: older and odd inputs', () => {
         value: 3,
         top: 0,
         children: [
-          { S: 2, name: '*get x /a b/c.js:1:2 [INIT]', fn: 'get x /a b/c.js:1:2 [INIT]', value: 3, top: 1, children: [
-            { S: 0, name: 'épée [CPP]', fn: 'épée [CPP]', value: 1, top: 1 },
-            { S: 0, name: 'q\\"x [CODE:RegExp]', fn: 'q\\"x [CODE:RegExp]', value: 1, top: 1 },
-          ] },
+          {
+            S: 2,
+            name: '*get x /a b/c.js:1:2 [INIT]',
+            fn: 'get x /a b/c.js:1:2 [INIT]',
+            value: 3,
+            top: 1,
+            children: [
+              { S: 0, name: 'épée [CPP]', fn: 'épée [CPP]', value: 1, top: 1 },
+              { S: 0, name: 'q\\"x [CODE:RegExp]', fn: 'q\\"x [CODE:RegExp]', value: 1, top: 1 },
+            ],
+          },
         ],
       },
     };
@@ -323,11 +334,7 @@ describe('0x: older and odd inputs', () => {
     for (const chunk of [1, 5, 1 << 20]) {
       const p = await importProfile(bytesSource('', page, chunk));
       expect(checkProfile(p)).toEqual([]);
-      expect(collapse(p)).toEqual([
-        'get x /a b/c.js:1:2 1',
-        'get x /a b/c.js:1:2;q\\"x 1',
-        'get x /a b/c.js:1:2;épée 1',
-      ]);
+      expect(collapse(p)).toEqual(['get x /a b/c.js:1:2 1', 'get x /a b/c.js:1:2;q\\"x 1', 'get x /a b/c.js:1:2;épée 1']);
       const f = p.frames;
       expect(f.tier[f.name.indexOf('get x')]).toBe(Tier.Optimized);
       expect(f.category[f.name.indexOf('q\\"x')]).toBe(Category.RegExp);

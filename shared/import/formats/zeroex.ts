@@ -79,10 +79,7 @@ interface Parts {
 }
 
 function noteEmpty(meta: RunMeta, empty: number, total: number): void {
-  if (empty > 0)
-    meta.warnings.push(
-      `${empty} of ${total} ticks had no frame V8 could name (or only 0x's own); left out, as 0x does`,
-    );
+  if (empty > 0) meta.warnings.push(`${empty} of ${total} ticks had no frame V8 could name (or only 0x's own); left out, as 0x does`);
 }
 
 /** ticks.json: an array of ticks, each an array of code entries root → leaf. */
@@ -200,7 +197,8 @@ async function readHtml(ctx: ImportContext, p: Parts): Promise<void> {
   if (!trees.unmerged) p.meta.warnings.push('the page has no unmerged tree; its merged tree leaves out inlinable frames');
   const cache = new Map<string, number>();
   const frameId = (r: TreeRecord): number => {
-    const label = r.fn ?? r.name;
+    // `fn` is the label without the tier marker the unmerged tree's `name` has (`*emit node:events…`).
+    const label = r.fn ?? (r.S > 0 ? r.name.replace(/^[~*]/, '') : r.name);
     const key = `${r.S}\u0000${label}`;
     let id = cache.get(key);
     if (id === undefined) {
@@ -247,7 +245,8 @@ async function parse(ctx: ImportContext): Promise<Profile> {
   if (kind === 'ticks') await readTicks(ctx, p);
   else if (kind === 'v8-json') await readV8Json(ctx, p);
   else await readHtml(ctx, p);
-  p.meta.producer = kind === 'ticks' ? '0x (ticks.json)' : kind === 'v8-json' ? '0x (node --prof-process --preprocess)' : '0x (flamegraph.html)';
+  p.meta.producer =
+    kind === 'ticks' ? '0x (ticks.json)' : kind === 'v8-json' ? '0x (node --prof-process --preprocess)' : '0x (flamegraph.html)';
   if (p.tree.nodeCount === 1) throw new ImportError({ file: ctx.file, message: 'the 0x profile holds no samples' });
   return finishProfile({ name: ctx.file, format: '0x', kind: 'sampled', unit: 'samples', ...p });
 }

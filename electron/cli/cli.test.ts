@@ -1,0 +1,79 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { fixturePath } from '../../shared/test/files';
+import { main } from './index';
+
+vi.mock('../server/open', () => ({ openInBrowser: vi.fn() }));
+
+async function run(...args: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const o = vi.spyOn(process.stdout, 'write').mockImplementation((s) => ((out += String(s)), true));
+  const e = vi.spyOn(process.stderr, 'write').mockImplementation((s) => ((err += String(s)), true));
+  try {
+    const code = await main(args);
+    return { code, out, err };
+  } finally {
+    o.mockRestore();
+    e.mockRestore();
+  }
+}
+
+afterEach(() => vi.restoreAllMocks());
+
+const collapsed = (f: string) => readFileSync(fixturePath('corpus/FlameGraph/generated-41fee1f/default', f), 'utf8');
+
+describe('flamelens collapse', () => {
+  it('prints exactly what stackcollapse-perf.pl prints for perf script', async () => {
+    const r = await run('collapse', fixturePath('corpus/FlameGraph/test/perf-numa-stacks-01.txt'));
+    expect(r.code).toBe(0);
+    const expected = collapsed('perf-numa-stacks-01-collapsed-default.txt');
+    // stackcollapse-perf.pl drops the file's last sample (no blank line after it); Flamelens keeps it.
+    const exp = new Map(expected.trim().split('\n').map((l) => [l.slice(0, l.lastIndexOf(' ')), Number(l.slice(l.lastIndexOf(' ') + 1))]));
+    const got = new Map(r.out.trim().split('\n').map((l) => [l.slice(0, l.lastIndexOf(' ')), Number(l.slice(l.lastIndexOf(' ') + 1))]));
+    let extra = 0;
+    for (const [k, v] of got) extra += v - (exp.get(k) ?? 0);
+    expect(extra).toBe(1);
+    for (const [k, v] of exp) expect(got.get(k)).toBeGreaterThanOrEqual(v);
+  });
+
+  it('is the identity on folded input', async () => {
+    const f = fixturePath('corpus/FlameGraph/generated-41fee1f/default/perf-java-stacks-01-collapsed-default.txt');
+    const r = await run('collapse', f);
+    expect(r.out).toBe(readFileSync(f, 'utf8'));
+  });
+
+  it('labels V8 frames NAME FILE:LINE:COLUMN, sorted, integer counts', async () => {
+    const r = await run('collapse', fixturePath('samples/baseline/CPU.20261121.233005.6118.0.001.cpuprofile'));
+    expect(r.code).toBe(0);
+    const lines = r.out.trim().split('\n');
+    expect([...lines].sort((a, b) => (Buffer.from(a) < Buffer.from(b) ? -1 : 1))).toEqual(lines);
+    expect(lines.every((l) => /^\S.* \d+$/.test(l))).toBe(true);
+    expect(r.out).toMatch(/(^|;)processTicksAndRejections node:internal\/process\/task_queues:\d+:\d+(;| )/m);
+    expect(r.out).not.toMatch(/\(root\)/);
+  });
+
+  it('fails with one line naming the file for unknown formats', async () => {
+    const r = await run('collapse', fixturePath('corpus/FlameGraph/example-dtrace-stacks.txt'));
+    expect(r.code).toBe(1);
+    expect(r.err.trim().split('\n')).toHaveLength(1);
+    expect(r.err).toMatch(/example-dtrace-stacks\.txt.*Supported: /);
+    expect(r.out).toBe('');
+  });
+
+  it('fails clearly for a missing file and bad options', async () => {
+    expect((await run('collapse', '/nope/x.cpuprofile')).err).toMatch(/\/nope\/x\.cpuprofile: no such file/);
+    expect((await run('collapse', 'a', '--weight', 'kg')).err).toMatch(/--weight must be samples, time or bytes/);
+    expect((await run('collapse')).code).toBe(1);
+    expect((await run('frobnicate')).err).toMatch(/unknown command "frobnicate"/);
+  });
+});
+
+describe('flamelens --help', () => {
+  it('lists the commands that exist', async () => {
+    const r = await run('--help');
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/collapse/);
+    expect(r.out).toMatch(/open/);
+  });
+});

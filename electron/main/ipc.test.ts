@@ -1,0 +1,209 @@
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { CHANNELS, type ChosenItem, MAX_CHUNK } from '../../shared/ipc/contract';
+
+// A failing disk write cannot be provoked for real (tests run as root): rename can be made to fail.
+const fail = vi.hoisted(() => ({ rename: false }));
+vi.mock('node:fs/promises', async (importOriginal) => {
+  const real = await importOriginal<typeof import('node:fs/promises')>();
+  return {
+    ...real,
+    rename: async (...args: Parameters<typeof real.rename>) => {
+      if (fail.rename) throw Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
+      return real.rename(...args);
+    },
+  };
+});
+
+const { createFileRegistry } = await import('./files');
+const { createRecentList } = await import('./recent');
+const { createHandlers, registerIpcHandlers, safeFileName } = await import('./ipc');
+const { isTrustedSender } = await import('./security');
+
+let dir: string;
+let deps: Parameters<typeof createHandlers>[0];
+let openPaths: string[];
+let savePath: string | null;
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'flamelens-ipc-'));
+  writeFileSync(join(dir, 'a.cpuprofile'), '{"nodes":[]}');
+  mkdirSync(join(dir, '77.0x'));
+  writeFileSync(join(dir, '77.0x', 'meta.json'), '{}');
+  fail.rename = false;
+  openPaths = [];
+  savePath = null;
+  const recent = createRecentList(join(dir, 'recent.json'));
+  await recent.load();
+  deps = {
+    registry: createFileRegistry(),
+    recent,
+    initialItems: async () => [],
+    showOpenDialog: vi.fn(async () => openPaths),
+    showSaveDialog: vi.fn(async () => savePath),
+    saveDirectory: () => dir,
+    reportErrors: vi.fn(),
+  };
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('sender check', () => {
+  const rendererUrl = pathToFileURL('/app/out/renderer/index.html').href;
+  const mainFrame = { url: rendererUrl };
+  const win = { isDestroyed: () => false, webContents: { mainFrame } };
+
+  function install() {
+    const registered = new Map<string, (event: { senderFrame: unknown }, ...args: unknown[]) => unknown>();
+    registerIpcHandlers(
+      { handle: (channel, listener) => registered.set(channel, listener) },
+      createHandlers(deps),
+      (event) => isTrustedSender(event.senderFrame as { url: string } | null, win, rendererUrl),
+    );
+    return registered;
+  }
+
+  it('registers one handler per invoke channel of the contract', () => {
+    const registered = install();
+    const { menuCommand: _m, openItems: _o, ...invoke } = CHANNELS;
+    expect([...registered.keys()].sort()).toEqual(Object.values(invoke).sort());
+  });
+
+  it('answers our window’s top frame and rejects foreign frames', async () => {
+    const registered = install();
+    const recentList = registered.get(CHANNELS.recentList)!;
+    await expect(recentList({ senderFrame: mainFrame })).resolves.toEqual([]);
+    for (const senderFrame of [null, { url: rendererUrl }, { url: 'https://evil.example/' }]) {
+      for (const listener of registered.values()) {
+        expect(() => listener({ senderFrame })).toThrow(/refused: the sender is not the Flamelens window/);
+      }
+    }
+    expect(deps.showOpenDialog).not.toHaveBeenCalled();
+  });
+});
+
+describe('openDialog', () => {
+  it('registers the chosen files and folders and remembers them', async () => {
+    const h = createHandlers(deps);
+    openPaths = [join(dir, 'a.cpuprofile'), join(dir, '77.0x')];
+    const items = (await h.openDialog('files')) as ChosenItem[];
+    expect(items.map((i) => i.kind)).toEqual(['file', 'folder']);
+    expect(deps.recent.list()).toEqual(openPaths);
+    await h.openDialog('folder');
+    expect(deps.showOpenDialog).toHaveBeenLastCalledWith('folder');
+    await h.openDialog();
+    expect(deps.showOpenDialog).toHaveBeenLastCalledWith('files');
+  });
+
+  it('returns [] when cancelled and rejects unknown kinds', async () => {
+    const h = createHandlers(deps);
+    await expect(h.openDialog('files')).resolves.toEqual([]);
+    await expect(h.openDialog('everything')).rejects.toThrow(/kind/);
+  });
+});
+
+describe('readFileChunk', () => {
+  it('reads only tokens main issued, with validated ranges', async () => {
+    const h = createHandlers(deps);
+    openPaths = [join(dir, 'a.cpuprofile')];
+    const [item] = (await h.openDialog('files')) as ChosenItem[];
+    const token = item!.kind === 'file' ? item!.file.token : '';
+    expect(Buffer.from((await h.readFileChunk(token, 2, 5)) as Uint8Array).toString()).toBe('nodes');
+    expect(((await h.readFileChunk(token, 0, MAX_CHUNK * 10)) as Uint8Array).byteLength).toBe(12);
+    await expect(h.readFileChunk('forged-token', 0, 10)).rejects.toThrow(/unknown file token/);
+    await expect(h.readFileChunk(join(dir, 'a.cpuprofile'), 0, 10)).rejects.toThrow(/unknown file token/);
+    await expect(h.readFileChunk(token, -1, 10)).rejects.toThrow(/offset/);
+    await expect(h.readFileChunk(token, Number.NaN, 10)).rejects.toThrow(/offset/);
+    await expect(h.readFileChunk(token, Number.MAX_SAFE_INTEGER + 2, 10)).rejects.toThrow(/offset/);
+    await expect(h.readFileChunk(token, 0, '10')).rejects.toThrow(/length/);
+  });
+});
+
+describe('registerDropped', () => {
+  it('adds existing absolute paths to the recent list only', async () => {
+    const h = createHandlers(deps);
+    await h.registerDropped([join(dir, 'a.cpuprofile'), join(dir, 'gone.cpuprofile'), join(dir, '77.0x')]);
+    expect(deps.recent.list()).toEqual([join(dir, 'a.cpuprofile'), join(dir, '77.0x')]);
+  });
+
+  it.each([
+    ['a string', '/x'],
+    ['non-strings', [42]],
+    ['objects', [{ path: '/x' }]],
+    ['relative paths', ['x.cpuprofile']],
+    ['NUL bytes', ['/x\0y']],
+    ['too many paths', Array.from({ length: 1001 }, (_, i) => `/f${i}`)],
+  ])('rejects %s', async (_name, arg) => {
+    await expect(createHandlers(deps).registerDropped(arg)).rejects.toThrow(/paths/);
+    expect(deps.recent.list()).toEqual([]);
+  });
+});
+
+describe('recentList / openRecent', () => {
+  it('re-opens only paths on the list', async () => {
+    const h = createHandlers(deps);
+    await deps.recent.add([join(dir, 'a.cpuprofile')]);
+    expect(await h.recentList()).toEqual([join(dir, 'a.cpuprofile')]);
+    const items = (await h.openRecent(join(dir, 'a.cpuprofile'))) as ChosenItem[];
+    expect(items[0]!.kind).toBe('file');
+    await expect(h.openRecent('/etc/passwd')).rejects.toThrow(/recent list/);
+    await expect(h.openRecent(42)).rejects.toThrow(/recent list/);
+  });
+
+  it('drops a recent path that no longer exists', async () => {
+    const h = createHandlers(deps);
+    const gone = join(dir, 'gone.cpuprofile');
+    await deps.recent.add([gone]);
+    await expect(h.openRecent(gone)).rejects.toThrow(`cannot open ${gone}: no such file or directory`);
+    expect(deps.recent.list()).toEqual([]);
+  });
+});
+
+describe('saveFile', () => {
+  const req = (data: unknown, defaultName = 'diff.svg') => ({ defaultName, filters: [{ name: 'SVG image', extensions: ['svg'] }], data });
+
+  it('returns null when cancelled', async () => {
+    await expect(createHandlers(deps).saveFile(req('<svg/>'))).resolves.toBeNull();
+    expect(deps.showSaveDialog).toHaveBeenCalledWith(join(dir, 'diff.svg'), [{ name: 'SVG image', extensions: ['svg'] }]);
+  });
+
+  it('writes text and bytes atomically to the chosen path', async () => {
+    const h = createHandlers(deps);
+    savePath = join(dir, 'out.svg');
+    await expect(h.saveFile(req('<svg/>'))).resolves.toBe(savePath);
+    expect(readFileSync(savePath, 'utf8')).toBe('<svg/>');
+    await h.saveFile(req(new Uint8Array([137, 80, 78, 71])));
+    expect([...readFileSync(savePath)]).toEqual([137, 80, 78, 71]);
+  });
+
+  it('reports a failed write and leaves the previous file as it was', async () => {
+    const h = createHandlers(deps);
+    savePath = join(dir, 'team.flamelens');
+    writeFileSync(savePath, 'previous workspace');
+    fail.rename = true;
+    await expect(h.saveFile(req('new workspace'))).rejects.toThrow(`could not save ${savePath}: ENOSPC`);
+    expect(readFileSync(savePath, 'utf8')).toBe('previous workspace');
+    expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it.each([
+    ['no request', undefined],
+    ['no data', { defaultName: 'x', filters: [] }],
+    ['a number as data', { defaultName: 'x', filters: [], data: 5 }],
+    ['bad filters', { defaultName: 'x', filters: [{ name: 'x', extensions: ['../../etc'] }], data: '' }],
+    ['filters not an array', { defaultName: 'x', filters: 'png', data: '' }],
+  ])('rejects %s before showing a dialog', async (_name, r) => {
+    await expect(createHandlers(deps).saveFile(r)).rejects.toThrow();
+    expect(deps.showSaveDialog).not.toHaveBeenCalled();
+  });
+
+  it('reduces the suggested name to a bare file name', () => {
+    expect(safeFileName('../../.bashrc')).toBe('.bashrc');
+    expect(safeFileName('C:\\Users\\x\\diff.png')).toBe('diff.png');
+    expect(safeFileName('a\u0000b?.svg')).toBe('a_b_.svg');
+    expect(safeFileName('..')).toBe('flamelens-export');
+    expect(safeFileName(undefined)).toBe('flamelens-export');
+  });
+});

@@ -1,0 +1,91 @@
+import { describe, expect, it, vi } from 'vitest';
+import { CHANNELS, type FlamelensApi } from '../../shared/ipc/contract';
+
+const bridge = vi.hoisted(() => ({
+  exposed: new Map<string, unknown>(),
+  invoke: vi.fn(async (..._args: unknown[]) => 'result' as unknown),
+  listeners: new Map<string, Set<(...args: unknown[]) => void>>(),
+}));
+
+vi.mock('electron', () => ({
+  contextBridge: { exposeInMainWorld: (key: string, api: unknown) => bridge.exposed.set(key, api) },
+  ipcRenderer: {
+    invoke: bridge.invoke,
+    on: (channel: string, l: (...args: unknown[]) => void) => {
+      if (!bridge.listeners.has(channel)) bridge.listeners.set(channel, new Set());
+      bridge.listeners.get(channel)!.add(l);
+    },
+    removeListener: (channel: string, l: (...args: unknown[]) => void) => bridge.listeners.get(channel)?.delete(l),
+  },
+  webUtils: {
+    // Files from disk have a path; files a script made with `new File()` get ''.
+    getPathForFile: (f: { diskPath?: string }) => f.diskPath ?? '',
+  },
+}));
+
+await import('./index');
+const api = bridge.exposed.get('flamelens') as FlamelensApi;
+const emit = (channel: string, value: unknown) => {
+  for (const l of bridge.listeners.get(channel) ?? []) l({ sender: 'ipc-event' }, value);
+};
+
+describe('preload bridge', () => {
+  it('exposes exactly one named function per channel, and nothing generic', () => {
+    expect([...bridge.exposed.keys()]).toEqual(['flamelens']);
+    expect(Object.keys(api).sort()).toEqual(
+      ['initialItems', 'onMenuCommand', 'onOpenItems', 'openDialog', 'openRecent', 'readFileChunk', 'recentList', 'registerDropped', 'saveFile'],
+    );
+    for (const value of Object.values(api)) expect(typeof value).toBe('function');
+    expect(api).not.toHaveProperty('invoke');
+    expect(api).not.toHaveProperty('send');
+    expect(api).not.toHaveProperty('ipcRenderer');
+  });
+
+  it('invokes each channel with its arguments', async () => {
+    await api.openDialog();
+    expect(bridge.invoke).toHaveBeenLastCalledWith(CHANNELS.openDialog, 'files');
+    await api.openDialog('folder');
+    expect(bridge.invoke).toHaveBeenLastCalledWith(CHANNELS.openDialog, 'folder');
+    await api.initialItems();
+    expect(bridge.invoke).toHaveBeenLastCalledWith(CHANNELS.initialItems);
+    await api.readFileChunk('tok', 10, 20);
+    expect(bridge.invoke).toHaveBeenLastCalledWith(CHANNELS.readFileChunk, 'tok', 10, 20);
+    await api.recentList();
+    expect(bridge.invoke).toHaveBeenLastCalledWith(CHANNELS.recentList);
+    await api.openRecent('/a');
+    expect(bridge.invoke).toHaveBeenLastCalledWith(CHANNELS.openRecent, '/a');
+    const req = { defaultName: 'x.png', filters: [], data: 'd' };
+    await api.saveFile(req);
+    expect(bridge.invoke).toHaveBeenLastCalledWith(CHANNELS.saveFile, req);
+  });
+
+  it('sends only the paths of files really dropped from disk', async () => {
+    bridge.invoke.mockClear();
+    const fromDisk = { name: 'a.cpuprofile', size: 1, diskPath: '/home/me/a.cpuprofile' };
+    const forged = { name: '/etc/passwd', size: 1 };
+    await api.registerDropped([fromDisk, forged]);
+    expect(bridge.invoke).toHaveBeenCalledExactlyOnceWith(CHANNELS.registerDropped, ['/home/me/a.cpuprofile']);
+    bridge.invoke.mockClear();
+    await api.registerDropped([forged]);
+    expect(bridge.invoke).not.toHaveBeenCalled();
+  });
+
+  it('passes menu commands without the IPC event, ignores unknown ones, and unsubscribes', () => {
+    const seen: unknown[] = [];
+    const off = api.onMenuCommand((cmd) => seen.push(cmd));
+    emit(CHANNELS.menuCommand, 'find');
+    emit(CHANNELS.menuCommand, 'rm -rf');
+    off();
+    emit(CHANNELS.menuCommand, 'about');
+    expect(seen).toEqual(['find']);
+  });
+
+  it('passes opened items', () => {
+    const seen: unknown[] = [];
+    const off = api.onOpenItems((items) => seen.push(items));
+    emit(CHANNELS.openItems, [{ kind: 'file', file: { token: 't', name: 'n', path: '/n', size: 1 } }]);
+    emit(CHANNELS.openItems, 'not a list');
+    off();
+    expect(seen).toHaveLength(1);
+  });
+});

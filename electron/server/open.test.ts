@@ -1,0 +1,78 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { browserArgs, browserCandidates, findBrowser, openInBrowser } from './open';
+
+describe('finding a browser', () => {
+  it('looks on PATH, then at the usual places, on Linux', () => {
+    const c = browserCandidates('linux', { PATH: '/usr/local/bin:/usr/bin' });
+    expect(c.slice(0, 2)).toEqual(['/usr/local/bin/chromium', '/usr/bin/chromium']);
+    expect(c).toContain('/usr/bin/google-chrome-stable');
+    expect(c).toContain('/usr/bin/chromium-browser');
+    expect(c.at(-2)).toBe('/usr/bin/chromium');
+  });
+
+  it('prefers an explicit FLAMELENS_BROWSER or CHROME_PATH', () => {
+    expect(browserCandidates('linux', { FLAMELENS_BROWSER: '/opt/c/chrome', PATH: '/usr/bin' })[0]).toBe('/opt/c/chrome');
+    expect(browserCandidates('darwin', { CHROME_PATH: '/x/Chrome' })[0]).toBe('/x/Chrome');
+  });
+
+  it('knows the macOS and Windows install locations', () => {
+    expect(browserCandidates('darwin', {})).toContain('/Applications/Google Chrome.app/Contents/MacOS/Google Chrome');
+    const win = browserCandidates('win32', { PROGRAMFILES: 'C:\\Program Files' });
+    expect(win.some((p) => p.includes('Google') && p.endsWith('chrome.exe'))).toBe(true);
+  });
+
+  it('takes the first executable candidate, or none', () => {
+    const env = { PATH: '/a:/b' };
+    expect(findBrowser('linux', env, (p) => p === '/b/google-chrome')).toBe('/b/google-chrome');
+    expect(findBrowser('linux', env, () => false)).toBeNull();
+  });
+
+  it('starts an app window with a throw-away profile and no background traffic', () => {
+    const args = browserArgs('http://127.0.0.1:5000', '/tmp/p', false);
+    expect(args).toEqual([
+      '--app=http://127.0.0.1:5000',
+      '--user-data-dir=/tmp/p',
+      '--no-first-run',
+      '--no-default-browser-check',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ]);
+    expect(browserArgs('u', '/tmp/p', true)).toContain('--no-sandbox');
+  });
+});
+
+describe('openInBrowser', () => {
+  // A stand-in for out/renderer, so that the test does not need a build.
+  let rendererDir: string;
+  beforeAll(() => {
+    rendererDir = mkdtempSync(join(tmpdir(), 'flamelens-open-'));
+    mkdirSync(rendererDir, { recursive: true });
+    writeFileSync(join(rendererDir, 'index.html'), '<!doctype html>');
+  });
+  afterAll(() => rmSync(rendererDir, { recursive: true, force: true }));
+
+  it('serves the sample comparison, prints the address and stops when told', async () => {
+    const lines: string[] = [];
+    const stop = new AbortController();
+    const running = openInBrowser({ files: [], noBrowser: true, electronReason: 'no display', log: (l) => lines.push(l), signal: stop.signal, rendererDir });
+    await expect.poll(() => lines.length).toBe(1);
+    const m = /^Electron is not available here \(no display\); Flamelens is at (http:\/\/127\.0\.0\.1:\d+) — open it in a browser$/.exec(lines[0]!);
+    expect(m, lines[0]).not.toBeNull();
+    const res = await fetch(`${m![1]}/api/initial-items`);
+    const items = (await res.json()) as { kind: string; file: { name: string } }[];
+    expect(items.map((i) => i.file.name)).toEqual(['baseline.cpuprofile', 'dd-trace.cpuprofile']);
+    stop.abort();
+    await running;
+    await expect(fetch(`${m![1]}/api/initial-items`)).rejects.toThrow();
+  });
+
+  it('refuses files that do not exist', async () => {
+    await expect(openInBrowser({ files: ['/no/such/file.cpuprofile'], noBrowser: true, log: () => undefined, rendererDir })).rejects.toThrow(
+      /cannot open \/no\/such\/file\.cpuprofile: no such file or directory/,
+    );
+  });
+});

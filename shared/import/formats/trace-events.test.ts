@@ -1,0 +1,459 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { checkProfile } from '../../model/integrity';
+import type { Profile } from '../../model/types';
+import { fileSource, fixturePath, readText } from '../../test/files';
+import { ImportError } from '../errors';
+import { importProfile } from '../import-profile';
+import { bytesSource } from '../source';
+import { traceEventsImporter } from './trace-events';
+
+const SPEEDSCOPE = fixturePath('corpus/speedscope/sample/profiles');
+const traceEvent = (f: string) => `${SPEEDSCOPE}/trace-event/${f}`;
+
+interface SpeedscopeProfile {
+  name: string;
+  total_weight: number;
+  total_non_idle_weight: number;
+}
+function speedscopeProfiles(path: string): SpeedscopeProfile[] {
+  return JSON.parse(readText(`${path}.expected.json`)).speedscope_run.profiles;
+}
+
+async function load(path: string, name: string, chunkSize?: number): Promise<Profile> {
+  const p = await importProfile(fileSource(path, name, chunkSize));
+  expect(checkProfile(p)).toEqual([]);
+  expect(p.format).toBe('trace-events');
+  return p;
+}
+
+const frameName = (p: Profile, node: number) => (node === 0 ? '' : p.frames.name[p.tree.frame[node]!]!);
+function rootChildren(p: Profile): number[] {
+  const out: number[] = [];
+  for (let i = 1; i < p.tree.length; i++) if (p.tree.parent[i] === 0) out.push(i);
+  return out;
+}
+/** The total of each thread root, by `pid/tid`. */
+function threadTotals(p: Profile): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const n of rootChildren(p)) {
+    const m = /\((\S+\/\S+)\)$/.exec(frameName(p, n));
+    if (m) out[m[1]!] = p.tree.total[n]!;
+  }
+  return out;
+}
+/** `pid 0, tid 1` / `p0 (pid 0), p0t0 (tid 0)` / `p2t0 (pid 2, tid 0)` → `0/1`… */
+function pidTid(speedscopeName: string): string {
+  return `${/pid (\d+)/.exec(speedscopeName)![1]}/${/tid (\d+)/.exec(speedscopeName)![1]}`;
+}
+/** Folded stacks under one root child, for small readable expectations. */
+function stacks(p: Profile, under = 0): string[] {
+  const out: string[] = [];
+  const t = p.tree;
+  for (let i = under + 1; i < t.end[under]!; i++) {
+    if (t.self[i] === 0) continue;
+    const path: string[] = [];
+    for (let n = i; n !== under; n = t.parent[n]!) path.unshift(frameName(p, n));
+    out.push(`${path.join(';')} ${t.self[i]}`);
+  }
+  return out;
+}
+
+/**
+ * speedscope's weighting of Chrome samples (chrome.ts): consecutive samples of one node are one
+ * run; a run lasts until the next run's time (times held back from going backwards); `(idle)`
+ * and `(root)` runs are idle; the profile's total is its recorded duration or, when longer, the
+ * time of the last stack change.
+ */
+function speedscopeChromeWeights(p: Profile): { total: number; nonIdle: number } {
+  const s = p.samples!;
+  const idle = (node: number) => {
+    const name = frameName(p, node);
+    return node === 0 || name === '(idle)' || name === '(root)' || p.frames.file[p.tree.frame[node]!] === 'native dummy.js';
+  };
+  const runs: { node: number; time: number }[] = [];
+  let lastValid = -Infinity;
+  const push = (node: number, t: number) => {
+    if (t < lastValid) t = lastValid;
+    else lastValid = t;
+    runs.push({ node, time: t });
+  };
+  let maxTime = -Infinity;
+  for (let i = 0; i < s.length; i++) {
+    if (i === 0 || s.node[i] !== s.node[i - 1]) push(s.node[i]!, s.time[i]!);
+    maxTime = Math.max(maxTime, s.time[i]!);
+  }
+  // speedscope closes with the node of the sample before the last, at the last time.
+  if (s.length > 1) push(s.node[s.length - 2]!, s.time[s.length - 1]!);
+  let nonIdle = 0;
+  let prev = -1;
+  let lastChange = -Infinity;
+  for (let k = 0; k < runs.length; k++) {
+    const stack = idle(runs[k]!.node) ? -1 : runs[k]!.node;
+    if (stack !== prev) lastChange = runs[k]!.time;
+    prev = stack;
+    if (k + 1 < runs.length && stack >= 0) nonIdle += runs[k + 1]!.time - runs[k]!.time;
+  }
+  // Frames still open at the end close at the last time.
+  if (prev >= 0) lastChange = runs[runs.length - 1]!.time;
+  const start = p.meta.startTime!;
+  const recordedEnd = p.meta.endTime! > maxTime ? p.meta.endTime! : -Infinity;
+  return { total: Math.max(recordedEnd, lastChange) - start, nonIdle };
+}
+
+describe('trace events: detection', () => {
+  it('claims trace JSON from content alone', () => {
+    expect(traceEventsImporter.sniff('{"traceEvents":[{"pid":1,"ph":"X"', '')).toBe(true);
+    expect(traceEventsImporter.sniff('\r\n[ {"pid": 0, "tid": 0, "ph": "B", "name": "a", "ts": 0},', '')).toBe(true);
+    // Chrome 141 writes the metadata block first.
+    expect(traceEventsImporter.sniff('{"metadata":{"source":"DevTools","x":{"traceEvents":1}},"traceEvents":[', '')).toBe(true);
+    // A cut-off first event still counts when its "ph" was seen.
+    expect(traceEventsImporter.sniff('[{"cat":"disabled-by-default-devtools.timeline","ph":"I","ts":1,"args":{"data":{"cpuProfile":{"nodes":[', '')).toBe(true);
+    for (const f of ['trace-event/simple.json', 'trace-event/simple-object.json', 'Chrome/141/no-arg-data.json', 'Chrome/65/simple-timeline.json']) {
+      expect(traceEventsImporter.sniff(readText(`${SPEEDSCOPE}/${f}`).slice(0, 65536), ''), f).toBe(true);
+    }
+  });
+
+  it('leaves other JSON and text formats alone', () => {
+    const heads: Record<string, string> = {
+      cpuprofile: readText(`${SPEEDSCOPE}/Chrome/65/simple.cpuprofile`),
+      'node cpuprofile': readText(`${SPEEDSCOPE}/node/10.11.0/example.cpuprofile`),
+      heapprofile: readText(`${SPEEDSCOPE}/Chrome/69/Heap-20181005T144546.heapprofile`),
+      '0x isolate json': gunzipSync(readFileSync(fixturePath('samples/baseline/0x/isolate-0x33817a80-6265-6265-v8.log.json.gz'))).toString(),
+      '0x ticks': gunzipSync(readFileSync(fixturePath('samples/baseline/0x/ticks.json.gz'))).toString(),
+      '0x stacks': gunzipSync(readFileSync(fixturePath('samples/baseline/0x/stacks.6265.json.gz'))).toString(),
+      'crypto ticks': readText(fixturePath('corpus/0x/test/fixtures/crypto-ticks.json')),
+      folded: 'main;handle;parse 12\nmain;idle 3\n',
+      'perf script': readText(fixturePath('samples/baseline/perf.script.txt')),
+      'not events': '[{"a":1},{"b":2}]',
+      empty: '[]',
+    };
+    for (const [what, text] of Object.entries(heads)) {
+      expect(traceEventsImporter.sniff(text.slice(0, 65536), ''), what).toBe(false);
+    }
+  });
+});
+
+describe('trace events: speedscope trace-event fixtures', () => {
+  const files = readdirSync(`${SPEEDSCOPE}/trace-event`).filter((f) => f.endsWith('.json') && !f.includes('.expected'));
+  const sampled = new Set(['simple-with-samples.json', 'multi-thread-with-samples.json']);
+
+  for (const f of files.filter((x) => !sampled.has(x))) {
+    it(`matches speedscope's per-thread span time for ${f}`, async () => {
+      const expected = speedscopeProfiles(traceEvent(f));
+      for (const name of [f, '']) {
+        const p = await load(traceEvent(f), name, 64);
+        expect(p.kind).toBe('spans');
+        expect(p.unit).toBe('microseconds');
+        const want = Object.fromEntries(expected.map((e) => [pidTid(e.name), e.total_non_idle_weight]));
+        // A thread whose spans never balance out still has a root (mismatched-name.json: 0 µs).
+        expect(threadTotals(p)).toEqual(want);
+        expect(p.traceStats!.reduce((n, s) => n + s.count, 0)).toBeGreaterThan(0);
+        if (f.startsWith('simple-partial')) expect(p.meta.warnings.join('\n')).toMatch(/ends before the closing "\]"/);
+      }
+    });
+  }
+
+  it('nests simple.json like speedscope and names the thread', async () => {
+    const p = await load(traceEvent('simple.json'), 'simple.json');
+    expect(stacks(p)).toEqual([
+      'thread (0/0);alpha 2',
+      'thread (0/0);alpha;beta 3',
+      'thread (0/0);alpha;beta;gamma 5',
+      'thread (0/0);alpha;beta;epsilon 4',
+    ]);
+    expect(p.meta.warnings).toEqual([]);
+  });
+
+  it('reports unbalanced input as warnings', async () => {
+    const tooMany = await load(traceEvent('too-many-end-events.json'), '');
+    // gamma and delta end (ts 5) while beta is open: speedscope ignores them.
+    expect(tooMany.meta.warnings).toEqual(['2 end ("E") event(s) did not match the name of the span open on their thread; ignored']);
+    const empty = await load(traceEvent('end-event-with-empty-stack.json'), '');
+    expect(empty.meta.warnings).toEqual(['1 end ("E") event(s) had no open span on their thread; ignored']);
+    const onlyBegin = await load(traceEvent('only-begin-events.json'), '');
+    expect(onlyBegin.meta.warnings).toEqual(["3 span(s) were never ended; they end at their thread's last event"]);
+  });
+
+  it('uses process and thread names for the thread roots', async () => {
+    const p = await load(traceEvent('multiprocess.json'), '');
+    expect(rootChildren(p).map((n) => frameName(p, n))).toEqual([
+      'p0t0 (0/0)', 'p0t1 (0/1)', 'p1t0 (1/0)', 'p1t1 (1/1)', 'p2t0 (2/0)', 'p2t1 (2/1)', 'p3 (3/0)', 'p3 (3/1)',
+    ]);
+    expect(p.meta.processNames).toEqual({ 0: 'p0', 1: 'p1', 3: 'p3' });
+    expect(p.meta.threadNames!['2:1']).toBe('p2t1');
+  });
+
+  it('keeps the source position Hermes puts in span args', async () => {
+    const p = await load(traceEvent('hermes-multiple-frames.json'), '');
+    const beta = p.frames.name.indexOf('beta');
+    expect(p.frames.file[beta]).toMatch(/metro-runtime\/src\/polyfills\/require\.js$/);
+    expect([p.frames.line[beta], p.frames.column[beta], p.frames.category[beta]]).toEqual([54, 12, 1 /* dependency */]);
+  });
+
+  for (const f of sampled) {
+    it(`reads Hermes samples in ${f} like speedscope`, async () => {
+      const expected = speedscopeProfiles(traceEvent(f));
+      const raw = JSON.parse(readText(traceEvent(f)));
+      for (const name of [f, '']) {
+        const p = await load(traceEvent(f), name);
+        expect([p.kind, p.unit]).toEqual(['sampled', 'samples']);
+        const [pid, tid] = /\((\S+)\/(\S+)\)$/.exec(p.meta.thread!)!.slice(1);
+        const mine = raw.samples.filter((s: { pid: number; tid: string }) => String(s.pid) === pid && s.tid === tid);
+        expect(p.samples!.length).toBe(mine.length);
+        expect(p.tree.total[0]).toBe(mine.length);
+        // speedscope weights each sample by the time to the next one.
+        const want = expected.find((e) => pidTid(e.name) === `${pid}/${tid}`)!;
+        expect(p.samples!.time[p.samples!.length - 1]! - p.samples!.time[0]!).toBe(want.total_weight);
+      }
+    });
+  }
+
+  it('picks the busier Hermes thread and says so', async () => {
+    const p = await load(traceEvent('multi-thread-with-samples.json'), '');
+    expect(p.meta.thread).toBe('hermes (7512/2)');
+    expect(p.meta.warnings).toEqual(['samples of 1 other thread(s) are not shown: mqt_js (7512/1) (3 samples)']);
+    expect(stacks(p)).toEqual(['[root thread 2] 3', '[root thread 2];function3 1', '[root thread 2];function4 1']);
+  });
+});
+
+describe('trace events: Chrome traces with CPU samples', () => {
+  const chrome = [
+    ['Chrome/65/simple-timeline.json', 'simple-timeline.json'],
+    ['Chrome/66/worker.json', 'worker.json - CrRendererMain'],
+    ['Chrome/69/simple.json', 'simple.json'],
+    ['Chrome/70/worker.json', 'worker.json - CrRendererMain'],
+    ['Chrome/116/Trace-20230603T221323.json', 'Trace-20230603T221323.json'],
+    // speedscope also lists an empty second profile on the same thread (an artefact; see MANIFEST).
+    ['Chrome/141/no-arg-data.json', 'no-arg-data.json - CrRendererMain'],
+    ['source-maps/chrome-85-esbuild.json', 'chrome-85-esbuild.json'],
+  ] as const;
+
+  /** Samples of the chosen thread, counted straight from the JSON. */
+  function samplesInFile(path: string, pid: string, tid: string): number {
+    const raw = JSON.parse(readText(path));
+    const events: { name: string; pid: number; tid: number; id?: string; args?: { data?: any } }[] = raw.traceEvents ?? raw;
+    const ids = new Set<string>();
+    let n = 0;
+    for (const e of events) {
+      if (String(e.pid) !== pid || String(e.tid) !== tid) continue;
+      if (e.name === 'CpuProfile') n += e.args!.data.cpuProfile.samples.length;
+      if (e.name === 'Profile') ids.add(`${e.pid}:${e.id}`);
+    }
+    for (const e of events) {
+      if (e.name === 'ProfileChunk' && ids.has(`${e.pid}:${e.id}`)) n += e.args?.data?.cpuProfile?.samples?.length ?? 0;
+    }
+    return n;
+  }
+
+  for (const [f, profileName] of chrome) {
+    it(`matches speedscope's totals for ${f}`, async () => {
+      const path = `${SPEEDSCOPE}/${f}`;
+      const want = speedscopeProfiles(path).find((e) => e.name === profileName)!;
+      for (const name of [f.split('/').pop()!, '']) {
+        const p = await load(path, name, 4096);
+        expect([p.kind, p.unit]).toEqual(['sampled', 'samples']);
+        expect(p.meta.producer).toBe('Chrome DevTools trace');
+        expect(p.meta.thread).toMatch(/^CrRendererMain \(/);
+        const [pid, tid] = /\((\S+)\/(\S+)\)$/.exec(p.meta.thread!)!.slice(1) as [string, string];
+        expect(p.samples!.length).toBe(samplesInFile(path, pid, tid));
+        expect(p.tree.total[0]).toBe(p.samples!.length);
+        const got = speedscopeChromeWeights(p);
+        expect(got.nonIdle).toBeCloseTo(want.total_non_idle_weight, 3);
+        expect(got.total).toBeCloseTo(want.total_weight, 3);
+      }
+    });
+  }
+
+  it('shows the main thread of a trace with a worker and warns about the worker', async () => {
+    const p = await load(`${SPEEDSCOPE}/Chrome/70/worker.json`, '');
+    expect(p.meta.thread).toBe('CrRendererMain (29018/775)');
+    expect(p.meta.warnings).toContain('samples of 1 other thread(s) are not shown: DedicatedWorker thread (29018/7443) (1400 samples)');
+  });
+
+  it('skips chunks without data (Chrome 141)', async () => {
+    const p = await load(`${SPEEDSCOPE}/Chrome/141/no-arg-data.json`, '');
+    expect(p.meta.warnings).toContain('2 CPU profile event(s) without data were skipped');
+  });
+});
+
+describe('trace events: real Node.js traces', () => {
+  interface Count {
+    count: number;
+    bytes: number;
+    duration: number;
+  }
+  /**
+   * Counted independently: the whole file through JSON.parse, bytes from JSON.stringify (the file
+   * is written compactly, so that is each event's own text: checked), B/E paired per thread and
+   * b/e per category and id with plain stacks (these files nest cleanly).
+   */
+  function countEvents(text: string) {
+    const parsed = JSON.parse(text) as { traceEvents: Record<string, any>[] };
+    const counts = new Map<string, Count>();
+    const get = (e: Record<string, any>) => {
+      const k = `${e.cat ?? ''}|${e.name ?? ''}|${e.ph}`;
+      let c = counts.get(k);
+      if (!c) counts.set(k, (c = { count: 0, bytes: 0, duration: 0 }));
+      return c;
+    };
+    let at = text.indexOf('[') + 1;
+    let notVerbatim = 0;
+    const open = new Map<string, Record<string, any>[]>();
+    for (const e of parsed.traceEvents) {
+      const json = JSON.stringify(e);
+      if (!text.startsWith(json, at)) notVerbatim++;
+      at += json.length + 1;
+      const c = get(e);
+      c.count++;
+      c.bytes += Buffer.byteLength(json);
+      if (e.ph === 'X') c.duration += e.dur;
+      const key = e.ph === 'B' || e.ph === 'E' ? `${e.pid}:${e.tid}` : `${e.cat}|${e.id}`;
+      if (e.ph === 'B' || e.ph === 'b') {
+        if (!open.has(key)) open.set(key, []);
+        open.get(key)!.push(e);
+      } else if (e.ph === 'E' || e.ph === 'e') {
+        const b = open.get(key)!.pop()!;
+        get(b).duration += e.ts - b.ts;
+      }
+    }
+    return { counts, notVerbatim, events: parsed.traceEvents.length };
+  }
+
+  const runs = new Map<string, Promise<Profile>>();
+  /** Imports a run once and checks its statistics against the independent count. */
+  function run(name: string): Promise<Profile> {
+    if (!runs.has(name)) {
+      runs.set(
+        name,
+        (async () => {
+          const path = fixturePath(`samples/${name}/node_trace.1.log.gz`);
+          const want = countEvents(gunzipSync(readFileSync(path)).toString('utf8'));
+          expect(want.notVerbatim).toBe(0);
+          const p = await load(path, 'node_trace.1.log.gz', 1 << 20);
+          const got = new Map(p.traceStats!.map((s) => [`${s.category}|${s.name}|${s.phase}`, { count: s.count, bytes: s.bytes, duration: s.duration }]));
+          expect(got).toEqual(want.counts);
+          expect(p.traceStats!.reduce((n, s) => n + s.count, 0)).toBe(want.events);
+          expect([p.kind, p.unit, p.meta.producer]).toEqual(['spans', 'microseconds', 'node --trace-event-categories']);
+          return p;
+        })(),
+      );
+    }
+    return runs.get(name)!;
+  }
+
+  it('counts every baseline event by category, name and phase, with bytes and durations', async () => {
+    const p = await run('baseline');
+    expect(p.traceStats!.reduce((n, s) => n + s.count, 0)).toBe(464849);
+    expect(p.meta.threadNames!['6164:6164']).toBe('JavaScriptMainThread');
+    // Spans: the main thread, then the async resources with their callbacks nested.
+    const [main, async] = rootChildren(p);
+    expect([frameName(p, main!), frameName(p, async!)]).toEqual(['JavaScriptMainThread (6164/6164)', 'async']);
+    const resources = stacks(p, async).map((s) => s.split(' ')[0]!);
+    expect(resources).toEqual(expect.arrayContaining(['PROMISE', 'PROMISE;PROMISE_CALLBACK', 'TickObject;TickObject_CALLBACK', 'Timeout', 'HTTPINCOMINGMESSAGE']));
+    expect(stacks(p, main!)).toEqual(expect.arrayContaining([expect.stringMatching(/^fs\.sync\.open \d+$/), expect.stringMatching(/^MinorGC;V8\.GCScavenger \d+$/)]));
+    expect(p.meta.warnings.join('\n')).toMatch(/async span\(s\) never ended .*PROMISE ×302/);
+  });
+
+  it('shows what dd-trace adds: new event types and twice the fs.sync events', async () => {
+    const base = await run('baseline');
+    const dd = await run('ddtrace');
+    const names = (p: Profile) => new Set(p.traceStats!.map((s) => s.name));
+    const fsSync = (p: Profile) => p.traceStats!.filter((s) => s.name.startsWith('fs.sync.')).reduce((n, s) => n + s.count, 0);
+    for (const n of ['HTTPCLIENTREQUEST', 'UDPWRAP']) {
+      expect(names(base).has(n)).toBe(false);
+      expect(names(dd).has(n)).toBe(true);
+    }
+    expect(fsSync(dd) / fsSync(base)).toBeGreaterThan(1.7);
+    expect(fsSync(dd) / fsSync(base)).toBeLessThan(2.5);
+  });
+});
+
+describe('trace events: variants real files have', () => {
+  const simple = readText(traceEvent('simple.json'));
+  const simpleTotal = 14;
+
+  it('reads CRLF line ends and a byte-order mark', async () => {
+    const text = '\uFEFF' + simple.replace(/\n/g, '\r\n');
+    const p = await importProfile(bytesSource('', text, 7));
+    expect(checkProfile(p)).toEqual([]);
+    expect(threadTotals(p)).toEqual({ '0/0': simpleTotal });
+  });
+
+  it('accepts an array whose closing bracket and last event are missing', async () => {
+    const events = Array.from({ length: 100 }, (_, i) => `{"pid":1,"tid":1,"ph":"X","name":"f${i % 3}","ts":${i * 10},"dur":5}`);
+    const cut = `[${events.join(',\n')},\n{"pid":1,"tid":1,"ph":"X","na`;
+    const p = await importProfile(bytesSource('', cut));
+    expect(threadTotals(p)).toEqual({ '1/1': 500 });
+    expect(p.meta.warnings[0]).toMatch(/ends before the closing "\]".*read 100 complete event\(s\), dropped an incomplete last event of 29 bytes/);
+  });
+
+  it('refuses a trace without events, naming the file', async () => {
+    for (const text of ['{"traceEvents":[]}', '[]', '{"traceEvents":[],"metadata":{"source":"x"}}']) {
+      const err = await traceEventsImporter
+        .parse({ file: 'empty.json', source: { name: 'empty.json', head: text, gzipped: false, encoding: 'utf-8', chunks: () => one(text) }, options: {} })
+        .catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ImportError);
+      expect((err as Error).message).toMatch(/^empty\.json: the trace holds no events/);
+    }
+  });
+
+  it('reports broken JSON with its byte offset', async () => {
+    const err = await importProfile(bytesSource('bad.json', '[{"ph":"X","ts":1,"dur":2},{"ph":"X",ts:2}]')).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ImportError);
+    expect((err as ImportError).offset).toBe(27);
+  });
+
+  it('nests 50,000 B/E levels without recursion', async () => {
+    const depth = 50_000;
+    const parts: string[] = [];
+    for (let i = 0; i < depth; i++) parts.push(`{"ph":"B","pid":1,"tid":1,"name":"f${i % 5}","ts":${i}}`);
+    for (let i = depth - 1; i >= 0; i--) parts.push(`{"ph":"E","pid":1,"tid":1,"name":"f${i % 5}","ts":${2 * depth - i}}`);
+    const p = await importProfile(bytesSource('deep.json', `[${parts.join(',')}]`));
+    expect(checkProfile(p)).toEqual([]);
+    expect(p.tree.length).toBe(depth + 2);
+    expect(Math.max(...p.tree.depth)).toBe(depth + 1);
+    expect(threadTotals(p)).toEqual({ '1/1': 2 * depth });
+    expect(p.traceStats!.find((s) => s.name === 'f0' && s.phase === 'B')!.duration).toBe(
+      Array.from({ length: depth / 5 }, (_, k) => 2 * (depth - 5 * k)).reduce((a, b) => a + b, 0),
+    );
+  });
+
+  it('pairs async spans by category and id and nests them per id', async () => {
+    const ev = (ph: string, name: string, id: string, ts: number, cat = 'node,node.async_hooks') =>
+      JSON.stringify({ pid: 7, tid: 7, ph, cat, name, id, ts, args: {} });
+    const text = JSON.stringify({ traceEvents: [] }).replace(
+      '[]',
+      `[${[
+        ev('b', 'PROMISE', '0x1', 0),
+        ev('b', 'PROMISE', '0x2', 5),
+        ev('b', 'PROMISE_CALLBACK', '0x1', 10),
+        ev('e', 'PROMISE_CALLBACK', '0x1', 14),
+        ev('e', 'PROMISE', '0x1', 20),
+        ev('n', 'mark', '0x1', 21),
+        // same id, other category: a different span
+        ev('e', 'PROMISE', '0x2', 30, 'other'),
+        ev('e', 'PROMISE', '0x2', 35),
+        ev('b', 'Timeout', '0x3', 40),
+      ].join(',')}]`,
+    );
+    const p = await importProfile(bytesSource('', text));
+    expect(checkProfile(p)).toEqual([]);
+    expect(stacks(p)).toEqual(['async;PROMISE 46', 'async;PROMISE;PROMISE_CALLBACK 4']);
+    const stat = (name: string, ph: string, cat = 'node,node.async_hooks') =>
+      p.traceStats!.find((s) => s.name === name && s.phase === ph && s.category === cat)!;
+    expect([stat('PROMISE', 'b').count, stat('PROMISE', 'b').duration]).toEqual([2, 50]);
+    expect(stat('PROMISE_CALLBACK', 'b').duration).toBe(4);
+    expect(stat('mark', 'n').count).toBe(1);
+    expect(stat('PROMISE', 'e', 'other').count).toBe(1);
+    expect(p.meta.warnings).toEqual([
+      '1 async span(s) never ended and are left out of "async" (Timeout ×1)',
+      '1 async end event(s) had no matching begin; ignored',
+    ]);
+  });
+});
+
+async function* one(text: string): AsyncIterable<Uint8Array> {
+  yield new TextEncoder().encode(text);
+}
