@@ -52,7 +52,10 @@ describe('electron/ imports', () => {
     try {
       mkdirSync(join(dir, 'electron', 'main'), { recursive: true });
       mkdirSync(join(dir, 'renderer'));
-      writeFileSync(join(dir, 'electron', 'tsconfig.json'), '{"compilerOptions":{"moduleResolution":"bundler","module":"esnext"},"include":["main/**/*.ts"]}');
+      writeFileSync(
+        join(dir, 'electron', 'tsconfig.json'),
+        '{"compilerOptions":{"moduleResolution":"bundler","module":"esnext"},"include":["main/**/*.ts"]}',
+      );
       writeFileSync(join(dir, 'electron', 'main', 'index.ts'), "import { x } from '../../renderer/store';\nexport const y = x;\n");
       writeFileSync(join(dir, 'renderer', 'store.ts'), 'export const x = 1;\n');
       expect(outside(reachableFiles(join(dir, 'electron', 'tsconfig.json'), dir))).toEqual([join('renderer', 'store.ts')]);

@@ -31,8 +31,7 @@ export function openDialogOptions(kind: OpenDialogKind, platform: NodeJS.Platfor
   return {
     title: 'Open profiles',
     // Only macOS can offer files and folders in one dialog.
-    properties:
-      platform === 'darwin' ? ['openFile', 'openDirectory', 'multiSelections'] : ['openFile', 'multiSelections'],
+    properties: platform === 'darwin' ? ['openFile', 'openDirectory', 'multiSelections'] : ['openFile', 'multiSelections'],
     filters: [
       { name: 'Profiles and traces', extensions: PROFILE_EXTENSIONS },
       { name: 'All files', extensions: ['*'] },

@@ -45,8 +45,7 @@ describe('file registry', () => {
     if (item.kind !== 'file') return;
     expect(item.file).toMatchObject({ name: 'a.cpuprofile', path: join(dir, 'a.cpuprofile'), size: 10 });
     expect(item.file.token).toMatch(/^[\w-]{20,}$/);
-    const text = async (o: number, l: number): Promise<string> =>
-      Buffer.from(await reg.readChunk(item.file.token, o, l)).toString();
+    const text = async (o: number, l: number): Promise<string> => Buffer.from(await reg.readChunk(item.file.token, o, l)).toString();
     expect(await text(0, 4)).toBe('abcd');
     expect(await text(8, 100)).toBe('ij');
     expect(await text(10, 5)).toBe('');

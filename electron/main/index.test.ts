@@ -2,6 +2,7 @@
  * The main process wired together against a fake Electron: what a launch does, end to end,
  * without an Electron binary.
  */
+/* eslint-disable @typescript-eslint/no-explicit-any -- a fake Electron, loosely typed on purpose */
 import { EventEmitter } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -44,7 +45,11 @@ vi.mock('electron', async () => {
   const proxy = (name: 'app' | 'session') => new Proxy({}, { get: (_t, k) => (f()[name] as any)[k] });
   return {
     app: proxy('app'),
-    session: { get defaultSession() { return f().session; } },
+    session: {
+      get defaultSession() {
+        return f().session;
+      },
+    },
     BrowserWindow,
     ipcMain: { handle: (channel: string, l: any) => f().handlers.set(channel, l) },
     Menu: { buildFromTemplate: (t: unknown) => t, setApplicationMenu: (m: unknown) => (f().menu = m) },

@@ -144,9 +144,7 @@ function run(): void {
     hardenSession(session.defaultSession, rendererDir);
     await recent.load();
     recent.onChange(refreshMenu);
-    registerIpcHandlers(ipcMain, handlers, (event) =>
-      isTrustedSender(event.senderFrame as Electron.WebFrameMain | null, win, rendererUrl),
-    );
+    registerIpcHandlers(ipcMain, handlers, (event) => isTrustedSender(event.senderFrame as Electron.WebFrameMain | null, win, rendererUrl));
     refreshMenu();
     showWindow();
   });

@@ -57,10 +57,8 @@ describe('sender check', () => {
 
   function install() {
     const registered = new Map<string, (event: { senderFrame: unknown }, ...args: unknown[]) => unknown>();
-    registerIpcHandlers(
-      { handle: (channel, listener) => registered.set(channel, listener) },
-      createHandlers(deps),
-      (event) => isTrustedSender(event.senderFrame as { url: string } | null, win, rendererUrl),
+    registerIpcHandlers({ handle: (channel, listener) => registered.set(channel, listener) }, createHandlers(deps), (event) =>
+      isTrustedSender(event.senderFrame as { url: string } | null, win, rendererUrl),
     );
     return registered;
   }

@@ -162,7 +162,9 @@ export function checkSaveRequest(req: unknown): { defaultName: string; filters: 
 /** A bare file name: no folders, no control characters, never empty. */
 export function safeFileName(name: unknown): string {
   const raw = typeof name === 'string' ? basename(name.replace(/\\/g, '/')) : '';
-  // eslint-disable-next-line no-control-regex
-  const cleaned = raw.replace(/[\u0000-\u001f<>:"|?*]/g, '_').slice(0, 200).trim();
+  const cleaned = raw
+    .replace(/[\u0000-\u001f<>:"|?*]/g, '_')
+    .slice(0, 200)
+    .trim();
   return cleaned === '' || cleaned === '.' || cleaned === '..' ? 'flamelens-export' : cleaned;
 }

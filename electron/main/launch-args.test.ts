@@ -36,9 +36,7 @@ describe('parseLaunchArgs', () => {
   });
 
   it('treats everything after -- as a path', () => {
-    expect(parseLaunchArgs(['/x/electron', '.', '--', '-odd-name.cpuprofile'], dev)).toEqual([
-      join(cwd, '-odd-name.cpuprofile'),
-    ]);
+    expect(parseLaunchArgs(['/x/electron', '.', '--', '-odd-name.cpuprofile'], dev)).toEqual([join(cwd, '-odd-name.cpuprofile')]);
   });
 
   it('gives nothing when nothing was named', () => {
@@ -50,9 +48,7 @@ describe('parseLaunchArgs', () => {
 
 describe('secondInstancePaths', () => {
   it('prefers the list the second instance sent', () => {
-    expect(secondInstancePaths({ flamelensPaths: ['/a/x.cpuprofile'] }, ['/x/electron', '.', 'other'], dev)).toEqual([
-      '/a/x.cpuprofile',
-    ]);
+    expect(secondInstancePaths({ flamelensPaths: ['/a/x.cpuprofile'] }, ['/x/electron', '.', 'other'], dev)).toEqual(['/a/x.cpuprofile']);
   });
 
   it('falls back to its argv, resolved against its own working directory', () => {
@@ -67,9 +63,6 @@ describe('secondInstancePaths', () => {
 
 describe('samplePaths', () => {
   it('names the bundled comparison', () => {
-    expect(samplePaths('/app')).toEqual([
-      '/app/assets/samples/baseline.cpuprofile',
-      '/app/assets/samples/dd-trace.cpuprofile',
-    ]);
+    expect(samplePaths('/app')).toEqual(['/app/assets/samples/baseline.cpuprofile', '/app/assets/samples/dd-trace.cpuprofile']);
   });
 });

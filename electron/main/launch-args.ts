@@ -48,11 +48,7 @@ export interface SecondInstanceData {
  * The paths a second instance wants opened: its own parsed list when it sent one (immune to
  * Chromium's argv rewriting), else its argv parsed against its working directory.
  */
-export function secondInstancePaths(
-  data: unknown,
-  argv: readonly string[],
-  ctx: LaunchContext,
-): string[] {
+export function secondInstancePaths(data: unknown, argv: readonly string[], ctx: LaunchContext): string[] {
   const sent = (data as Partial<SecondInstanceData> | null | undefined)?.flamelensPaths;
   if (Array.isArray(sent) && sent.every((p) => typeof p === 'string' && isAbsolute(p) && !p.includes('\0'))) {
     return sent;

@@ -69,7 +69,9 @@ describe('menu', () => {
 
   it('offers developer tools only when not packaged', () => {
     const roles = (packaged: boolean) =>
-      (find(menuTemplate({ isMac: false, isPackaged: packaged, recent: [], actions: actions() }), 'View').submenu as Item[]).map((i) => i.role);
+      (find(menuTemplate({ isMac: false, isPackaged: packaged, recent: [], actions: actions() }), 'View').submenu as Item[]).map(
+        (i) => i.role,
+      );
     expect(roles(true)).not.toContain('toggleDevTools');
     expect(roles(false)).toContain('toggleDevTools');
   });

@@ -61,9 +61,7 @@ export function menuTemplate({ isMac, isPackaged, recent, actions }: MenuOptions
       command('Toggle Icicle', 'toggle-orientation'),
       { type: 'separator' },
       command('Find…', 'find', 'CmdOrCtrl+F'),
-      ...(isPackaged
-        ? []
-        : [{ type: 'separator' as const }, { role: 'reload' as const }, { role: 'toggleDevTools' as const }]),
+      ...(isPackaged ? [] : [{ type: 'separator' as const }, { role: 'reload' as const }, { role: 'toggleDevTools' as const }]),
     ],
   };
 

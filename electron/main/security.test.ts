@@ -29,7 +29,11 @@ describe('Content-Security-Policy', () => {
   });
 
   it('replaces any policy a response carried', () => {
-    const out = withCsp({ 'content-security-policy': ["default-src *"], 'Content-Type': 'text/html', 'CONTENT-SECURITY-POLICY-REPORT-ONLY': ['x'] });
+    const out = withCsp({
+      'content-security-policy': ['default-src *'],
+      'Content-Type': 'text/html',
+      'CONTENT-SECURITY-POLICY-REPORT-ONLY': ['x'],
+    });
     expect(out).toEqual({ 'Content-Type': ['text/html'], 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] });
     expect(withCsp(undefined)).toEqual({ 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] });
   });
@@ -56,14 +60,13 @@ describe('isAllowedRequest', () => {
 });
 
 function fakeSession() {
-  const hooks: Record<string, (...args: any[]) => unknown> = {};
+  type Hook = (...args: never[]) => unknown;
+  const hooks: Record<string, (...args: unknown[]) => unknown> = {};
+  const keep = (name: string) => (fn: Hook) => (hooks[name] = fn as (...args: unknown[]) => unknown);
   const session = {
-    webRequest: {
-      onBeforeRequest: (l: any) => (hooks.beforeRequest = l),
-      onHeadersReceived: (l: any) => (hooks.headersReceived = l),
-    },
-    setPermissionRequestHandler: (h: any) => (hooks.permissionRequest = h),
-    setPermissionCheckHandler: (h: any) => (hooks.permissionCheck = h),
+    webRequest: { onBeforeRequest: keep('beforeRequest'), onHeadersReceived: keep('headersReceived') },
+    setPermissionRequestHandler: keep('permissionRequest'),
+    setPermissionCheckHandler: keep('permissionCheck'),
   };
   return { session: session as unknown as Session, hooks };
 }

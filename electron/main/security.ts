@@ -84,11 +84,7 @@ type WindowLike = Pick<BrowserWindow, 'isDestroyed'> & { webContents: { mainFram
  * True only for the top frame of our own window while it shows our renderer page. Query and
  * fragment are ignored (the renderer may use them for its own state).
  */
-export function isTrustedSender(
-  frame: FrameLike | null | undefined,
-  win: WindowLike | null | undefined,
-  rendererUrl: string,
-): boolean {
+export function isTrustedSender(frame: FrameLike | null | undefined, win: WindowLike | null | undefined, rendererUrl: string): boolean {
   if (!frame || !win || win.isDestroyed()) return false;
   if (frame !== win.webContents.mainFrame) return false;
   try {

@@ -1,11 +1,15 @@
 import { describe, expect, it, vi } from 'vitest';
 
-const created = vi.hoisted(() => [] as { options: any; loadFile: ReturnType<typeof vi.fn> }[]);
+interface Created {
+  options: { show?: boolean; webPreferences: Record<string, unknown> };
+  loadFile: ReturnType<typeof vi.fn>;
+}
+const created = vi.hoisted(() => [] as Created[]);
 vi.mock('electron', () => ({
   BrowserWindow: class {
     loadFile = vi.fn(async () => undefined);
     once = vi.fn();
-    constructor(options: unknown) {
+    constructor(options: Created['options']) {
       created.push({ options, loadFile: this.loadFile });
     }
   },

@@ -32,9 +32,17 @@ const emit = (channel: string, value: unknown) => {
 describe('preload bridge', () => {
   it('exposes exactly one named function per channel, and nothing generic', () => {
     expect([...bridge.exposed.keys()]).toEqual(['flamelens']);
-    expect(Object.keys(api).sort()).toEqual(
-      ['initialItems', 'onMenuCommand', 'onOpenItems', 'openDialog', 'openRecent', 'readFileChunk', 'recentList', 'registerDropped', 'saveFile'],
-    );
+    expect(Object.keys(api).sort()).toEqual([
+      'initialItems',
+      'onMenuCommand',
+      'onOpenItems',
+      'openDialog',
+      'openRecent',
+      'readFileChunk',
+      'recentList',
+      'registerDropped',
+      'saveFile',
+    ]);
     for (const value of Object.values(api)) expect(typeof value).toBe('function');
     expect(api).not.toHaveProperty('invoke');
     expect(api).not.toHaveProperty('send');

@@ -40,8 +40,7 @@ const isItemList = (v: unknown): v is ChosenItem[] => Array.isArray(v);
 const api: FlamelensApi = {
   openDialog: (kind?: OpenDialogKind) => ipcRenderer.invoke(CHANNELS.openDialog, kind ?? 'files'),
   initialItems: () => ipcRenderer.invoke(CHANNELS.initialItems),
-  readFileChunk: (token: string, offset: number, length: number) =>
-    ipcRenderer.invoke(CHANNELS.readFileChunk, token, offset, length),
+  readFileChunk: (token: string, offset: number, length: number) => ipcRenderer.invoke(CHANNELS.readFileChunk, token, offset, length),
   registerDropped: async (files: readonly DroppedFile[]) => {
     const paths = Array.from(files, pathOf).filter((p) => p !== '');
     if (paths.length > 0) await ipcRenderer.invoke(CHANNELS.registerDropped, paths);

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { downloadFailure, findElectron, hasDisplay } from './electron-binary';
 
 describe('hasDisplay', () => {
@@ -15,36 +15,63 @@ describe('hasDisplay', () => {
 });
 
 describe('findElectron', () => {
-  it('gives a reason instead of a binary when there is nothing to show it on, or when told not to', () => {
-    expect(findElectron('/nowhere', { env: {}, platform: 'linux' })).toEqual({ reason: 'no display' });
-    expect(findElectron('/nowhere', { env: { FLAMELENS_NO_ELECTRON: '1', DISPLAY: ':0' }, platform: 'linux' })).toEqual({
-      reason: 'FLAMELENS_NO_ELECTRON is set',
-    });
-  });
-
-  it('reports a missing electron package', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'flamelens-noelectron-'));
-    writeFileSync(join(dir, 'package.json'), '{"name":"flamelens"}');
-    try {
-      expect(findElectron(dir, { env: { DISPLAY: ':0' }, platform: 'linux' })).toEqual({ reason: 'the electron package is not installed' });
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
-
-  it('finds a binary an earlier install left, without running anything', () => {
+  /** A project folder with an electron package, with or without its binary. */
+  function project(withBinary: boolean): { dir: string; binary: string } {
     const dir = mkdtempSync(join(tmpdir(), 'flamelens-electron-'));
     const pkg = join(dir, 'node_modules', 'electron');
     mkdirSync(join(pkg, 'dist'), { recursive: true });
     writeFileSync(join(dir, 'package.json'), '{"name":"flamelens"}');
     writeFileSync(join(pkg, 'package.json'), '{"name":"electron","main":"index.js"}');
-    writeFileSync(join(pkg, 'path.txt'), 'electron');
-    writeFileSync(join(pkg, 'dist', 'electron'), '');
-    try {
-      expect(findElectron(dir, { env: { DISPLAY: ':0' }, platform: 'linux' })).toEqual({ path: join(pkg, 'dist', 'electron') });
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
+    if (withBinary) {
+      writeFileSync(join(pkg, 'path.txt'), 'electron');
+      writeFileSync(join(pkg, 'dist', 'electron'), '');
     }
+    return { dir, binary: join(pkg, 'dist', 'electron') };
+  }
+  const cleanup: string[] = [];
+  afterAll(() => cleanup.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+  it('finds a binary an earlier install left, without running anything', () => {
+    const { dir, binary } = project(true);
+    cleanup.push(dir);
+    expect(findElectron(dir, { env: { DISPLAY: ':0' }, platform: 'linux' })).toEqual({ path: binary });
+    expect(findElectron(dir, { env: {}, platform: 'linux' })).toEqual({ reason: 'no display' });
+    expect(findElectron(dir, { env: { FLAMELENS_NO_ELECTRON: '1', DISPLAY: ':0' }, platform: 'linux' })).toEqual({
+      reason: 'FLAMELENS_NO_ELECTRON is set',
+    });
+  });
+
+  it('says where the binary is missing, and does not download when told not to or pointless', () => {
+    const { dir } = project(false);
+    cleanup.push(dir);
+    const dist = join(dir, 'node_modules', 'electron', 'dist');
+    expect(findElectron(dir, { env: { DISPLAY: ':0' }, platform: 'linux', download: false })).toEqual({
+      reason: `no Electron binary in ${dist}`,
+    });
+    expect(findElectron(dir, { env: {}, platform: 'linux' })).toEqual({ reason: `no Electron binary in ${dist}, and no display` });
+  });
+
+  it('reports a failed download with its cause', () => {
+    const { dir } = project(false);
+    cleanup.push(dir);
+    // This stand-in package fails the way @electron/get does without network.
+    writeFileSync(
+      join(dir, 'node_modules', 'electron', 'index.js'),
+      "console.log('Downloading Electron binary...'); console.error('TypeError: fetch failed\\n    at x (y:1:1)'); process.exit(1);",
+    );
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    const r = findElectron(dir, { env: { DISPLAY: ':0', PATH: process.env.PATH }, platform: 'linux' });
+    stderr.mockRestore();
+    expect(r).toEqual({
+      reason: `no Electron binary in ${join(dir, 'node_modules', 'electron', 'dist')}, and downloading it failed: fetch failed`,
+    });
+  });
+
+  it('reports a missing electron package', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'flamelens-noelectron-'));
+    cleanup.push(dir);
+    writeFileSync(join(dir, 'package.json'), '{"name":"flamelens"}');
+    expect(findElectron(dir, { env: { DISPLAY: ':0' }, platform: 'linux' })).toEqual({ reason: 'the electron package is not installed' });
   });
 });
 

@@ -28,16 +28,19 @@ export function hasDisplay(env: NodeJS.ProcessEnv, platform: NodeJS.Platform): b
 
 export function findElectron(appRoot: string, ctx: LookupEnv = { env: process.env, platform: process.platform }): ElectronLookup {
   if (ctx.env.FLAMELENS_NO_ELECTRON) return { reason: 'FLAMELENS_NO_ELECTRON is set' };
-  if (!hasDisplay(ctx.env, ctx.platform)) return { reason: 'no display' };
   let pkgDir: string;
   try {
     pkgDir = dirname(createRequire(join(appRoot, 'package.json')).resolve('electron/package.json'));
   } catch {
     return { reason: 'the electron package is not installed' };
   }
+  const display = hasDisplay(ctx.env, ctx.platform);
   const installed = installedBinary(pkgDir, ctx.env);
-  if (installed) return { path: installed };
-  if (ctx.download === false) return { reason: `no Electron binary in ${join(pkgDir, 'dist')}` };
+  if (installed) return display ? { path: installed } : { reason: 'no display' };
+  const dist = join(pkgDir, 'dist');
+  // Without a display the binary could not show a window anyway: not worth a download.
+  if (!display) return { reason: `no Electron binary in ${dist}, and no display` };
+  if (ctx.download === false) return { reason: `no Electron binary in ${dist}` };
 
   process.stderr.write("flamelens: Electron's binary is not installed yet; trying to download it…\n");
   const result = spawnSync(process.execPath, ['-e', "process.stdout.write(require('electron'))"], {
@@ -49,7 +52,7 @@ export function findElectron(appRoot: string, ctx: LookupEnv = { env: process.en
   const path = result.status === 0 ? result.stdout.trim() : '';
   if (path && existsSync(path)) return { path };
   const why = result.error?.message ?? downloadFailure(`${result.stderr}\n${result.stdout}`);
-  return { reason: `no Electron binary in ${join(pkgDir, 'dist')}, and downloading it failed: ${why}` };
+  return { reason: `no Electron binary in ${dist}, and downloading it failed: ${why}` };
 }
 
 /** The binary an earlier install left, if it is there (what `require('electron')` would return). */

@@ -58,9 +58,18 @@ describe('openInBrowser', () => {
   it('serves the sample comparison, prints the address and stops when told', async () => {
     const lines: string[] = [];
     const stop = new AbortController();
-    const running = openInBrowser({ files: [], noBrowser: true, electronReason: 'no display', log: (l) => lines.push(l), signal: stop.signal, rendererDir });
+    const running = openInBrowser({
+      files: [],
+      noBrowser: true,
+      electronReason: 'no display',
+      log: (l) => lines.push(l),
+      signal: stop.signal,
+      rendererDir,
+    });
     await expect.poll(() => lines.length).toBe(1);
-    const m = /^Electron is not available here \(no display\); Flamelens is at (http:\/\/127\.0\.0\.1:\d+) — open it in a browser$/.exec(lines[0]!);
+    const m = /^Electron is not available here \(no display\); Flamelens is at (http:\/\/127\.0\.0\.1:\d+) — open it in a browser$/.exec(
+      lines[0]!,
+    );
     expect(m, lines[0]).not.toBeNull();
     const res = await fetch(`${m![1]}/api/initial-items`);
     const items = (await res.json()) as { kind: string; file: { name: string } }[];
@@ -71,8 +80,8 @@ describe('openInBrowser', () => {
   });
 
   it('refuses files that do not exist', async () => {
-    await expect(openInBrowser({ files: ['/no/such/file.cpuprofile'], noBrowser: true, log: () => undefined, rendererDir })).rejects.toThrow(
-      /cannot open \/no\/such\/file\.cpuprofile: no such file or directory/,
-    );
+    await expect(
+      openInBrowser({ files: ['/no/such/file.cpuprofile'], noBrowser: true, log: () => undefined, rendererDir }),
+    ).rejects.toThrow(/cannot open \/no\/such\/file\.cpuprofile: no such file or directory/);
   });
 });

@@ -91,7 +91,11 @@ export async function openInBrowser(opts: OpenInBrowserOptions): Promise<void> {
   const log = opts.log ?? ((line: string) => process.stdout.write(`${line}\n`));
   const appRoot = findAppRoot(dirname(fileURLToPath(import.meta.url)));
   const items = opts.files.length > 0 ? opts.files.map((f) => resolve(f)) : samplePaths(appRoot);
-  const server = await startServer({ items, rendererDir: opts.rendererDir ?? rendererDirOf(appRoot), ...(opts.port !== undefined ? { port: opts.port } : {}) });
+  const server = await startServer({
+    items,
+    rendererDir: opts.rendererDir ?? rendererDirOf(appRoot),
+    ...(opts.port !== undefined ? { port: opts.port } : {}),
+  });
   const url = server.url.replace(/\/$/, '');
   const prefix = opts.electronReason ? `Electron is not available here (${opts.electronReason}); ` : '';
   const printAddress = (why: string): void => log(`${prefix}${why}Flamelens is at ${url} — open it in a browser`);

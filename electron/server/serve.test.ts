@@ -156,7 +156,13 @@ describe('api', () => {
     expect((await get('/api/files/not-a-token?offset=0&length=10')).status).toBe(404);
     expect((await get(`/api/files/${encodeURIComponent(join(dir, 'secret.txt'))}?offset=0&length=10`)).status).toBe(404);
     expect((await get('/api/files/%E0%A4%A?offset=0&length=1')).status).toBe(404);
-    for (const q of ['offset=-1&length=1', 'offset=abc&length=1', 'offset=1e3&length=1', 'offset=0&length=-4', 'offset=99999999999999999&length=1']) {
+    for (const q of [
+      'offset=-1&length=1',
+      'offset=abc&length=1',
+      'offset=1e3&length=1',
+      'offset=0&length=-4',
+      'offset=99999999999999999&length=1',
+    ]) {
       expect((await get(`/api/files/${token}?${q}`)).status, q).toBe(400);
     }
   });

@@ -149,7 +149,12 @@ async function serveChunk(req: IncomingMessage, res: ServerResponse, ctx: Contex
   }
   try {
     const bytes = await ctx.registry.readChunk(token, queryInt(url, 'offset', 0), queryInt(url, 'length', MAX_CHUNK));
-    res.writeHead(200, { ...COMMON_HEADERS, 'Content-Type': 'application/octet-stream', 'Content-Length': bytes.byteLength, 'Cache-Control': 'no-store' });
+    res.writeHead(200, {
+      ...COMMON_HEADERS,
+      'Content-Type': 'application/octet-stream',
+      'Content-Length': bytes.byteLength,
+      'Cache-Control': 'no-store',
+    });
     res.end(req.method === 'HEAD' ? undefined : bytes);
   } catch (err) {
     if (err instanceof UnknownTokenError) return send(res, 404, 'text/plain; charset=utf-8', 'unknown file');
@@ -203,6 +208,11 @@ function inside(dir: string, path: string): boolean {
 }
 
 function send(res: ServerResponse, status: number, type: string, body: string, headOnly = false): void {
-  res.writeHead(status, { ...COMMON_HEADERS, 'Content-Type': type, 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-store' });
+  res.writeHead(status, {
+    ...COMMON_HEADERS,
+    'Content-Type': type,
+    'Content-Length': Buffer.byteLength(body),
+    'Cache-Control': 'no-store',
+  });
   res.end(headOnly ? undefined : body);
 }

@@ -109,8 +109,18 @@ describe('trace events: detection', () => {
     // Chrome 141 writes the metadata block first.
     expect(traceEventsImporter.sniff('{"metadata":{"source":"DevTools","x":{"traceEvents":1}},"traceEvents":[', '')).toBe(true);
     // A cut-off first event still counts when its "ph" was seen.
-    expect(traceEventsImporter.sniff('[{"cat":"disabled-by-default-devtools.timeline","ph":"I","ts":1,"args":{"data":{"cpuProfile":{"nodes":[', '')).toBe(true);
-    for (const f of ['trace-event/simple.json', 'trace-event/simple-object.json', 'Chrome/141/no-arg-data.json', 'Chrome/65/simple-timeline.json']) {
+    expect(
+      traceEventsImporter.sniff(
+        '[{"cat":"disabled-by-default-devtools.timeline","ph":"I","ts":1,"args":{"data":{"cpuProfile":{"nodes":[',
+        '',
+      ),
+    ).toBe(true);
+    for (const f of [
+      'trace-event/simple.json',
+      'trace-event/simple-object.json',
+      'Chrome/141/no-arg-data.json',
+      'Chrome/65/simple-timeline.json',
+    ]) {
       expect(traceEventsImporter.sniff(readText(`${SPEEDSCOPE}/${f}`).slice(0, 65536), ''), f).toBe(true);
     }
   });
@@ -120,7 +130,9 @@ describe('trace events: detection', () => {
       cpuprofile: readText(`${SPEEDSCOPE}/Chrome/65/simple.cpuprofile`),
       'node cpuprofile': readText(`${SPEEDSCOPE}/node/10.11.0/example.cpuprofile`),
       heapprofile: readText(`${SPEEDSCOPE}/Chrome/69/Heap-20181005T144546.heapprofile`),
-      '0x isolate json': gunzipSync(readFileSync(fixturePath('samples/baseline/0x/isolate-0x33817a80-6265-6265-v8.log.json.gz'))).toString(),
+      '0x isolate json': gunzipSync(
+        readFileSync(fixturePath('samples/baseline/0x/isolate-0x33817a80-6265-6265-v8.log.json.gz')),
+      ).toString(),
       '0x ticks': gunzipSync(readFileSync(fixturePath('samples/baseline/0x/ticks.json.gz'))).toString(),
       '0x stacks': gunzipSync(readFileSync(fixturePath('samples/baseline/0x/stacks.6265.json.gz'))).toString(),
       'crypto ticks': readText(fixturePath('corpus/0x/test/fixtures/crypto-ticks.json')),
@@ -179,7 +191,14 @@ describe('trace events: speedscope trace-event fixtures', () => {
   it('uses process and thread names for the thread roots', async () => {
     const p = await load(traceEvent('multiprocess.json'), '');
     expect(rootChildren(p).map((n) => frameName(p, n))).toEqual([
-      'p0t0 (0/0)', 'p0t1 (0/1)', 'p1t0 (1/0)', 'p1t1 (1/1)', 'p2t0 (2/0)', 'p2t1 (2/1)', 'p3 (3/0)', 'p3 (3/1)',
+      'p0t0 (0/0)',
+      'p0t1 (0/1)',
+      'p1t0 (1/0)',
+      'p1t1 (1/1)',
+      'p2t0 (2/0)',
+      'p2t1 (2/1)',
+      'p3 (3/0)',
+      'p3 (3/1)',
     ]);
     expect(p.meta.processNames).toEqual({ 0: 'p0', 1: 'p1', 3: 'p3' });
     expect(p.meta.threadNames!['2:1']).toBe('p2t1');
@@ -230,21 +249,21 @@ describe('trace events: Chrome traces with CPU samples', () => {
     ['source-maps/chrome-85-esbuild.json', 'chrome-85-esbuild.json'],
   ] as const;
 
-  /** Samples of the chosen thread, counted straight from the JSON. */
-  function samplesInFile(path: string, pid: string, tid: string): number {
+  /** Events in the file, and samples of the chosen thread, counted straight from the JSON. */
+  function countInFile(path: string, pid: string, tid: string): { events: number; samples: number } {
     const raw = JSON.parse(readText(path));
     const events: { name: string; pid: number; tid: number; id?: string; args?: { data?: any } }[] = raw.traceEvents ?? raw;
     const ids = new Set<string>();
-    let n = 0;
+    let samples = 0;
     for (const e of events) {
       if (String(e.pid) !== pid || String(e.tid) !== tid) continue;
-      if (e.name === 'CpuProfile') n += e.args!.data.cpuProfile.samples.length;
+      if (e.name === 'CpuProfile') samples += e.args!.data.cpuProfile.samples.length;
       if (e.name === 'Profile') ids.add(`${e.pid}:${e.id}`);
     }
     for (const e of events) {
-      if (e.name === 'ProfileChunk' && ids.has(`${e.pid}:${e.id}`)) n += e.args?.data?.cpuProfile?.samples?.length ?? 0;
+      if (e.name === 'ProfileChunk' && ids.has(`${e.pid}:${e.id}`)) samples += e.args?.data?.cpuProfile?.samples?.length ?? 0;
     }
-    return n;
+    return { events: events.length, samples };
   }
 
   for (const [f, profileName] of chrome) {
@@ -257,7 +276,9 @@ describe('trace events: Chrome traces with CPU samples', () => {
         expect(p.meta.producer).toBe('Chrome DevTools trace');
         expect(p.meta.thread).toMatch(/^CrRendererMain \(/);
         const [pid, tid] = /\((\S+)\/(\S+)\)$/.exec(p.meta.thread!)!.slice(1) as [string, string];
-        expect(p.samples!.length).toBe(samplesInFile(path, pid, tid));
+        const inFile = countInFile(path, pid, tid);
+        expect(p.samples!.length).toBe(inFile.samples);
+        expect(p.traceStats!.reduce((n, st) => n + st.count, 0)).toBe(inFile.events);
         expect(p.tree.total[0]).toBe(p.samples!.length);
         const got = speedscopeChromeWeights(p);
         expect(got.nonIdle).toBeCloseTo(want.total_non_idle_weight, 3);
@@ -332,7 +353,9 @@ describe('trace events: real Node.js traces', () => {
           const want = countEvents(gunzipSync(readFileSync(path)).toString('utf8'));
           expect(want.notVerbatim).toBe(0);
           const p = await load(path, 'node_trace.1.log.gz', 1 << 20);
-          const got = new Map(p.traceStats!.map((s) => [`${s.category}|${s.name}|${s.phase}`, { count: s.count, bytes: s.bytes, duration: s.duration }]));
+          const got = new Map(
+            p.traceStats!.map((s) => [`${s.category}|${s.name}|${s.phase}`, { count: s.count, bytes: s.bytes, duration: s.duration }]),
+          );
           expect(got).toEqual(want.counts);
           expect(p.traceStats!.reduce((n, s) => n + s.count, 0)).toBe(want.events);
           expect([p.kind, p.unit, p.meta.producer]).toEqual(['spans', 'microseconds', 'node --trace-event-categories']);
@@ -351,8 +374,12 @@ describe('trace events: real Node.js traces', () => {
     const [main, async] = rootChildren(p);
     expect([frameName(p, main!), frameName(p, async!)]).toEqual(['JavaScriptMainThread (6164/6164)', 'async']);
     const resources = stacks(p, async).map((s) => s.split(' ')[0]!);
-    expect(resources).toEqual(expect.arrayContaining(['PROMISE', 'PROMISE;PROMISE_CALLBACK', 'TickObject;TickObject_CALLBACK', 'Timeout', 'HTTPINCOMINGMESSAGE']));
-    expect(stacks(p, main!)).toEqual(expect.arrayContaining([expect.stringMatching(/^fs\.sync\.open \d+$/), expect.stringMatching(/^MinorGC;V8\.GCScavenger \d+$/)]));
+    expect(resources).toEqual(
+      expect.arrayContaining(['PROMISE', 'PROMISE;PROMISE_CALLBACK', 'TickObject;TickObject_CALLBACK', 'Timeout', 'HTTPINCOMINGMESSAGE']),
+    );
+    expect(stacks(p, main!)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^fs\.sync\.open \d+$/), expect.stringMatching(/^MinorGC;V8\.GCScavenger \d+$/)]),
+    );
     expect(p.meta.warnings.join('\n')).toMatch(/async span\(s\) never ended .*PROMISE ×302/);
   });
 
@@ -386,13 +413,19 @@ describe('trace events: variants real files have', () => {
     const cut = `[${events.join(',\n')},\n{"pid":1,"tid":1,"ph":"X","na`;
     const p = await importProfile(bytesSource('', cut));
     expect(threadTotals(p)).toEqual({ '1/1': 500 });
-    expect(p.meta.warnings[0]).toMatch(/ends before the closing "\]".*read 100 complete event\(s\), dropped an incomplete last event of 29 bytes/);
+    expect(p.meta.warnings[0]).toMatch(
+      /ends before the closing "\]".*read 100 complete event\(s\), dropped an incomplete last event of 29 bytes/,
+    );
   });
 
   it('refuses a trace without events, naming the file', async () => {
     for (const text of ['{"traceEvents":[]}', '[]', '{"traceEvents":[],"metadata":{"source":"x"}}']) {
       const err = await traceEventsImporter
-        .parse({ file: 'empty.json', source: { name: 'empty.json', head: text, gzipped: false, encoding: 'utf-8', chunks: () => one(text) }, options: {} })
+        .parse({
+          file: 'empty.json',
+          source: { name: 'empty.json', head: text, gzipped: false, encoding: 'utf-8', chunks: () => one(text) },
+          options: {},
+        })
         .catch((e: unknown) => e);
       expect(err).toBeInstanceOf(ImportError);
       expect((err as Error).message).toMatch(/^empty\.json: the trace holds no events/);

@@ -18,55 +18,15 @@
  * number of events, their bytes in the file and their paired duration.
  */
 import { CallTreeBuilder, FrameTableBuilder, finishProfile } from '../../model/builders';
-import { Category, Tier, type RunMeta, type TraceEventStat } from '../../model/types';
+import { Category, Tier, type RunMeta } from '../../model/types';
 import { ImportError } from '../errors';
 import type { Importer } from '../importer';
 import { streamJson } from '../json-stream';
 import { ChromeSamples, HermesSamples, type SampledThread } from './trace-samples';
 import { AsyncSpans, BEGIN, COMPLETE, END, SpanFrames, SyncSpans } from './trace-spans';
+import { StatTable } from './trace-stats';
 
 type Obj = Record<string, unknown>;
-
-/** Per (category, name, phase) counters, nested maps so that no key string is built per event. */
-class StatTable {
-  private readonly index = new Map<string, Map<string, Map<string, number>>>();
-  private readonly cat: string[] = [];
-  private readonly name: string[] = [];
-  private readonly phase: string[] = [];
-  readonly count: number[] = [];
-  readonly bytes: number[] = [];
-  readonly duration: number[] = [];
-
-  id(cat: string, name: string, phase: string): number {
-    let byCat = this.index.get(phase);
-    if (!byCat) this.index.set(phase, (byCat = new Map()));
-    let byName = byCat.get(cat);
-    if (!byName) byCat.set(cat, (byName = new Map()));
-    let i = byName.get(name);
-    if (i === undefined) {
-      i = this.cat.length;
-      byName.set(name, i);
-      this.cat.push(cat);
-      this.name.push(name);
-      this.phase.push(phase);
-      this.count.push(0);
-      this.bytes.push(0);
-      this.duration.push(0);
-    }
-    return i;
-  }
-
-  finish(): TraceEventStat[] {
-    return this.cat.map((category, i) => ({
-      category,
-      name: this.name[i]!,
-      phase: this.phase[i]!,
-      count: this.count[i]!,
-      bytes: this.bytes[i]!,
-      duration: this.duration[i]!,
-    }));
-  }
-}
 
 function str(v: unknown): string {
   return typeof v === 'string' ? v : v === undefined || v === null ? '' : String(v);
@@ -138,7 +98,10 @@ class TraceReader {
       if (ts > this.maxTs) this.maxTs = ts;
     }
     if (!this.nodeProducer && cat.startsWith('node')) this.nodeProducer = true;
-    if (SAMPLE_EVENTS.has(name)) this.chrome.event(name, e, ts);
+    // {"ph":"P","cat":"disabled-by-default-v8.cpu_profiler","name":"ProfileChunk",…} (Chrome 69+, Node);
+    // {"ph":"I","cat":"disabled-by-default-devtools.timeline","name":"CpuProfile",…} (Chrome 65/66)
+    if (SAMPLE_EVENTS.has(name) && (ph === 'P' || cat.includes('cpu_profiler') || cat.includes('devtools.timeline')))
+      this.chrome.event(name, e, ts);
 
     switch (ph) {
       case 'X': {
@@ -349,6 +312,7 @@ export const traceEventsImporter: Importer = {
       warnings,
     };
 
+    const addDuration = (stat: number, d: number) => (r.stats.duration[stat]! += d);
     const sampled = [...r.chrome.threads(), ...r.hermes.threads()];
     if (r.chrome.emptyEvents > 0) warnings.push(`${r.chrome.emptyEvents} CPU profile event(s) without data were skipped`);
     if (r.chrome.undeclared() > 0)
@@ -366,13 +330,24 @@ export const traceEventsImporter: Importer = {
             others.map((t) => `${r.threadLabel(t.pid, t.tid)} (${t.samples} samples)`).join(', '),
         );
       }
+      // The spans are not drawn, but their B/E pairs still give the statistics their durations.
+      const scratch = new CallTreeBuilder();
+      r.sync.replay({ tree: scratch, threadNode: () => scratch.root, frame: () => 0, addDuration });
       const built = chosen.build(frames, tree);
       warnings.push(...built.warnings);
       meta.startTime = built.start;
       meta.endTime = Math.max(built.end, built.recordedEnd);
       if (chosen.samples > 1) meta.sampleInterval = (built.end - built.start) / (chosen.samples - 1);
-      // Spans still count in the statistics; only their durations are left unpaired.
-      return finishProfile({ name: file, format: 'trace-events', kind: 'sampled', unit: 'samples', frames, tree, meta, traceStats: r.stats.finish() });
+      return finishProfile({
+        name: file,
+        format: 'trace-events',
+        kind: 'sampled',
+        unit: 'samples',
+        frames,
+        tree,
+        meta,
+        traceStats: r.stats.finish(),
+      });
     }
 
     // Spans: one root per thread (sorted like speedscope's profiles), then `async`.
@@ -380,16 +355,14 @@ export const traceEventsImporter: Importer = {
     const threads = r.sync.threads().sort((a, b) => threadOrder(r.threadList[a]!, r.threadList[b]!));
     for (const t of threads) {
       const { pid, tid } = r.threadList[t]!;
-      threadNodes.set(t, tree.child(tree.root, frames.intern({ name: r.threadLabel(pid, tid), category: Category.Other, tier: Tier.Unknown })));
+      threadNodes.set(
+        t,
+        tree.child(tree.root, frames.intern({ name: r.threadLabel(pid, tid), category: Category.Other, tier: Tier.Unknown })),
+      );
     }
     const spanFrame: number[] = [];
     const frameOfSpec = (spec: number) => (spanFrame[spec] ??= frames.intern(r.spanFrames.inputs[spec]!));
-    r.sync.replay({
-      tree,
-      threadNode: (t) => threadNodes.get(t)!,
-      frame: frameOfSpec,
-      addDuration: (stat, d) => (r.stats.duration[stat]! += d),
-    });
+    r.sync.replay({ tree, threadNode: (t) => threadNodes.get(t)!, frame: frameOfSpec, addDuration });
     if (r.async.hasSpans) {
       const root = tree.child(tree.root, frames.intern({ name: 'async', category: Category.Other, tier: Tier.Unknown }));
       r.async.materialize(tree, root, frameOfSpec);
@@ -405,7 +378,8 @@ export const traceEventsImporter: Importer = {
     if (unfinished.total > 0)
       warnings.push(`${unfinished.total} async span(s) never ended and are left out of "async" (${mostCommon(unfinished.byName)})`);
     if (a.unmatchedEnds > 0) warnings.push(`${a.unmatchedEnds} async end event(s) had no matching begin; ignored`);
-    if (a.closedByParent > 0) warnings.push(`${a.closedByParent} async span(s) were ended by the end of an enclosing span with the same id`);
+    if (a.closedByParent > 0)
+      warnings.push(`${a.closedByParent} async span(s) were ended by the end of an enclosing span with the same id`);
     if (a.negative > 0) warnings.push(`${a.negative} async span(s) ended before they began; counted as 0`);
     if (tree.nodeCount === 1) warnings.push('the trace has no spans and no CPU samples; only its event statistics are meaningful');
 
@@ -413,6 +387,15 @@ export const traceEventsImporter: Importer = {
       meta.startTime = r.minTs;
       meta.endTime = r.maxTs;
     }
-    return finishProfile({ name: file, format: 'trace-events', kind: 'spans', unit: 'microseconds', frames, tree, meta, traceStats: r.stats.finish() });
+    return finishProfile({
+      name: file,
+      format: 'trace-events',
+      kind: 'spans',
+      unit: 'microseconds',
+      frames,
+      tree,
+      meta,
+      traceStats: r.stats.finish(),
+    });
   },
 };

@@ -135,7 +135,7 @@ function resolver(p: V8Profile, frames: FrameTableBuilder, tree: CallTreeBuilder
     if (!p.nodes.has(id)) return undefined;
     chain.length = 0;
     let base = tree.root;
-    for (let cur: number | undefined = id; cur !== undefined; ) {
+    for (let cur: number | undefined = id; cur !== undefined;) {
       const m = memo.get(cur);
       if (m !== undefined) {
         base = m;
@@ -279,7 +279,8 @@ function buildV8(list: V8Profile[], frames: FrameTableBuilder, tree: CallTreeBui
       }
     }
   }
-  if (unknown > 0) warnings.push(`${unknown} sample(s) refer to a node the profile does not define; counted on the previous sample's stack`);
+  if (unknown > 0)
+    warnings.push(`${unknown} sample(s) refer to a node the profile does not define; counted on the previous sample's stack`);
   if (negative > 0) warnings.push(`${negative} negative time delta(s) between samples; the sample times are kept as recorded`);
   if (mismatched > 0) warnings.push(`${mismatched} chunk(s) have a different number of samples and time deltas; missing deltas count as 0`);
   return { start, end, recordedEnd, warnings };
@@ -350,7 +351,7 @@ export class HermesSamples {
       if (known !== undefined) return known;
       const chain: string[] = [];
       let base = tree.root;
-      for (let cur: string | undefined = sf; cur !== undefined; ) {
+      for (let cur: string | undefined = sf; cur !== undefined;) {
         const m = memo.get(cur);
         if (m !== undefined) {
           base = m;

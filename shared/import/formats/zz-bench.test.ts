@@ -1,38 +1,16 @@
 import { it } from 'vitest';
+import { fileSource, fixturePath } from '../../test/files';
 import { importProfile } from '../import-profile';
-it('big synthetic trace', async () => {
-  const target = 1024 * 1024 * 1024; // bytes
-  const enc = new TextEncoder();
-  let produced = 0, i = 0, peak = 0;
-  const src = {
-    name: 'big.json',
-    stream() {
-      return new ReadableStream<Uint8Array>({
-        pull(c) {
-          if (produced >= target) { c.enqueue(enc.encode(']}')); c.close(); return; }
-          const parts: string[] = [];
-          for (let k = 0; k < 2000; k++, i++) {
-            const ts = i * 10;
-            const m = i % 6;
-            let e: string;
-            if (m === 0) e = `{"pid":1,"tid":1,"ts":${ts},"ph":"X","cat":"v8","name":"V8.GCScavenger","dur":5,"args":{}}`;
-            else if (m === 1) e = `{"pid":1,"tid":1,"ts":${ts},"ph":"B","cat":"node,node.fs,node.fs.sync","name":"fs.sync.open","args":{}}`;
-            else if (m === 2) e = `{"pid":1,"tid":1,"ts":${ts},"ph":"E","cat":"node,node.fs,node.fs.sync","name":"fs.sync.open","args":{}}`;
-            else if (m === 3) e = `{"pid":1,"tid":1,"ts":${ts},"ph":"b","cat":"node,node.async_hooks","name":"PROMISE","id":"0x${i.toString(16)}","args":{"data":{"executionAsyncId":${i},"triggerAsyncId":${i - 1}}}}`;
-            else if (m === 4) e = `{"pid":1,"tid":1,"ts":${ts},"ph":"e","cat":"node,node.async_hooks","name":"PROMISE","id":"0x${(i - 1).toString(16)}","args":{}}`;
-            else e = `{"pid":1,"tid":1,"ts":${ts},"ph":"C","cat":"v8","name":"heap","args":{"used":${i}}}`;
-            parts.push(e);
-          }
-          const s = (produced === 0 ? '{"traceEvents":[' : ',') + parts.join(',');
-          const b = enc.encode(s);
-          produced += b.length;
-          if ((i & 0x3ffff) < 2000) peak = Math.max(peak, process.memoryUsage().heapUsed);
-          c.enqueue(b);
-        },
-      });
-    },
-  };
-  const t0 = performance.now();
-  const p = await importProfile(src);
-  console.log('events', i, 'MB', (produced / 1e6).toFixed(0), 'ms', (performance.now() - t0).toFixed(0), 'peak heap MB', (peak / 1e6).toFixed(0), 'rss MB', (process.memoryUsage().rss / 1e6).toFixed(0), 'nodes', p.tree.length, p.meta.warnings);
-}, 600000);
+it('dump', async () => {
+  const S = fixturePath('corpus/speedscope/sample/profiles');
+  for (const f of [`${S}/Chrome/65/simple-timeline.json`, `${S}/Chrome/116/Trace-20230603T221323.json`, `${S}/Chrome/141/no-arg-data.json`, `${S}/Chrome/66/worker.json`, fixturePath('samples/ddtrace/node_trace.1.log.gz')]) {
+    const p = await importProfile(fileSource(f));
+    const { processNames, threadNames, ...m } = p.meta;
+    console.log(f.split('/').slice(-2).join('/'), p.kind, p.tree.length, p.frames.length, JSON.stringify(m, null, 1));
+    const t = p.tree;
+    const lines: string[] = [];
+    for (let i = 1; i < t.length && lines.length < 40; i++) if (t.depth[i]! <= 2) lines.push(`${'  '.repeat(t.depth[i]! - 1)}${p.frames.name[t.frame[i]!]} self=${t.self[i]!.toFixed(0)} total=${t.total[i]!.toFixed(0)}`);
+    console.log(lines.join('\n'));
+    console.log(p.traceStats!.slice().sort((a, b) => b.bytes - a.bytes).slice(0, 8).map((s) => `${s.phase} ${s.category} ${s.name} n=${s.count} bytes=${s.bytes} dur=${s.duration}`).join('\n'));
+  }
+}, 300000);
