@@ -2,22 +2,23 @@
  * Linux `perf script` text: one block per sample, a header line (`comm pid[/tid] [cpu] time:
  * period event:`) followed by the call chain leaf first, one `address symbol (dso)` line per
  * frame, and a blank line. Reference: Brendan Gregg's FlameGraph `stackcollapse-perf.pl` with
- * default options (https://github.com/brendangregg/FlameGraph). Every frame's `label` is the
- * exact text that script prints for it, so that `collapse()` reproduces its output; the other
- * frame fields are read properly (V8 `--perf-basic-prof` frames become function, script, line,
- * column and tier). Where we part ways with the script, on purpose:
+ * default options (https://github.com/brendangregg/FlameGraph), whose output `collapse()`
+ * reproduces. This file reads the lines: headers, frame line layout, samples, event types and
+ * weights; what each frame is called (its reference label, V8 function, script and tier, dso
+ * naming) is worked out in perf-frames.ts. Where we part ways with the script, on purpose:
  * - the last sample is kept when the file does not end with a blank line (the script drops it);
  * - a header met before the blank line that should close the previous sample closes it (the
  *   script would glue both stacks together), which also reads `perf script` without `-g`;
  * - a header without a timestamp still yields its period and event (the script only looks for
  *   them after a `time:` column).
  */
-import { CallTreeBuilder, type FrameInput, FrameTableBuilder, finishProfile } from '../../model/builders';
+import { CallTreeBuilder, FrameTableBuilder, finishProfile } from '../../model/builders';
 import { Category, Tier } from '../../model/types';
 import type { RunMeta, Unit } from '../../model/types';
 import { ImportError } from '../errors';
 import type { Importer } from '../importer';
 import { forEachLine } from '../lines';
+import { perfFrameInputs } from './perf-frames';
 
 // ---------------------------------------------------------------------------------------------
 // Characters. Perl's \s and \w (ASCII) are what the reference output depends on.
@@ -200,89 +201,6 @@ function readFrame(line: string, from: number, out: FrameLine): boolean {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Frame names.
-
-/** `+0x481` offsets (lower-case hex, as perf prints them). */
-const OFFSET = /\+0x[0-9a-f]+$/;
-/** V8 `--perf-basic-prof` code tags for JavaScript functions, current (`JS:`) and older. */
-const JS_TAG = /^(?:JS|LazyCompile|Function|InterpretedFunction|Script|Eval|NativeFunction|NativeLazyCompile|NativeScript):/;
-const TIERS: Record<string, Tier> = { '~': Tier.Interpreted, '^': Tier.Baseline, '+': Tier.Maglev, '*': Tier.Optimized };
-const JIT_MAP = /(^|\/)perf-\d+\.map$/;
-const LOCATION = /^(.*?):(\d+)(?::(\d+))?$/;
-
-function baseName(path: string): string {
-  return path.slice(path.lastIndexOf('/') + 1);
-}
-
-/**
- * The reference's text for one frame: `[unknown]` becomes the dso's base name in brackets,
- * `;` becomes `:`, everything from the first `(` on is dropped (except `(anonymous namespace)`,
- * and not at all in Go names like `net/http.(*Client).Do`), quotes are removed
- * (`RegExp:[&<>\"\']` → `RegExp:[&<>\\]`), and in processes named `java` the `L` of
- * `Ljava/lang/Thread;::run` goes.
- */
-function referenceLabel(part: string, dso: string, java: boolean): string {
-  let f = part;
-  if (f === '[unknown]') f = dso === '[unknown]' ? '[unknown]' : `[${baseName(dso)}]`;
-  f = f.replaceAll(';', ':');
-  const dotParen = f.indexOf('.(');
-  if (!(dotParen >= 0 && f.lastIndexOf(').') >= dotParen + 2)) {
-    for (let p = f.indexOf('('); p >= 0; p = f.indexOf('(', p + 1)) {
-      if (!f.startsWith('anonymous namespace)', p + 1)) {
-        f = f.slice(0, p);
-        break;
-      }
-    }
-  }
-  f = f.replace(/["']/g, '');
-  if (java && f.charCodeAt(0) === 76 /* L */ && f.includes('/')) f = f.slice(1);
-  return f;
-}
-
-/** Model fields for one frame (one part of an inlined `a->b` symbol). */
-function frameInput(part: string, dso: string, label: string): FrameInput {
-  const jit = JIT_MAP.test(dso);
-  const f: FrameInput = { name: part, tier: Tier.Unknown, dso, label };
-  if (part === '[unknown]' || part.trim() === '') {
-    // No symbol: name the code after what perf knows about where it lives.
-    if (dso === '[unknown]' || dso === '') f.name = '[unknown]';
-    else if (jit) f.name = '[unknown JIT code]';
-    else {
-      const base = baseName(dso);
-      f.name = base.startsWith('[') ? base : `[${base}]`;
-      f.file = dso;
-    }
-    return f;
-  }
-  const tag = JS_TAG.exec(part);
-  if (tag) {
-    // `JS:*handler /app/server.js:12:3`, `JS:^ /srv/app/x.js:14:26` (anonymous),
-    // `LazyCompile:~body_0 evalmachine.<anonymous>:1`. Function names may hold blanks
-    // (`get headers`), so the location starts at the first ` /`, else at the last blank.
-    let body = part.slice(tag[0].length);
-    const tier = TIERS[body.charAt(0)];
-    if (tier !== undefined) body = body.slice(1);
-    f.tier = tier ?? Tier.Unknown;
-    let sp = body.indexOf(' /');
-    if (sp < 0) sp = body.lastIndexOf(' ');
-    const loc = sp >= 0 ? LOCATION.exec(body.slice(sp + 1)) : null;
-    if (loc) {
-      f.name = body.slice(0, sp);
-      f.file = loc[1]!;
-      f.line = Number(loc[2]);
-      if (loc[3] !== undefined) f.column = Number(loc[3]);
-    } else {
-      f.name = body;
-    }
-    return f;
-  }
-  // Native code: the file is the binary or shared object. JIT stubs (`Builtin:`, `RegExp:…`) get
-  // no file: the map is named after the pid and would keep equal frames of two runs apart.
-  if (!jit) f.file = dso;
-  return f;
-}
-
-// ---------------------------------------------------------------------------------------------
 // Event types.
 
 /** `cycles:u` → `cycles`, `cpu-clock:pppH` → `cpu-clock`; tracepoints (`sched:sched_switch`) stay. */
@@ -397,28 +315,13 @@ export const perfScriptImporter: Importer = {
       const key = line.slice(fl.sym, fl.close);
       let ids = cache.get(key);
       if (ids === undefined) {
-        ids = internFrames(line.slice(fl.sym, fl.dso - 2), line.slice(fl.dso, fl.close), fl.damaged);
+        const inputs = perfFrameInputs(line.slice(fl.sym, fl.dso - 2), line.slice(fl.dso, fl.close), fl.damaged, java);
+        const interned = inputs.map((f) => frames.intern(f));
+        ids = interned.length === 1 ? interned[0]! : interned;
         cache.set(key, ids);
       }
       if (typeof ids === 'number') stack.push(ids);
       else for (let i = ids.length - 1; i >= 0; i--) stack.push(ids[i]!);
-    };
-
-    const internFrames = (raw: string, dsoColumn: string, isDamaged: boolean): number | number[] => {
-      const sym = raw.replace(OFFSET, '');
-      // The reference leaves out symbols that start with "(": perf prints process names that way.
-      if (sym.charCodeAt(0) === 40 /* ( */) return [];
-      // A cut-off dso column (`([kernel.kallsyms])/libpthread-2.19.so)`) still says where the code is.
-      const dso = isDamaged ? dsoColumn.slice(0, dsoColumn.indexOf(')') >>> 0) : dsoColumn;
-      // perf-map-agent writes inlined Java frames on one line, caller first, and the reference
-      // marks every callee `_[i]`: `LSimpleTemplateScript3;::run->Lorg/…/AbstractCallSite;::call`
-      // → `LSimpleTemplateScript3:::run;org/…/AbstractCallSite:::call_[i]`.
-      const parts = sym.split('->');
-      const ids = parts.map((p, i) => {
-        const label = referenceLabel(p, dsoColumn, java) + (i > 0 ? '_[i]' : '');
-        return frames.intern(frameInput(p, dso, label));
-      });
-      return ids.length === 1 ? ids[0]! : ids;
     };
 
     const startSample = (h: Header, line: string, lineNo: number) => {

@@ -1,0 +1,110 @@
+/**
+ * Naming the frames of `perf script` text: from the symbol and dso columns of one frame line
+ * (`JS:^EventEmitter.init node:events:347:29+0x481`, `/tmp/perf-6394.map`) to the model's
+ * `FrameInput`s. Kept apart from the line reader in perf-script.ts because the two follow
+ * different masters. The `label` must be exactly the text that FlameGraph's `stackcollapse-perf.pl`
+ * (default options) prints for the frame, quirks included, so that `collapse()` reproduces its
+ * output. The other fields are read properly: V8 `--perf-basic-prof` frames become function,
+ * script, line, column and tier, and frames without a symbol are named after their dso.
+ */
+import type { FrameInput } from '../../model/builders';
+import { Tier } from '../../model/types';
+
+/** `+0x481` offsets (lower-case hex, as perf prints them). */
+const OFFSET = /\+0x[0-9a-f]+$/;
+/** V8 `--perf-basic-prof` code tags for JavaScript functions, current (`JS:`) and older. */
+const JS_TAG = /^(?:JS|LazyCompile|Function|InterpretedFunction|Script|Eval|NativeFunction|NativeLazyCompile|NativeScript):/;
+const TIERS: Record<string, Tier> = { '~': Tier.Interpreted, '^': Tier.Baseline, '+': Tier.Maglev, '*': Tier.Optimized };
+const JIT_MAP = /(^|\/)perf-\d+\.map$/;
+const LOCATION = /^(.*?):(\d+)(?::(\d+))?$/;
+
+function baseName(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
+}
+
+/**
+ * The reference's text for one frame: `[unknown]` becomes the dso's base name in brackets,
+ * `;` becomes `:`, everything from the first `(` on is dropped (except `(anonymous namespace)`,
+ * and not at all in Go names like `net/http.(*Client).Do`), quotes are removed
+ * (`RegExp:[&<>\"\']` → `RegExp:[&<>\\]`), and in processes named `java` the `L` of
+ * `Ljava/lang/Thread;::run` goes.
+ */
+function referenceLabel(part: string, dso: string, java: boolean): string {
+  let f = part;
+  if (f === '[unknown]') f = dso === '[unknown]' ? '[unknown]' : `[${baseName(dso)}]`;
+  f = f.replaceAll(';', ':');
+  const dotParen = f.indexOf('.(');
+  if (!(dotParen >= 0 && f.lastIndexOf(').') >= dotParen + 2)) {
+    for (let p = f.indexOf('('); p >= 0; p = f.indexOf('(', p + 1)) {
+      if (!f.startsWith('anonymous namespace)', p + 1)) {
+        f = f.slice(0, p);
+        break;
+      }
+    }
+  }
+  f = f.replace(/["']/g, '');
+  if (java && f.charCodeAt(0) === 76 /* L */ && f.includes('/')) f = f.slice(1);
+  return f;
+}
+
+/** Model fields for one frame (one part of an inlined `a->b` symbol). */
+function frameInput(part: string, dso: string, label: string): FrameInput {
+  const jit = JIT_MAP.test(dso);
+  const f: FrameInput = { name: part, tier: Tier.Unknown, dso, label };
+  if (part === '[unknown]' || part.trim() === '') {
+    // No symbol: name the code after what perf knows about where it lives.
+    if (dso === '[unknown]' || dso === '') f.name = '[unknown]';
+    else if (jit) f.name = '[unknown JIT code]';
+    else {
+      const base = baseName(dso);
+      f.name = base.startsWith('[') ? base : `[${base}]`;
+      f.file = dso;
+    }
+    return f;
+  }
+  const tag = JS_TAG.exec(part);
+  if (tag) {
+    // `JS:*handler /app/server.js:12:3`, `JS:^ /srv/app/x.js:14:26` (anonymous),
+    // `LazyCompile:~body_0 evalmachine.<anonymous>:1`. Function names may hold blanks
+    // (`get headers`), so the location starts at the first ` /`, else at the last blank.
+    let body = part.slice(tag[0].length);
+    const tier = TIERS[body.charAt(0)];
+    if (tier !== undefined) body = body.slice(1);
+    f.tier = tier ?? Tier.Unknown;
+    let sp = body.indexOf(' /');
+    if (sp < 0) sp = body.lastIndexOf(' ');
+    const loc = sp >= 0 ? LOCATION.exec(body.slice(sp + 1)) : null;
+    if (loc) {
+      f.name = body.slice(0, sp);
+      f.file = loc[1]!;
+      f.line = Number(loc[2]);
+      if (loc[3] !== undefined) f.column = Number(loc[3]);
+    } else {
+      f.name = body;
+    }
+    return f;
+  }
+  // Native code: the file is the binary or shared object. JIT stubs (`Builtin:`, `RegExp:…`) get
+  // no file: the map is named after the pid and would keep equal frames of two runs apart.
+  if (!jit) f.file = dso;
+  return f;
+}
+
+/**
+ * The frames one frame line stands for, caller first: usually one, none for a symbol the
+ * reference leaves out, several for an inlined `a->b` chain. `symbol` is the symbol column as
+ * printed (offset included), `dsoColumn` the text inside the dso's parentheses, `damaged` whether
+ * the line had a `)` inside that column or text after it, and `java` whether the process is named
+ * `java` (the reference labels its frames differently).
+ */
+export function perfFrameInputs(symbol: string, dsoColumn: string, damaged: boolean, java: boolean): FrameInput[] {
+  const sym = symbol.replace(OFFSET, '');
+  // The reference leaves out symbols that start with "(": perf prints process names that way.
+  if (sym.charCodeAt(0) === 40 /* ( */) return [];
+  // A cut-off dso column (`([kernel.kallsyms])/libpthread-2.19.so)`) still says where the code is.
+  const dso = damaged ? dsoColumn.slice(0, dsoColumn.indexOf(')') >>> 0) : dsoColumn;
+  // perf-map-agent writes inlined Java frames on one line, caller first, and the reference
+  // marks every callee `_[i]`: `LSimpleTemplateScript3;::run->Lorg/…/AbstractCallSite;::call`
+  // → `LSimpleTemplateScript3:::run;org/…/AbstractCallSite:::call_[i]`.
+  return sym.split('->').map((p, i) => frameInput(p, dso, referenceLabel(p, dsoColumn, java) + (i > 0 ? '_[i]' : '')));
+}
