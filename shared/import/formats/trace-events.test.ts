@@ -12,6 +12,19 @@ import { traceEventsImporter } from './trace-events';
 const SPEEDSCOPE = fixturePath('corpus/speedscope/sample/profiles');
 const traceEvent = (f: string) => `${SPEEDSCOPE}/trace-event/${f}`;
 
+/** The fields of a trace event the tests read. */
+interface RawEvent {
+  ph: string;
+  cat?: string;
+  name?: string;
+  pid: number;
+  tid: number;
+  ts: number;
+  dur?: number;
+  id?: string;
+  args?: { data?: { cpuProfile?: { samples?: number[] } } };
+}
+
 interface SpeedscopeProfile {
   name: string;
   total_weight: number;
@@ -252,12 +265,12 @@ describe('trace events: Chrome traces with CPU samples', () => {
   /** Events in the file, and samples of the chosen thread, counted straight from the JSON. */
   function countInFile(path: string, pid: string, tid: string): { events: number; samples: number } {
     const raw = JSON.parse(readText(path));
-    const events: { name: string; pid: number; tid: number; id?: string; args?: { data?: any } }[] = raw.traceEvents ?? raw;
+    const events: RawEvent[] = raw.traceEvents ?? raw;
     const ids = new Set<string>();
     let samples = 0;
     for (const e of events) {
       if (String(e.pid) !== pid || String(e.tid) !== tid) continue;
-      if (e.name === 'CpuProfile') samples += e.args!.data.cpuProfile.samples.length;
+      if (e.name === 'CpuProfile') samples += e.args!.data!.cpuProfile!.samples!.length;
       if (e.name === 'Profile') ids.add(`${e.pid}:${e.id}`);
     }
     for (const e of events) {
@@ -311,9 +324,9 @@ describe('trace events: real Node.js traces', () => {
    * b/e per category and id with plain stacks (these files nest cleanly).
    */
   function countEvents(text: string) {
-    const parsed = JSON.parse(text) as { traceEvents: Record<string, any>[] };
+    const parsed = JSON.parse(text) as { traceEvents: RawEvent[] };
     const counts = new Map<string, Count>();
-    const get = (e: Record<string, any>) => {
+    const get = (e: RawEvent) => {
       const k = `${e.cat ?? ''}|${e.name ?? ''}|${e.ph}`;
       let c = counts.get(k);
       if (!c) counts.set(k, (c = { count: 0, bytes: 0, duration: 0 }));
@@ -321,7 +334,7 @@ describe('trace events: real Node.js traces', () => {
     };
     let at = text.indexOf('[') + 1;
     let notVerbatim = 0;
-    const open = new Map<string, Record<string, any>[]>();
+    const open = new Map<string, RawEvent[]>();
     for (const e of parsed.traceEvents) {
       const json = JSON.stringify(e);
       if (!text.startsWith(json, at)) notVerbatim++;
@@ -329,7 +342,7 @@ describe('trace events: real Node.js traces', () => {
       const c = get(e);
       c.count++;
       c.bytes += Buffer.byteLength(json);
-      if (e.ph === 'X') c.duration += e.dur;
+      if (e.ph === 'X') c.duration += e.dur!;
       const key = e.ph === 'B' || e.ph === 'E' ? `${e.pid}:${e.tid}` : `${e.cat}|${e.id}`;
       if (e.ph === 'B' || e.ph === 'b') {
         if (!open.has(key)) open.set(key, []);

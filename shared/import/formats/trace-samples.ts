@@ -15,6 +15,7 @@ import type { CallTreeBuilder, FrameTableBuilder } from '../../model/builders';
 import { GrowFloat64, GrowInt32 } from '../../model/grow';
 import { Tier } from '../../model/types';
 import { Interner } from './trace-spans';
+import { type V8CallFrame, internV8Frame } from './v8-frames';
 
 /** The samples of one thread, ready to be added to a tree. */
 export interface SampledThread {
@@ -43,11 +44,9 @@ const IDLE = new Set(['(idle)', '(program)', '(root)']);
 
 interface V8Node {
   parent: number; // NaN when none given
-  name: string;
-  url: string;
-  line: number; // 0-based as V8 writes it, -1 unknown
-  column: number;
-  frame: number; // frame id once interned, else -1
+  /** `{"functionName":"(root)","scriptId":"0","url":"","lineNumber":-1,"columnNumber":-1}` */
+  callFrame: V8CallFrame;
+  frame: number; // frame id once interned (-1 for `(root)`), else -2
 }
 
 /** One V8 CPU profile, as assembled from its events. */
@@ -73,15 +72,7 @@ class V8Profile {
       const n = obj(raw);
       const id = n ? num(n.id) : NaN;
       if (!n || !Number.isFinite(id)) continue;
-      const cf = obj(n.callFrame) ?? {};
-      this.nodes.set(id, {
-        parent: num(n.parent),
-        name: typeof cf.functionName === 'string' ? cf.functionName : '',
-        url: typeof cf.url === 'string' ? cf.url : '',
-        line: Number.isFinite(num(cf.lineNumber)) ? num(cf.lineNumber) : -1,
-        column: Number.isFinite(num(cf.columnNumber)) ? num(cf.columnNumber) : -1,
-        frame: -1,
-      });
+      this.nodes.set(id, { parent: num(n.parent), callFrame: obj(n.callFrame) ?? {}, frame: -2 });
       if (Array.isArray(n.children)) for (const c of n.children) this.childParent.set(num(c), id);
     }
   }
@@ -106,22 +97,14 @@ class V8Profile {
   }
 
   isIdle(id: number): boolean {
-    const n = this.nodes.get(id);
-    return n === undefined || IDLE.has(n.name) || n.url === 'native dummy.js';
+    const cf = this.nodes.get(id)?.callFrame;
+    return cf === undefined || IDLE.has(cf.functionName as string) || cf.url === 'native dummy.js';
   }
 }
 
+/** The node's frame, in the same numbering as the .cpuprofile importer; -1 for `(root)`. */
 function frameOf(n: V8Node, frames: FrameTableBuilder): number {
-  if (n.frame < 0) {
-    // V8 positions are 0-based; the model's are 1-based.
-    n.frame = frames.intern({
-      name: n.name === '' ? '(anonymous)' : n.name,
-      file: n.url,
-      line: n.line >= 0 ? n.line + 1 : 0,
-      column: n.column >= 0 ? n.column + 1 : 0,
-      tier: Tier.Unknown,
-    });
-  }
+  if (n.frame === -2) n.frame = internV8Frame(frames, n.callFrame, 0);
   return n.frame;
 }
 
@@ -146,11 +129,10 @@ function resolver(p: V8Profile, frames: FrameTableBuilder, tree: CallTreeBuilder
       cur = p.parentOf(cur);
     }
     for (let i = chain.length - 1; i >= 0; i--) {
-      const v = chain[i]!;
-      const n = p.nodes.get(v)!;
-      // The synthetic `(root)` node is the tree's root, not a frame.
-      if (!(i === chain.length - 1 && n.name === '(root)' && base === tree.root)) base = tree.child(base, frameOf(n, frames));
-      memo.set(v, base);
+      const frame = frameOf(p.nodes.get(chain[i]!)!, frames);
+      // The synthetic `(root)` node is the tree's own root, not a frame.
+      if (frame >= 0) base = tree.child(base, frame);
+      memo.set(chain[i]!, base);
     }
     return base;
   };

@@ -3,7 +3,7 @@
  *
  * - synchronous `B`/`E`/`X` spans, nested per thread. The file may list them out of order (Node
  *   writes an `X` when it completes, after the spans nested in it), so each one is kept as a small
- *   record (numbers only, 32 bytes) and the threads are replayed at the end the way speedscope's
+ *   record (numbers only, 36 bytes) and the threads are replayed at the end the way speedscope's
  *   trace-event importer does it, which is the reference the tests compare with;
  * - async `b`/`e` spans (and the legacy `S`/`F`), paired as they stream by on category + id (+
  *   scope, id2) and nested per id as the format specifies: Node writes `PROMISE` at init and
@@ -92,7 +92,7 @@ const SAME_TS_SCAN_LIMIT = 4096;
 export class SyncSpans {
   private readonly threadKind = new GrowInt32(); // thread << 2 | kind
   private readonly ts = new GrowFloat64();
-  private readonly end = new GrowFloat64(); // X: ts + dur; B/E: ts
+  private readonly dur = new GrowFloat64(); // X only; 0 for B/E
   private readonly nameId = new GrowInt32();
   private readonly key = new GrowInt32();
   private readonly spec = new GrowInt32();
@@ -108,14 +108,10 @@ export class SyncSpans {
 
   constructor(private readonly frames: SpanFrames) {}
 
-  get length(): number {
-    return this.ts.length;
-  }
-
   add(thread: number, kind: SyncKind, ts: number, dur: number, name: string, args: unknown, stat: number): void {
     this.threadKind.push((thread << 2) | kind);
     this.ts.push(ts);
-    this.end.push(kind === COMPLETE ? ts + dur : ts);
+    this.dur.push(kind === COMPLETE ? dur : 0);
     this.nameId.push(this.names.id(name));
     this.key.push(argsKey(args));
     this.spec.push(kind === END ? -1 : this.frames.spec(name, args));
@@ -134,7 +130,7 @@ export class SyncSpans {
   replay(sink: SpanSink): void {
     const n = this.ts.length;
     const tk = this.threadKind.data;
-    // Group record indices by thread, file order kept within each (a counting sort).
+    // Record indices bucketed by thread, file order kept within each.
     const byThread = new Map<number, number[]>();
     for (let i = 0; i < n; i++) {
       const t = tk[i]! >> 2;
@@ -154,32 +150,44 @@ export class SyncSpans {
    * differs is ignored, and what is still open at the end closes at the thread's last time.
    */
   private replayThread(thread: number, records: number[], sink: SpanSink): void {
-    const tk = this.threadKind.data;
-    const ts = this.ts.data;
-    const end = this.end.data;
-    const nameId = this.nameId.data;
-    const key = this.key.data;
+    // Local copies, indexed by position in `records`. Times are rebased on the thread's first
+    // one before X ends are computed, as speedscope does, so that float rounding agrees with it.
+    const m = records.length;
+    const kind = new Uint8Array(m);
+    const start = new Float64Array(m);
+    const stop = new Float64Array(m);
+    const nameId = new Int32Array(m);
+    const key = new Int32Array(m);
+    let first = Infinity;
+    for (const r of records) first = Math.min(first, this.ts.data[r]!);
+    for (let i = 0; i < m; i++) {
+      const r = records[i]!;
+      kind[i] = this.threadKind.data[r]! & 3;
+      start[i] = this.ts.data[r]! - first;
+      stop[i] = start[i]! + this.dur.data[r]!;
+      nameId[i] = this.nameId.data[r]!;
+      key[i] = this.key.data[r]!;
+    }
     const begins: number[] = [];
     const ends: number[] = [];
     const completes: number[] = [];
-    for (const r of records) {
-      const kind = tk[r]! & 3;
-      if (kind === BEGIN) begins.push(r);
-      else if (kind === END) ends.push(r);
-      else completes.push(r);
+    for (let i = 0; i < m; i++) {
+      if (kind[i] === BEGIN) begins.push(i);
+      else if (kind[i] === END) ends.push(i);
+      else completes.push(i);
     }
     // Two X at the same ts: the longer one must be the parent.
-    completes.sort((a, b) => ts[a]! - ts[b]! || end[b]! - ts[b]! - (end[a]! - ts[a]!) || a - b);
-    for (const r of completes) {
-      begins.push(r);
-      ends.push(r);
+    completes.sort((a, b) => start[a]! - start[b]! || stop[b]! - start[b]! - (stop[a]! - start[a]!) || a - b);
+    for (const i of completes) {
+      begins.push(i);
+      ends.push(i);
     }
     // Array.prototype.sort is stable, as the ties need.
-    begins.sort((a, b) => ts[a]! - ts[b]!);
-    ends.sort((a, b) => end[a]! - end[b]!);
+    begins.sort((a, b) => start[a]! - start[b]!);
+    ends.sort((a, b) => stop[a]! - stop[b]!);
 
     const { tree } = sink;
-    const open: number[] = []; // records of the open spans, outermost first
+    const open: number[] = []; // the open spans (positions in `records`), outermost first
     const nodes: number[] = [sink.threadNode(thread)]; // tree nodes: the thread, then one per open span
     let last = -Infinity; // time of the last enter or leave; both queues are in time order
     const advance = (t: number) => {
@@ -197,25 +205,25 @@ export class SyncSpans {
       else {
         const b = begins[bi]!;
         const e = ends[ei]!;
-        const bt = ts[b]!;
-        const et = end[e]!;
+        const bt = start[b]!;
+        const et = stop[e]!;
         takeBegin = bt < et || (bt === et && nameId[b] === nameId[e] && key[b] === key[e]);
       }
       if (takeBegin) {
         const b = begins[bi++]!;
-        advance(ts[b]!);
+        advance(start[b]!);
         open.push(b);
-        nodes.push(tree.child(nodes[nodes.length - 1]!, sink.frame(this.spec.data[b]!)));
+        nodes.push(tree.child(nodes[nodes.length - 1]!, sink.frame(this.spec.data[records[b]!]!)));
         continue;
       }
       const top = open.length > 0 ? open[open.length - 1]! : -1;
       if (top >= 0) {
         // Bring forward an end at the same time that matches the top of the stack: by name and
         // args first, then by name.
-        const t0 = end[ends[ei]!]!;
+        const t0 = stop[ends[ei]!]!;
         const limit = Math.min(ends.length, ei + SAME_TS_SCAN_LIMIT);
         let found = -1;
-        for (let i = ei + 1; i < limit && end[ends[i]!] === t0; i++) {
+        for (let i = ei + 1; i < limit && stop[ends[i]!] === t0; i++) {
           const e = ends[i]!;
           if (nameId[e] === nameId[top] && key[e] === key[top]) {
             found = i;
@@ -223,7 +231,7 @@ export class SyncSpans {
           }
         }
         if (found < 0) {
-          for (let i = ei + 1; i < limit && end[ends[i]!] === t0; i++) {
+          for (let i = ei + 1; i < limit && stop[ends[i]!] === t0; i++) {
             if (nameId[ends[i]!] === nameId[top]) {
               found = i;
               break;
@@ -245,11 +253,11 @@ export class SyncSpans {
         this.mismatchedEnds++;
         continue;
       }
-      const t = end[e]!;
+      const t = stop[e]!;
       advance(t);
       open.pop();
       nodes.pop();
-      if ((tk[top]! & 3) === BEGIN) sink.addDuration(this.stat.data[top]!, Math.max(0, t - ts[top]!));
+      if (kind[top] === BEGIN) sink.addDuration(this.stat.data[records[top]!]!, Math.max(0, t - start[top]!));
     }
     // Spans never ended close at the thread's last time, which adds nothing more.
     this.stillOpen += open.length;
