@@ -161,6 +161,20 @@ describe('main process', () => {
     expect(win.focus).toHaveBeenCalled();
   });
 
+  it('gives a window re-created on macOS its own initial items, not the old command line', async () => {
+    const file = join(userData, 'first.cpuprofile');
+    writeFileSync(file, '{}');
+    const fake = await launch(['/x/electron', '.', file]);
+    const first = (await fake.handlers.get(CHANNELS.initialItems)!(trusted(fake))) as ChosenItem[];
+    expect(first).toHaveLength(1);
+    fake.windows[0].destroyed = true;
+    fake.windows[0].emit('closed');
+    fake.app.emit('activate');
+    expect(fake.windows).toHaveLength(2);
+    const again = (await fake.handlers.get(CHANNELS.initialItems)!({ senderFrame: fake.windows[1].webContents.mainFrame })) as ChosenItem[];
+    expect(again.map((i) => (i.kind === 'file' ? i.file.name : ''))).toEqual(['baseline.cpuprofile', 'dd-trace.cpuprofile']);
+  });
+
   it('sends menu commands to the renderer', async () => {
     const fake = await launch(['/x/electron', '.']);
     const view = fake.menu.find((m: { label?: string }) => m.label === 'View');

@@ -48,7 +48,9 @@ function run(): void {
   let win: BrowserWindow | null = null;
   /** paths asked for before the renderer fetched its initial items (macOS open-file) */
   const pendingPaths: string[] = [];
+  /** what the current window's page gets from initialItems (kept across reloads) */
   let initial: Promise<ChosenItem[]> | undefined;
+  let launchPathsUsed = false;
 
   const registry = createFileRegistry();
   const recent = createRecentList(join(app.getPath('userData'), 'recent.json'));
@@ -64,7 +66,9 @@ function run(): void {
   const handlers = createHandlers(deps);
 
   async function loadInitialItems(): Promise<ChosenItem[]> {
-    const paths = [...launchPaths, ...pendingPaths.splice(0)];
+    // The command line counts for the first window only (macOS re-creates windows on activate).
+    const paths = [...(launchPathsUsed ? [] : launchPaths), ...pendingPaths.splice(0)];
+    launchPathsUsed = true;
     if (paths.length > 0) return openPaths(deps, paths);
     // The bundled sample comparison: not a user choice, so not added to the recent list.
     return (await registry.chooseAll(samplePaths(appRoot))).items;
@@ -112,6 +116,7 @@ function run(): void {
       win.focus();
       return;
     }
+    initial = undefined; // a new page asks for its own initial items
     win = createMainWindow({ preloadPath, rendererFile, devTools: !app.isPackaged });
     win.on('closed', () => {
       win = null;

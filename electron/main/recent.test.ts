@@ -30,6 +30,13 @@ describe('recent list', () => {
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ version: 1, paths: ['/a.cpuprofile', '/b.cpuprofile', '/c.0x'] });
   });
 
+  it('creates its folder when the profile folder does not exist yet', async () => {
+    const r = createRecentList(join(dir, 'new', 'profile', 'recent.json'));
+    await r.load();
+    await r.add(['/a']);
+    expect(JSON.parse(readFileSync(join(dir, 'new', 'profile', 'recent.json'), 'utf8')).paths).toEqual(['/a']);
+  });
+
   it('keeps at most `max` entries and ignores relative paths', async () => {
     const r = createRecentList(file, 3);
     await r.load();

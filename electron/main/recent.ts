@@ -4,8 +4,8 @@
  * verified drops), which is what lets `openRecent` trust a path because it is on the list.
  * Electron-free.
  */
-import { readFile } from 'node:fs/promises';
-import { isAbsolute } from 'node:path';
+import { mkdir, readFile } from 'node:fs/promises';
+import { dirname, isAbsolute } from 'node:path';
 import { writeFileAtomic } from './atomic-write';
 
 export const RECENT_MAX = 12;
@@ -36,7 +36,10 @@ export function createRecentList(file: string, max = RECENT_MAX): RecentList {
 
   function persist(): Promise<void> {
     const body: Persisted = { version: 1, paths: [...paths] };
-    const next = writing.then(() => writeFileAtomic(file, JSON.stringify(body, null, 2) + '\n'));
+    const next = writing.then(async () => {
+      await mkdir(dirname(file), { recursive: true });
+      await writeFileAtomic(file, JSON.stringify(body, null, 2) + '\n');
+    });
     writing = next.catch(() => undefined);
     for (const cb of listeners) cb([...paths]);
     return next;

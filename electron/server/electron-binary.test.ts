@@ -48,7 +48,7 @@ describe('findElectron', () => {
     expect(findElectron(dir, { env: { DISPLAY: ':0' }, platform: 'linux', download: false })).toEqual({
       reason: `no Electron binary in ${dist}`,
     });
-    expect(findElectron(dir, { env: {}, platform: 'linux' })).toEqual({ reason: `no Electron binary in ${dist}, and no display` });
+    expect(findElectron(dir, { env: {}, platform: 'linux' })).toEqual({ reason: `no Electron binary in ${dist}` });
   });
 
   it('reports a failed download with its cause', () => {

@@ -38,9 +38,9 @@ export function findElectron(appRoot: string, ctx: LookupEnv = { env: process.en
   const installed = installedBinary(pkgDir, ctx.env);
   if (installed) return display ? { path: installed } : { reason: 'no display' };
   const dist = join(pkgDir, 'dist');
-  // Without a display the binary could not show a window anyway: not worth a download.
-  if (!display) return { reason: `no Electron binary in ${dist}, and no display` };
-  if (ctx.download === false) return { reason: `no Electron binary in ${dist}` };
+  // Without a display the binary could not show a window anyway: not worth a download (the
+  // caller says "no display" itself).
+  if (!display || ctx.download === false) return { reason: `no Electron binary in ${dist}` };
 
   process.stderr.write("flamelens: Electron's binary is not installed yet; trying to download it…\n");
   const result = spawnSync(process.execPath, ['-e', "process.stdout.write(require('electron'))"], {

@@ -1,0 +1,35 @@
+/**
+ * Reading a profile named on the command line, shared by the commands: a file or a folder (a
+ * `<pid>.0x` directory), any error turned into one `CliError` line naming the path.
+ */
+import { formatImportError, toImportErrorData } from '../../shared/import/errors';
+import { importProfile } from '../../shared/import/import-profile';
+import type { ImportSource } from '../../shared/import/source';
+import type { Profile } from '../../shared/model/types';
+import { CliError } from './errors';
+import { pathSource } from './node-source';
+
+/** `path` as an import source; a missing path is a `CliError`. */
+export function sourceOf(path: string): ImportSource {
+  try {
+    return pathSource(path);
+  } catch (e) {
+    throw new CliError(`${path}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file or folder' : (e as Error).message}`);
+  }
+}
+
+/** Imports `source` (read from `path`); import errors become a `CliError` naming `path`. */
+export async function importAt(path: string, source: ImportSource, perfEvent?: string): Promise<Profile> {
+  try {
+    return await importProfile(source, perfEvent ? { options: { perfEvent } } : {});
+  } catch (e) {
+    const data = toImportErrorData(e, path);
+    data.file = path;
+    throw new CliError(formatImportError(data));
+  }
+}
+
+/** Reads the profile at `path`; `perfEvent` picks the event type of a perf script file. */
+export async function load(path: string, perfEvent?: string): Promise<Profile> {
+  return importAt(path, sourceOf(path), perfEvent);
+}

@@ -1,0 +1,140 @@
+/**
+ * Alignment of two call trees by normalized frame-key paths: the union ("merged") tree that
+ * `diffProfiles` computes deltas on. One pass per profile over its pre-order call tree, with a
+ * hash map keyed by (merged parent id, key id) — linear, and without recursion because stacks can
+ * be 50,000 frames deep.
+ */
+import type { FrameTable, Profile } from '../model/types';
+import type { DiffTree } from './diff';
+
+/** Subtree totals from self weights (a pre-order tree: children after their parent). */
+export function subtreeTotals(parent: Int32Array, self: Float64Array): Float64Array {
+  const total = Float64Array.from(self);
+  for (let i = total.length - 1; i >= 1; i--) total[parent[i]!]! += total[i]!;
+  return total;
+}
+
+/** Key id of every frame, interning new keys into the shared key space. */
+export function frameKeyIds(frames: FrameTable, ids: Map<string, number>, keys: string[]): Int32Array {
+  const out = new Int32Array(frames.length);
+  for (let f = 0; f < frames.length; f++) {
+    const k = frames.key[f]!;
+    let id = ids.get(k);
+    if (id === undefined) {
+      id = keys.length;
+      ids.set(k, id);
+      keys.push(k);
+    }
+    out[f] = id;
+  }
+  return out;
+}
+
+/** The union tree in creation order, before it is laid out in pre-order. */
+export interface Union {
+  parent: number[];
+  key: number[];
+  baseSelf: number[];
+  baseTotal: number[];
+  runSelf: number[];
+  runTotal: number[];
+}
+
+/**
+ * Maps every weighted node of one profile onto the union tree, creating union nodes as needed.
+ * The profile's pre-order guarantees a node's parent is mapped before the node.
+ */
+export function align(
+  p: Profile,
+  keyOfFrame: Int32Array,
+  self: Float64Array,
+  total: Float64Array,
+  u: Union,
+  index: Map<number, number>,
+  keyCount: number,
+  side: 'base' | 'run',
+): Int32Array {
+  const t = p.tree;
+  const map = new Int32Array(t.length).fill(-1);
+  map[0] = 0;
+  const selfCol = side === 'base' ? u.baseSelf : u.runSelf;
+  const totalCol = side === 'base' ? u.baseTotal : u.runTotal;
+  selfCol[0]! += self[0]!;
+  totalCol[0]! += total[0]!;
+  for (let i = 1; i < t.length; i++) {
+    if (!(total[i]! > 0)) continue; // no weight here, nor below: nothing to compare
+    const parent = map[t.parent[i]!]!;
+    if (parent < 0) continue;
+    const key = keyOfFrame[t.frame[i]!]!;
+    const slot = parent * keyCount + key;
+    let m = index.get(slot);
+    if (m === undefined) {
+      m = u.parent.length;
+      index.set(slot, m);
+      u.parent.push(parent);
+      u.key.push(key);
+      u.baseSelf.push(0);
+      u.baseTotal.push(0);
+      u.runSelf.push(0);
+      u.runTotal.push(0);
+    }
+    map[i] = m;
+    selfCol[m]! += self[i]!;
+    totalCol[m]! += total[i]!;
+  }
+  return map;
+}
+
+/** Lays the union tree out in pre-order (children in creation order); returns it and old → new ids. */
+export function preorder(u: Union): { tree: DiffTree; newIndex: Int32Array } {
+  const n = u.parent.length;
+  const first = new Int32Array(n + 1);
+  for (let i = 1; i < n; i++) first[u.parent[i]! + 1]!++;
+  for (let i = 0; i < n; i++) first[i + 1]! += first[i]!;
+  const fill = first.slice(0, n);
+  const kids = new Int32Array(Math.max(0, n - 1));
+  for (let i = 1; i < n; i++) kids[fill[u.parent[i]!]!++] = i;
+  const order = new Int32Array(n);
+  const newIndex = new Int32Array(n);
+  const stack = new Int32Array(Math.max(1, n));
+  let sp = 0;
+  let k = 0;
+  stack[sp++] = 0;
+  while (sp > 0) {
+    const v = stack[--sp]!;
+    newIndex[v] = k;
+    order[k++] = v;
+    for (let c = first[v + 1]! - 1; c >= first[v]!; c--) stack[sp++] = kids[c]!;
+  }
+  const tree: DiffTree = {
+    length: n,
+    parent: new Int32Array(n),
+    key: new Int32Array(n),
+    depth: new Int32Array(n),
+    end: new Int32Array(n),
+    baseSelf: new Float64Array(n),
+    baseTotal: new Float64Array(n),
+    runSelf: new Float64Array(n),
+    runTotal: new Float64Array(n),
+    deltaSelf: new Float64Array(n),
+    deltaTotal: new Float64Array(n),
+    status: new Uint8Array(n),
+  };
+  for (let i = 0; i < n; i++) {
+    const old = order[i]!;
+    const p = u.parent[old]!;
+    tree.parent[i] = p < 0 ? -1 : newIndex[p]!;
+    tree.key[i] = u.key[old]!;
+    tree.depth[i] = p < 0 ? 0 : tree.depth[tree.parent[i]!]! + 1;
+    tree.baseSelf[i] = u.baseSelf[old]!;
+    tree.baseTotal[i] = u.baseTotal[old]!;
+    tree.runSelf[i] = u.runSelf[old]!;
+    tree.runTotal[i] = u.runTotal[old]!;
+    tree.end[i] = i + 1;
+  }
+  for (let i = n - 1; i >= 1; i--) {
+    const p = tree.parent[i]!;
+    if (tree.end[i]! > tree.end[p]!) tree.end[p] = tree.end[i]!;
+  }
+  return { tree, newIndex };
+}

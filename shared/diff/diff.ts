@@ -1,0 +1,338 @@
+/**
+ * Differential profiles: a run aligned with the baseline by normalized frame-key paths (the same
+ * key path is the same call path, whatever tier, line or absolute path the frames had), with
+ * baseline and run values per call path and per function, deltas and a status for each.
+ *
+ * The alignment is a union ("merged") tree built in one pass over each profile's pre-order call
+ * tree, with a hash map keyed by (merged parent id, key id): linear in the two trees' sizes and
+ * free of recursion, because stacks can be 50,000 frames deep (./align).
+ *
+ * Two normalizations, and every result says which one it carries:
+ * - 'absolute': both runs did the same work, so weights compare as they are; a delta is weight
+ *   added (in the profiles' unit).
+ * - 'relative': each run is taken as a fraction of its own total; a delta is a difference of
+ *   shares (0.05 = 5 percentage points). This is FlameGraph's `difffolded.pl -n` — which scales
+ *   the first file's counts by total2/total1 — divided by the run's total: run − baseline × scale
+ *   = run total × (run share − baseline share).
+ *
+ * Queries over a result (lookup by key path, ranking, formatting) live in ./diff-query.
+ */
+import type { Profile, Unit } from '../model/types';
+import { type FrameMatcher, type MatchShare, matchFrames, matchShare } from '../search/matcher';
+import { type Union, align, frameKeyIds, preorder, subtreeTotals } from './align';
+
+export type Normalize = 'absolute' | 'relative';
+
+export type DiffStatus = 'unchanged' | 'changed' | 'new' | 'removed';
+
+/** `DiffTree.status` codes; `STATUS_NAMES[code]` is the name. */
+export const Status = { Unchanged: 0, Changed: 1, New: 2, Removed: 3 } as const;
+export type StatusCode = (typeof Status)[keyof typeof Status];
+export const STATUS_NAMES: readonly DiffStatus[] = ['unchanged', 'changed', 'new', 'removed'];
+
+/** A profile cannot be compared with the other (units that do not convert, bad weights). */
+export class DiffError extends Error {}
+
+export interface DiffOptions {
+  /** default 'relative' */
+  normalize?: Normalize;
+  /**
+   * Noise threshold, as a fraction: a path or function whose delta is at most this is 'unchanged'.
+   * In relative mode it is compared with the share delta (0.001 = 0.1 percentage point); in
+   * absolute mode with the weight delta divided by the baseline's total (the reference amount
+   * of work). Default 0.001.
+   */
+  threshold?: number;
+  /**
+   * Per-node self weights to compare instead of the trees' own (e.g. time weights from
+   * `sampleTimeSelf`, or a search filter's), with the unit they are in.
+   */
+  baselineWeights?: Float64Array;
+  runWeights?: Float64Array;
+  weightUnit?: Unit;
+  /**
+   * Leave out samples whose stack holds V8's `(idle)` frame: the thread was waiting, not working.
+   * Without this they count in totals (and so in 'relative' shares); their weight is reported in
+   * `DiffSide.idle` either way.
+   */
+  excludeIdle?: boolean;
+  /** frames to measure the share of (an agent): fills `DiffSide.match` */
+  matcher?: FrameMatcher;
+}
+
+export interface DiffSide {
+  name: string;
+  /** weight compared, in `ProfileDiff.unit` (idle included unless `excludeIdle`) */
+  total: number;
+  /** weight of `(idle)` samples, in the unit; part of `total` unless excluded */
+  idle: number;
+  /** share of `total` owned by the matcher's frames (inclusive: on the stack; self: the leaf) */
+  match?: MatchShare;
+}
+
+/**
+ * The union of both call trees by key path, in depth-first pre-order like `CallTree` (node 0 the
+ * root; descendants of i are i+1 … end[i]-1). Paths with no weight in either run are left out.
+ * Children keep first-seen order, baseline first.
+ */
+export interface DiffTree {
+  length: number;
+  parent: Int32Array;
+  /** key id (index into `ProfileDiff.keys`); -1 for the root */
+  key: Int32Array;
+  depth: Int32Array;
+  end: Int32Array;
+  /** raw weights in `ProfileDiff.unit` (0 where the side lacks the path) */
+  baseSelf: Float64Array;
+  baseTotal: Float64Array;
+  runSelf: Float64Array;
+  runTotal: Float64Array;
+  /** run minus baseline, in `ProfileDiff.measure` */
+  deltaSelf: Float64Array;
+  deltaTotal: Float64Array;
+  /** `Status` code */
+  status: Uint8Array;
+}
+
+/** One function (one frame key) in both runs; recursion counted once in totals. */
+export interface FunctionDiff {
+  key: string;
+  /** name, file and line of the function's heaviest frame in the run (in the baseline when removed) */
+  name: string;
+  file: string;
+  line: number;
+  category: number;
+  /** npm package for dependency frames, else '' */
+  pkg: string;
+  /** raw weights in `ProfileDiff.unit` */
+  baseline: { self: number; total: number };
+  run: { self: number; total: number };
+  /** in `ProfileDiff.measure` */
+  delta: { self: number; total: number };
+  status: DiffStatus;
+}
+
+export interface ProfileDiff {
+  normalize: Normalize;
+  /** what delta values are: weight in `unit` ('absolute') or a difference of shares ('relative') */
+  measure: 'weight' | 'fraction';
+  unit: Unit;
+  /** the noise threshold in `measure` (a delta at most this is 'unchanged') */
+  noise: number;
+  baseline: DiffSide;
+  run: DiffSide;
+  /** run total / baseline total − 1 (+0.66 = 66% more); Infinity when the baseline is empty */
+  change: number;
+  /** the factor that puts baseline weights on the run's scale: 1, or run total / baseline total ('relative') */
+  baselineScale: number;
+  /** distinct frame keys of both runs, indexed by key id */
+  keys: string[];
+  tree: DiffTree;
+  /** merged node of each baseline / run call-tree node; -1 for nodes without weight */
+  baselineNode: Int32Array;
+  runNode: Int32Array;
+  /** tops of the subtrees only the baseline has ("what disappeared"), heaviest first */
+  removedRoots: Int32Array;
+  /** tops of the subtrees only the run has (where new code was called from), heaviest first */
+  newRoots: Int32Array;
+  /** every function with weight in either run, largest |delta.total| first */
+  functions: FunctionDiff[];
+  /** things that make the comparison less trustworthy (different sample rates…) */
+  warnings: string[];
+}
+
+/** The unit both profiles compare in, and the factors that bring each there; undefined when they do not convert. */
+export function commonUnit(a: Unit, b: Unit): { unit: Unit; scaleA: number; scaleB: number } | undefined {
+  if (a === b) return { unit: a, scaleA: 1, scaleB: 1 };
+  if (a === 'nanoseconds' && b === 'microseconds') return { unit: b, scaleA: 1e-3, scaleB: 1 };
+  if (a === 'microseconds' && b === 'nanoseconds') return { unit: a, scaleA: 1, scaleB: 1e-3 };
+  return undefined;
+}
+
+const ratio = (a: number, b: number): number => (b > 0 ? a / b : 0);
+
+/** Self weights to compare for one side, with idle weight removed or measured. */
+function sideWeights(p: Profile, given: Float64Array | undefined, scale: number, excludeIdle: boolean): { w: Float64Array; idle: number } {
+  const t = p.tree;
+  const src = given ?? t.self;
+  if (src.length !== t.length) throw new DiffError(`${p.name}: ${src.length} weights for ${t.length} call-tree nodes`);
+  const w = scale === 1 ? Float64Array.from(src) : src.map((v) => v * scale);
+  // Under V8's `(idle)` frame the thread waited; pre-order lets "under idle" flow from parents.
+  const underIdle = new Uint8Array(t.length);
+  let idle = 0;
+  for (let i = 1; i < t.length; i++) {
+    underIdle[i] = underIdle[t.parent[i]!]! | (p.frames.name[t.frame[i]!] === '(idle)' ? 1 : 0);
+    if (!underIdle[i]) continue;
+    idle += w[i]!;
+    if (excludeIdle) w[i] = 0;
+  }
+  return { w, idle };
+}
+
+/** Status from both sides' totals and the deltas against the noise floor. */
+function statusOf(base: number, run: number, dSelf: number, dTotal: number, noise: number): StatusCode {
+  if (base <= 0 && run > 0) return Status.New;
+  if (run <= 0 && base > 0) return Status.Removed;
+  // A delta of exactly the threshold is noise even when float arithmetic lands it a hair above.
+  const floor = noise + 1e-9 * Math.max(noise, 1e-12);
+  return Math.abs(dTotal) > floor || Math.abs(dSelf) > floor ? Status.Changed : Status.Unchanged;
+}
+
+/** Heaviest frame (by node total) per key id in one profile, -1 when the key has no weight there. */
+function heaviestFrames(p: Profile, keyOfFrame: Int32Array, total: Float64Array, keyCount: number): Int32Array {
+  const best = new Int32Array(keyCount).fill(-1);
+  const bestW = new Float64Array(keyCount);
+  for (let i = 1; i < p.tree.length; i++) {
+    const f = p.tree.frame[i]!;
+    const k = keyOfFrame[f]!;
+    if (total[i]! > bestW[k]!) {
+      bestW[k] = total[i]!;
+      best[k] = f;
+    }
+  }
+  return best;
+}
+
+function rootsOf(tree: DiffTree, code: StatusCode, weight: Float64Array): Int32Array {
+  const roots: number[] = [];
+  for (let i = 1; i < tree.length; i++) if (tree.status[i] === code && tree.status[tree.parent[i]!] !== code) roots.push(i);
+  roots.sort((a, b) => weight[b]! - weight[a]! || a - b);
+  return Int32Array.from(roots);
+}
+
+function sampleIntervalWarning(base: Profile, run: Profile, unit: Unit): string | undefined {
+  const a = base.meta.sampleInterval;
+  const b = run.meta.sampleInterval;
+  if (unit !== 'samples' || !a || !b) return undefined;
+  if (Math.max(a, b) / Math.min(a, b) < 1.5) return undefined;
+  return (
+    `the runs were sampled at different intervals (${(a / 1000).toFixed(2)} ms and ${(b / 1000).toFixed(2)} ms): ` +
+    'sample counts do not measure the same time, compare shares (relative) rather than counts'
+  );
+}
+
+/** Aligns `run` with `baseline` and computes per-path and per-function deltas. */
+export function diffProfiles(baseline: Profile, run: Profile, opts: DiffOptions = {}): ProfileDiff {
+  const normalize = opts.normalize ?? 'relative';
+  const threshold = opts.threshold ?? 0.001;
+  const baseUnit = opts.baselineWeights && opts.weightUnit ? opts.weightUnit : baseline.unit;
+  const runUnit = opts.runWeights && opts.weightUnit ? opts.weightUnit : run.unit;
+  const cu = commonUnit(baseUnit, runUnit);
+  if (!cu) throw new DiffError(`cannot compare a profile in ${baseUnit} (${baseline.name}) with one in ${runUnit} (${run.name})`);
+  const excludeIdle = opts.excludeIdle ?? false;
+  const b = sideWeights(baseline, opts.baselineWeights, cu.scaleA, excludeIdle);
+  const r = sideWeights(run, opts.runWeights, cu.scaleB, excludeIdle);
+  const bTotal = subtreeTotals(baseline.tree.parent, b.w);
+  const rTotal = subtreeTotals(run.tree.parent, r.w);
+
+  const keyIds = new Map<string, number>();
+  const keys: string[] = [];
+  const bKeys = frameKeyIds(baseline.frames, keyIds, keys);
+  const rKeys = frameKeyIds(run.frames, keyIds, keys);
+  const keyCount = Math.max(1, keys.length);
+  if ((baseline.tree.length + run.tree.length) * keyCount > Number.MAX_SAFE_INTEGER) throw new DiffError('profiles too large to align');
+
+  const u: Union = { parent: [-1], key: [-1], baseSelf: [0], baseTotal: [0], runSelf: [0], runTotal: [0] };
+  const index = new Map<number, number>();
+  const bMap = align(baseline, bKeys, b.w, bTotal, u, index, keyCount, 'base');
+  const rMap = align(run, rKeys, r.w, rTotal, u, index, keyCount, 'run');
+  const { tree, newIndex } = preorder(u);
+  for (const m of [bMap, rMap]) for (let i = 0; i < m.length; i++) if (m[i]! >= 0) m[i] = newIndex[m[i]!]!;
+
+  const baseSum = bTotal[0]!;
+  const runSum = rTotal[0]!;
+  const relative = normalize === 'relative';
+  // Absolute deltas are weights; their noise floor is the threshold's share of the baseline's work.
+  const noise = relative ? threshold : threshold * (baseSum > 0 ? baseSum : runSum);
+  const delta = relative
+    ? (base: number, runV: number) => ratio(runV, runSum) - ratio(base, baseSum)
+    : (base: number, runV: number) => runV - base;
+  for (let i = 0; i < tree.length; i++) {
+    tree.deltaSelf[i] = delta(tree.baseSelf[i]!, tree.runSelf[i]!);
+    tree.deltaTotal[i] = delta(tree.baseTotal[i]!, tree.runTotal[i]!);
+    tree.status[i] = statusOf(tree.baseTotal[i]!, tree.runTotal[i]!, tree.deltaSelf[i]!, tree.deltaTotal[i]!, noise);
+  }
+
+  // Per function, on the union tree: its paths are both runs' paths, so "an ancestor has the same
+  // key" is the same test as in either profile, and a key's total counts each sample once.
+  const fBaseSelf = new Float64Array(keyCount);
+  const fBaseTotal = new Float64Array(keyCount);
+  const fRunSelf = new Float64Array(keyCount);
+  const fRunTotal = new Float64Array(keyCount);
+  const active = new Int32Array(keyCount);
+  const open = new Int32Array(Math.max(1, tree.length));
+  let sp = 0;
+  for (let i = 1; i < tree.length; i++) {
+    while (sp > 0 && tree.end[open[sp - 1]!]! <= i) active[tree.key[open[--sp]!]!]!--;
+    const k = tree.key[i]!;
+    fBaseSelf[k]! += tree.baseSelf[i]!;
+    fRunSelf[k]! += tree.runSelf[i]!;
+    if (active[k] === 0) {
+      fBaseTotal[k]! += tree.baseTotal[i]!;
+      fRunTotal[k]! += tree.runTotal[i]!;
+    }
+    active[k]!++;
+    open[sp++] = i;
+  }
+  const bBest = heaviestFrames(baseline, bKeys, bTotal, keyCount);
+  const rBest = heaviestFrames(run, rKeys, rTotal, keyCount);
+  const functions: FunctionDiff[] = [];
+  for (let k = 0; k < keys.length; k++) {
+    if (!(fBaseTotal[k]! > 0) && !(fRunTotal[k]! > 0)) continue;
+    const inRun = rBest[k]! >= 0;
+    const src = inRun ? run.frames : baseline.frames;
+    const f = inRun ? rBest[k]! : bBest[k]!;
+    const dSelf = delta(fBaseSelf[k]!, fRunSelf[k]!);
+    const dTotal = delta(fBaseTotal[k]!, fRunTotal[k]!);
+    functions.push({
+      key: keys[k]!,
+      name: src.name[f]!,
+      file: src.file[f]!,
+      line: src.line[f]!,
+      category: src.category[f]!,
+      pkg: src.pkg[f]!,
+      baseline: { self: fBaseSelf[k]!, total: fBaseTotal[k]! },
+      run: { self: fRunSelf[k]!, total: fRunTotal[k]! },
+      delta: { self: dSelf, total: dTotal },
+      status: STATUS_NAMES[statusOf(fBaseTotal[k]!, fRunTotal[k]!, dSelf, dTotal, noise)]!,
+    });
+  }
+  functions.sort(byDeltaThenKey);
+
+  const baseSide: DiffSide = { name: baseline.name, total: baseSum, idle: b.idle };
+  const runSide: DiffSide = { name: run.name, total: runSum, idle: r.idle };
+  if (opts.matcher) {
+    baseSide.match = matchShare(baseline, matchFrames(baseline, opts.matcher), b.w);
+    runSide.match = matchShare(run, matchFrames(run, opts.matcher), r.w);
+  }
+  const warnings: string[] = [];
+  const w = sampleIntervalWarning(baseline, run, cu.unit);
+  if (w) warnings.push(w);
+  return {
+    normalize,
+    measure: relative ? 'fraction' : 'weight',
+    unit: cu.unit,
+    noise,
+    baseline: baseSide,
+    run: runSide,
+    change: baseSum > 0 ? runSum / baseSum - 1 : runSum > 0 ? Infinity : 0,
+    baselineScale: relative ? ratio(runSum, baseSum) : 1,
+    keys,
+    tree,
+    baselineNode: bMap,
+    runNode: rMap,
+    removedRoots: rootsOf(tree, Status.Removed, tree.baseTotal),
+    newRoots: rootsOf(tree, Status.New, tree.runTotal),
+    functions,
+    warnings,
+  };
+}
+
+/** Largest |delta.total| first, then largest |delta.self|, then by key for a stable order. */
+export function byDeltaThenKey(a: FunctionDiff, b: FunctionDiff): number {
+  return (
+    Math.abs(b.delta.total) - Math.abs(a.delta.total) ||
+    Math.abs(b.delta.self) - Math.abs(a.delta.self) ||
+    (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)
+  );
+}

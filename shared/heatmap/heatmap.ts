@@ -1,0 +1,341 @@
+/**
+ * Subsecond-offset heatmaps, as FlameScope draws them (https://github.com/Netflix/flamescope):
+ * one column per second of the run, one row per slice of that second (50 slices of 20 ms by
+ * default), each cell the number of samples taken in that slice of that second. Periodic work,
+ * bursts and stalls show up as stripes and blotches; a selected cell range becomes a flame graph
+ * of just those samples (`selectionWeights`, `rangeWeights`).
+ *
+ * Times: a `SampleTable` holds microseconds on the producer's clock; everything here takes and
+ * returns seconds on that same clock (not rebased), so a range picked on the heatmap can be
+ * shown next to what other tools say about the same run.
+ */
+import type { Profile, SampleTable } from '../model/types';
+
+export const DEFAULT_ROWS = 50;
+/** A heatmap wider than this (about 28 hours) means the clock is not what it seems. */
+export const MAX_COLUMNS = 100_000;
+const MAX_ROWS = 10_000;
+const US_PER_S = 1e6;
+
+export interface HeatmapOptions {
+  /** slices per second, `DEFAULT_ROWS` when absent */
+  rows?: number;
+  /** count idle samples too (see `idleNodes`); they are left out by default, as FlameScope does */
+  includeIdle?: boolean;
+  /** `idleNodes(profile)` when already at hand (a UI recomputing on every selection keeps one) */
+  idle?: Uint8Array;
+}
+
+export interface Heatmap {
+  /** slices per second: a cell is `1000 / rows` ms tall */
+  rows: number;
+  /** whole seconds from `start`; the last one holds the latest sample */
+  columns: number;
+  /** seconds on the profile's clock: the earliest sample's time, rounded down */
+  start: number;
+  /**
+   * `values[column][row]`: samples taken during second `start + column` whose offset within the
+   * second falls in the row's slice. Row 0 is the top, the last slice of the second (FlameScope's
+   * orientation: time runs up each column, then on to the next column).
+   */
+  values: number[][];
+  /** the largest cell value (0 for an empty heatmap) */
+  maxCount: number;
+  /** samples counted in the cells */
+  sampleCount: number;
+  /** idle samples left out (0 when `includeIdle`) */
+  idleCount: number;
+  /** samples without a timestamp, in no cell */
+  untimedCount: number;
+  includeIdle: boolean;
+}
+
+/** Thrown when a profile has no sample with a timestamp (aggregated formats, trace spans, 0x ticks.json). */
+export class NoSampleTimesError extends Error {
+  constructor(name: string) {
+    super(`${name} has no sample timestamps`);
+    this.name = 'NoSampleTimesError';
+  }
+}
+
+/** Whether the profile has at least one timestamped sample, i.e. whether it can have a heatmap. */
+export function hasTimestamps(profile: Profile): boolean {
+  const s = profile.samples;
+  if (!s) return false;
+  for (let i = 0; i < s.length; i++) if (Number.isFinite(s.time[i]!)) return true;
+  return false;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Idle samples.
+
+/**
+ * Kernel functions the idle task runs in, as FlameScope recognises them for perf: the generic
+ * idle loop (`arch_cpu_idle`, `cpuidle_enter_state` and the `cpuidle` driver family), the halt
+ * instruction of paravirtualised guests (`native_safe_halt`), Xen's idle hypercalls and its
+ * secondary-CPU entry. Matched as substrings, so `arch_cpu_idle`, `cpuidle_enter` and
+ * `pv_native_safe_halt` all count.
+ */
+const KERNEL_IDLE = /cpuidle|cpu_idle|cpu_bringup_and_idle|native_safe_halt|xen_hypercall_sched_op|xen_hypercall_vcpu_op/;
+
+/**
+ * Per call-tree node, 1 when a sample whose stack ends at that node is idle CPU time:
+ * - V8 profiles (`.cpuprofile`, Chrome trace samples, 0x): the leaf is V8's `(idle)` node, the
+ *   time the event loop waited for work;
+ * - perf: the stack is the kernel's idle task — a `swapper` process frame (perf names the idle
+ *   task `swapper`, or `swapper/N` per CPU) together with one of the idle-loop functions above.
+ *   A swapper sample without them is an interrupt or softirq served on an idle CPU: real work.
+ * A sample that merely passes through `epoll_wait` is not idle here: it was on the CPU when taken.
+ */
+export function idleNodes(profile: Profile): Uint8Array {
+  const { tree, frames } = profile;
+  // Classify each frame once; stacks share frames heavily.
+  const SWAPPER = 1;
+  const IDLE_FN = 2;
+  const V8_IDLE = 4;
+  const frameFlags = new Uint8Array(frames.length);
+  for (let f = 0; f < frames.length; f++) {
+    const name = frames.name[f]!;
+    let flags = 0;
+    if (name.includes('swapper')) flags |= SWAPPER;
+    if (KERNEL_IDLE.test(name)) flags |= IDLE_FN;
+    if (name === '(idle)') flags |= V8_IDLE;
+    frameFlags[f] = flags;
+  }
+  // Pre-order: a parent's path flags are known before its children's.
+  const path = new Uint8Array(tree.length);
+  const idle = new Uint8Array(tree.length);
+  for (let i = 1; i < tree.length; i++) {
+    const own = frameFlags[tree.frame[i]!] ?? 0;
+    const p = tree.parent[i]!;
+    const flags = (path[p]! & (SWAPPER | IDLE_FN)) | own;
+    path[i] = flags;
+    if (((flags & SWAPPER) !== 0 && (flags & IDLE_FN) !== 0) || (own & V8_IDLE) !== 0) idle[i] = 1;
+  }
+  return idle;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The heatmap.
+
+function checkRows(rows: number): number {
+  if (!Number.isInteger(rows) || rows < 1 || rows > MAX_ROWS)
+    throw new RangeError(`rows must be a whole number from 1 to ${MAX_ROWS}, not ${rows}`);
+  return rows;
+}
+
+/** Earliest and latest timestamps in µs (Infinity / -Infinity when none). */
+function timeBounds(s: SampleTable): [number, number] {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (let i = 0; i < s.length; i++) {
+    const t = s.time[i]!;
+    if (t < lo) lo = t;
+    if (t > hi) hi = t;
+  }
+  return [lo, hi];
+}
+
+/**
+ * The cell of a time in seconds. The offset within the second is taken from the seconds value
+ * as a double (`t % 1`), exactly as FlameScope does, so that cells match its heatmaps: a perf
+ * sample at `5086.200000` has the offset 0.19999999999982 and lands in the 180–200 ms row, not
+ * the 200–220 ms one. The error is below a microsecond; matching the reference tool is worth more.
+ */
+function columnOf(t: number, start: number): number {
+  return Math.floor(t - start);
+}
+function sliceOf(t: number, rows: number): number {
+  // 0 = the first slice of the second; row = rows - 1 - slice.
+  return Math.floor(rows * (t % 1));
+}
+
+/** FlameScope's subsecond-offset heatmap of a profile's samples. Throws `NoSampleTimesError`. */
+export function heatmap(profile: Profile, options: HeatmapOptions = {}): Heatmap {
+  const rows = checkRows(options.rows ?? DEFAULT_ROWS);
+  const includeIdle = options.includeIdle ?? false;
+  const s = profile.samples;
+  if (!s) throw new NoSampleTimesError(profile.name);
+  const [lo, hi] = timeBounds(s);
+  if (!Number.isFinite(lo) || !Number.isFinite(hi)) throw new NoSampleTimesError(profile.name);
+  // Idle samples still set the extent, as in FlameScope: the run lasted that long.
+  const start = Math.floor(lo / US_PER_S);
+  // The last column is the one the latest sample falls in. (FlameScope sizes the grid as
+  // ceil(last) - floor(first), one column short when the last sample is on a whole second.)
+  const columns = columnOf(hi / US_PER_S, start) + 1;
+  if (columns > MAX_COLUMNS)
+    throw new RangeError(`${profile.name}: samples span ${columns} seconds; a heatmap is limited to ${MAX_COLUMNS}`);
+  const values: number[][] = [];
+  for (let c = 0; c < columns; c++) values.push(new Array<number>(rows).fill(0));
+  const idle = includeIdle ? undefined : (options.idle ?? idleNodes(profile));
+  let maxCount = 0;
+  let sampleCount = 0;
+  let idleCount = 0;
+  let untimedCount = 0;
+  for (let i = 0; i < s.length; i++) {
+    const us = s.time[i]!;
+    if (!Number.isFinite(us)) {
+      untimedCount++;
+      continue;
+    }
+    if (idle && idle[s.node[i]!]) {
+      idleCount++;
+      continue;
+    }
+    const t = us / US_PER_S;
+    const col = values[columnOf(t, start)]!;
+    const row = rows - sliceOf(t, rows) - 1;
+    const v = ++col[row]!;
+    if (v > maxCount) maxCount = v;
+    sampleCount++;
+  }
+  return { rows, columns, start, values, maxCount, sampleCount, idleCount, untimedCount, includeIdle };
+}
+
+/** A cell of a heatmap. */
+export interface Cell {
+  column: number;
+  row: number;
+}
+
+/** Where a row's slice starts within its second, in milliseconds (FlameScope's row labels: 980 … 0 for 50 rows). */
+export function rowOffsetMs(rows: number, row: number): number {
+  return (1000 * (rows - 1 - row)) / rows;
+}
+
+/** The time range of a cell in seconds on the profile's clock: [start, end). */
+export function cellRange(hm: Pick<Heatmap, 'rows' | 'start'>, cell: Cell): { start: number; end: number } {
+  const slice = hm.rows - 1 - cell.row;
+  return { start: hm.start + cell.column + slice / hm.rows, end: hm.start + cell.column + (slice + 1) / hm.rows };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Range views: the samples of a time range, as weights a flame graph can draw.
+
+export interface RangeOptions {
+  /** count idle samples too; left out by default, as in the heatmap */
+  includeIdle?: boolean;
+  /** `idleNodes(profile)` when already at hand */
+  idle?: Uint8Array;
+}
+
+export interface RangeWeights {
+  /** per call-tree node: weight of the selected samples whose stack ends there (profile's unit) */
+  self: Float64Array;
+  /** per call-tree node: `self` plus all descendants' (the width a flame graph draws) */
+  total: Float64Array;
+  /** samples selected */
+  sampleCount: number;
+}
+
+/** Sample indices selected by `keep(seconds)`; idle and untimed samples never pass. */
+function selectSamples(profile: Profile, options: RangeOptions, keep: (t: number) => boolean): Int32Array {
+  const s = profile.samples;
+  if (!s) return new Int32Array(0);
+  const idle = options.includeIdle ? undefined : (options.idle ?? idleNodes(profile));
+  const out = new Int32Array(s.length);
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const us = s.time[i]!;
+    if (!Number.isFinite(us) || (idle && idle[s.node[i]!])) continue;
+    if (keep(us / US_PER_S)) out[n++] = i;
+  }
+  return out.slice(0, n);
+}
+
+/** Sums the given samples' weights into per-node self and total weights. */
+export function weightsOfSamples(profile: Profile, indices: ArrayLike<number>): RangeWeights {
+  const { tree } = profile;
+  const s = profile.samples;
+  const self = new Float64Array(tree.length);
+  if (s) for (let k = 0; k < indices.length; k++) self[s.node[indices[k]!]!]! += s.weight[indices[k]!]!;
+  // Children come after their parent in pre-order, so one backward pass adds subtrees up.
+  const total = self.slice();
+  for (let i = tree.length - 1; i > 0; i--) total[tree.parent[i]!]! += total[i]!;
+  return { self, total, sampleCount: indices.length };
+}
+
+/**
+ * Indices (into `profile.samples`) of the samples taken in [t0, t1), in seconds on the profile's
+ * clock, in recorded order; idle samples left out unless asked for.
+ */
+export function samplesInRange(profile: Profile, t0: number, t1: number, options: RangeOptions = {}): Int32Array {
+  return selectSamples(profile, options, (t) => t >= t0 && t < t1);
+}
+
+/** The profile as if only the samples taken in [t0, t1) seconds existed: per-node self and total weights. */
+export function rangeWeights(profile: Profile, t0: number, t1: number, options: RangeOptions = {}): RangeWeights {
+  return weightsOfSamples(profile, samplesInRange(profile, t0, t1, options));
+}
+
+/**
+ * The samples of the heatmap cells from `a` to `b` (either order, both included), read in time
+ * order as FlameScope selects: up column `a` from its row, through the whole columns between, up
+ * column `b` to its row. Uses the heatmap's own cell arithmetic, so every sample counted in a
+ * selected cell is in the result — which a range in seconds cannot promise at slice boundaries
+ * (see `sliceOf`). Idle samples follow the heatmap's `includeIdle`; `idle` is `idleNodes(profile)`
+ * when already at hand.
+ */
+export function selectionWeights(
+  profile: Profile,
+  hm: Pick<Heatmap, 'rows' | 'start' | 'includeIdle'>,
+  a: Cell,
+  b: Cell,
+  idle?: Uint8Array,
+): RangeWeights {
+  const slot = (c: Cell) => c.column * hm.rows + (hm.rows - 1 - c.row);
+  const lo = Math.min(slot(a), slot(b));
+  const hi = Math.max(slot(a), slot(b));
+  const options: RangeOptions = { includeIdle: hm.includeIdle };
+  if (idle) options.idle = idle;
+  const indices = selectSamples(profile, options, (t) => {
+    const k = columnOf(t, hm.start) * hm.rows + sliceOf(t, hm.rows);
+    return k >= lo && k <= hi;
+  });
+  return weightsOfSamples(profile, indices);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Density: samples over the whole run, for a timeline strip.
+
+export interface Density {
+  /** seconds on the profile's clock: the earliest and latest sample times */
+  start: number;
+  end: number;
+  /** width of a bucket in seconds; bucket i is [start + i·width, start + (i+1)·width), the last one closed */
+  bucketSeconds: number;
+  /** non-idle samples per bucket */
+  counts: number[];
+  /** idle samples per bucket (see `idleNodes`) */
+  idleCounts: number[];
+  /** the largest `counts` value */
+  maxCount: number;
+}
+
+/**
+ * Samples per time bucket across the run, `buckets` equal buckets from the first sample to the
+ * last (`idle`: `idleNodes(profile)` when already at hand). Throws `NoSampleTimesError`.
+ */
+export function density(profile: Profile, buckets: number, idle: Uint8Array = idleNodes(profile)): Density {
+  if (!Number.isInteger(buckets) || buckets < 1) throw new RangeError(`buckets must be a whole number of at least 1, not ${buckets}`);
+  const s = profile.samples;
+  if (!s) throw new NoSampleTimesError(profile.name);
+  const [lo, hi] = timeBounds(s);
+  if (!Number.isFinite(lo) || !Number.isFinite(hi)) throw new NoSampleTimesError(profile.name);
+  const start = lo / US_PER_S;
+  const end = hi / US_PER_S;
+  const span = hi - lo;
+  const counts = new Array<number>(buckets).fill(0);
+  const idleCounts = new Array<number>(buckets).fill(0);
+  for (let i = 0; i < s.length; i++) {
+    const us = s.time[i]!;
+    if (!Number.isFinite(us)) continue;
+    // Bucketed in µs, not seconds: no reference to match here, and µs keep more precision.
+    const b = span > 0 ? Math.min(buckets - 1, Math.floor(((us - lo) / span) * buckets)) : 0;
+    if (idle[s.node[i]!]) idleCounts[b]!++;
+    else counts[b]!++;
+  }
+  let maxCount = 0;
+  for (const c of counts) if (c > maxCount) maxCount = c;
+  return { start, end, bucketSeconds: (end - start) / buckets, counts, idleCounts, maxCount };
+}
