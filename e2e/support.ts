@@ -8,7 +8,7 @@ export const SAMPLE_BASELINE = 'assets/samples/baseline.cpuprofile';
 export const SAMPLE_AGENT = 'assets/samples/dd-trace.cpuprofile';
 
 /** Drops files onto the window, like dragging them from the desktop. */
-export async function dropFiles(page: Page, files: { path: string; name?: string }[] | { name: string; bytes: Buffer }[]): Promise<void> {
+export async function dropFiles(page: Page, files: ({ path: string; name?: string } | { name: string; bytes: Buffer })[]): Promise<void> {
   const payload = files.map((f) =>
     'bytes' in f
       ? { name: f.name, b64: f.bytes.toString('base64') }

@@ -3,30 +3,13 @@
  * launch the app. Errors are one line on stderr naming the file and where; exit status 1.
  */
 import { parseArgs } from 'node:util';
-import { formatImportError, toImportErrorData } from '../../shared/import/errors';
-import { importProfile, supportedFormatsText } from '../../shared/import/import-profile';
-import type { Profile } from '../../shared/model/types';
+import { supportedFormatsText } from '../../shared/import/import-profile';
 import { type WeightChoice, collapseText } from './collapse';
 import { CliError } from './errors';
-import { pathSource } from './node-source';
-import { COMMANDS, usage } from './usage';
+import { heatmapCommand } from './heatmap';
+import { load } from './load';
 import { openCommand } from './open';
-
-async function load(path: string, perfEvent?: string): Promise<Profile> {
-  let source;
-  try {
-    source = pathSource(path);
-  } catch (e) {
-    throw new CliError(`${path}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file or folder' : (e as Error).message}`);
-  }
-  try {
-    return await importProfile(source, perfEvent ? { options: { perfEvent } } : {});
-  } catch (e) {
-    const data = toImportErrorData(e, path);
-    data.file = path;
-    throw new CliError(formatImportError(data));
-  }
-}
+import { COMMANDS, usage } from './usage';
 
 async function collapseCommand(args: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
@@ -61,6 +44,8 @@ export async function main(argv: string[]): Promise<number> {
         return 0;
       case 'open':
         return await openCommand(rest);
+      case 'heatmap':
+        return await heatmapCommand(rest);
       default:
         throw new CliError(`unknown command "${cmd}". Commands: ${COMMANDS.map((c) => c.name).join(', ')} (flamelens --help)`);
     }

@@ -4,30 +4,16 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { findElectron } from '../server/electron-binary';
 import { openInBrowser } from '../server/open';
 import { CliError } from './errors';
 import { usage } from './usage';
 
 /** The project folder: out/cli/ is two levels below it. */
 const appRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-
-/** The Electron binary, or why there is none (resolving `electron` tries to download it once). */
-export function findElectron(): { path: string } | { reason: string } {
-  if (process.env.FLAMELENS_NO_ELECTRON) return { reason: 'FLAMELENS_NO_ELECTRON is set' };
-  try {
-    const req = createRequire(join(appRoot, 'package.json'));
-    const path = req('electron') as unknown;
-    if (typeof path === 'string' && existsSync(path)) return { path };
-    return { reason: 'the electron package has no binary' };
-  } catch (e) {
-    const first = String((e as Error).message ?? e).split('\n')[0];
-    return { reason: `its binary could not be installed (${first})` };
-  }
-}
 
 export async function openCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -43,9 +29,11 @@ export async function openCommand(args: string[]): Promise<number> {
   for (const f of files) if (!existsSync(f)) throw new CliError(`${f}: no such file or folder`);
   const port = values.port !== undefined ? Number(values.port) : undefined;
   if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536)) throw new CliError(`--port must be a port number, not "${values.port}"`);
-  const electron = values['no-browser'] ? { reason: '--no-browser was given' } : findElectron();
+  const electron = values['no-browser'] ? { reason: '--no-browser was given' } : findElectron(appRoot);
   if ('path' in electron) {
-    const child = spawn(electron.path, [join(appRoot, 'out', 'main', 'index.js'), ...files], { stdio: 'inherit' });
+    // Electron refuses to start as root on Linux without --no-sandbox (the renderer keeps its own sandbox flag).
+    const asRoot = process.platform === 'linux' && process.getuid?.() === 0;
+    const child = spawn(electron.path, [...(asRoot ? ['--no-sandbox'] : []), appRoot, ...files], { stdio: 'inherit' });
     return await new Promise<number>((res) => child.on('exit', (code) => res(code ?? 0)));
   }
   await openInBrowser({ files, electronReason: electron.reason, noBrowser: values['no-browser'] === true, ...(port !== undefined ? { port } : {}) });

@@ -1,5 +1,6 @@
 /** Help text of the `flamelens` command. Lists only commands that exist. */
 import { supportedFormatsText } from '../../shared/import/import-profile';
+import { HEATMAP_HELP } from './heatmap';
 
 export interface CommandHelp {
   name: string;
@@ -29,6 +30,7 @@ export const COMMANDS: CommandHelp[] = [
       '  --weight samples|time|bytes   choose the weight (time: microseconds)\n' +
       '  --event NAME                  perf script: the event type to keep (default: the first one)\n',
   },
+  HEATMAP_HELP,
 ];
 
 export function usage(command?: string): string {

@@ -1,11 +1,13 @@
 /**
  * Alignment of two call trees by normalized frame-key paths: the union ("merged") tree that
  * `diffProfiles` computes deltas on. One pass per profile over its pre-order call tree, with a
- * hash map keyed by (merged parent id, key id) — linear, and without recursion because stacks can
+ * hash map keyed by (merged parent id, key id) (./pair-map) — linear, and without recursion because stacks can
  * be 50,000 frames deep.
  */
+import { GrowInt32 } from '../model/grow';
 import type { FrameTable, Profile } from '../model/types';
 import type { DiffTree } from './diff';
+import type { PairMap } from './pair-map';
 
 /** Subtree totals from self weights (a pre-order tree: children after their parent). */
 export function subtreeTotals(parent: Int32Array, self: Float64Array): Float64Array {
@@ -30,70 +32,64 @@ export function frameKeyIds(frames: FrameTable, ids: Map<string, number>, keys: 
   return out;
 }
 
-/** The union tree in creation order, before it is laid out in pre-order. */
+/** The union tree in creation order (node 0 the root), before it is laid out in pre-order. */
 export interface Union {
-  parent: number[];
-  key: number[];
-  baseSelf: number[];
-  baseTotal: number[];
-  runSelf: number[];
-  runTotal: number[];
+  parent: GrowInt32;
+  key: GrowInt32;
+}
+
+export function newUnion(): Union {
+  const u = { parent: new GrowInt32(), key: new GrowInt32() };
+  u.parent.push(-1);
+  u.key.push(-1);
+  return u;
 }
 
 /**
- * Maps every weighted node of one profile onto the union tree, creating union nodes as needed.
- * The profile's pre-order guarantees a node's parent is mapped before the node.
+ * Maps every weighted node of one profile onto the union tree, creating union nodes as needed;
+ * returns the union node of each call-tree node (-1 for nodes without weight). The profile's
+ * pre-order guarantees a node's parent is mapped before the node.
  */
-export function align(
-  p: Profile,
-  keyOfFrame: Int32Array,
-  self: Float64Array,
-  total: Float64Array,
-  u: Union,
-  index: Map<number, number>,
-  keyCount: number,
-  side: 'base' | 'run',
-): Int32Array {
+export function align(p: Profile, keyOfFrame: Int32Array, total: Float64Array, u: Union, index: PairMap): Int32Array {
   const t = p.tree;
   const map = new Int32Array(t.length).fill(-1);
   map[0] = 0;
-  const selfCol = side === 'base' ? u.baseSelf : u.runSelf;
-  const totalCol = side === 'base' ? u.baseTotal : u.runTotal;
-  selfCol[0]! += self[0]!;
-  totalCol[0]! += total[0]!;
   for (let i = 1; i < t.length; i++) {
     if (!(total[i]! > 0)) continue; // no weight here, nor below: nothing to compare
     const parent = map[t.parent[i]!]!;
     if (parent < 0) continue;
     const key = keyOfFrame[t.frame[i]!]!;
-    const slot = parent * keyCount + key;
-    let m = index.get(slot);
-    if (m === undefined) {
-      m = u.parent.length;
-      index.set(slot, m);
-      u.parent.push(parent);
+    let m = index.get(parent, key);
+    if (m < 0) {
+      m = u.parent.push(parent);
       u.key.push(key);
-      u.baseSelf.push(0);
-      u.baseTotal.push(0);
-      u.runSelf.push(0);
-      u.runTotal.push(0);
+      index.set(parent, key, m);
     }
     map[i] = m;
-    selfCol[m]! += self[i]!;
-    totalCol[m]! += total[i]!;
   }
   return map;
 }
 
-/** Lays the union tree out in pre-order (children in creation order); returns it and old → new ids. */
+/** Adds one profile's self and total weights into merged-tree columns through its node map. */
+export function accumulate(map: Int32Array, self: Float64Array, total: Float64Array, selfCol: Float64Array, totalCol: Float64Array): void {
+  for (let i = 0; i < map.length; i++) {
+    const m = map[i]!;
+    if (m < 0) continue;
+    selfCol[m]! += self[i]!;
+    totalCol[m]! += total[i]!;
+  }
+}
+
+/** Lays the union tree out in pre-order (children in creation order, weights still 0); returns it and old → new ids. */
 export function preorder(u: Union): { tree: DiffTree; newIndex: Int32Array } {
   const n = u.parent.length;
+  const parentIn = u.parent.data;
   const first = new Int32Array(n + 1);
-  for (let i = 1; i < n; i++) first[u.parent[i]! + 1]!++;
+  for (let i = 1; i < n; i++) first[parentIn[i]! + 1]!++;
   for (let i = 0; i < n; i++) first[i + 1]! += first[i]!;
   const fill = first.slice(0, n);
   const kids = new Int32Array(Math.max(0, n - 1));
-  for (let i = 1; i < n; i++) kids[fill[u.parent[i]!]!++] = i;
+  for (let i = 1; i < n; i++) kids[fill[parentIn[i]!]!++] = i;
   const order = new Int32Array(n);
   const newIndex = new Int32Array(n);
   const stack = new Int32Array(Math.max(1, n));
@@ -122,14 +118,10 @@ export function preorder(u: Union): { tree: DiffTree; newIndex: Int32Array } {
   };
   for (let i = 0; i < n; i++) {
     const old = order[i]!;
-    const p = u.parent[old]!;
+    const p = parentIn[old]!;
     tree.parent[i] = p < 0 ? -1 : newIndex[p]!;
-    tree.key[i] = u.key[old]!;
+    tree.key[i] = u.key.data[old]!;
     tree.depth[i] = p < 0 ? 0 : tree.depth[tree.parent[i]!]! + 1;
-    tree.baseSelf[i] = u.baseSelf[old]!;
-    tree.baseTotal[i] = u.baseTotal[old]!;
-    tree.runSelf[i] = u.runSelf[old]!;
-    tree.runTotal[i] = u.runTotal[old]!;
     tree.end[i] = i + 1;
   }
   for (let i = n - 1; i >= 1; i--) {

@@ -4,6 +4,7 @@
  * function tables, and the numbers formatted the same way in the CLI and the app.
  */
 import type { Unit } from '../model/types';
+import { PairMap } from './pair-map';
 import { type DiffStatus, type FunctionDiff, type ProfileDiff, byDeltaThenKey } from './diff';
 
 export interface DiffIndex {
@@ -22,14 +23,13 @@ export interface DiffIndex {
 export function indexDiff(d: ProfileDiff): DiffIndex {
   const ids = new Map<string, number>();
   d.keys.forEach((k, i) => ids.set(k, i));
-  const keyCount = Math.max(1, d.keys.length);
-  const children = new Map<number, number>();
+  const children = new PairMap(d.tree.length);
   const t = d.tree;
-  for (let i = 1; i < t.length; i++) children.set(t.parent[i]! * keyCount + t.key[i]!, i);
+  for (let i = 1; i < t.length; i++) children.set(t.parent[i]!, t.key[i]!, i);
   const keyId = (key: string) => ids.get(key) ?? -1;
   const child = (parent: number, key: string) => {
     const k = keyId(key);
-    return parent < 0 || k < 0 ? -1 : (children.get(parent * keyCount + k) ?? -1);
+    return parent < 0 || k < 0 ? -1 : children.get(parent, k);
   };
   return {
     keyId,

@@ -8,6 +8,7 @@ import { SAMPLES, fileSource } from '../test/files';
 import { folded } from '../test/folded';
 import { functionStats } from '../view/function-stats';
 import { DiffError, type ProfileDiff, STATUS_NAMES, diffProfiles } from './diff';
+import { PairMap } from './pair-map';
 import { deltaShare, deltaWeight, scaledDelta, formatChange, formatDelta, indexDiff, nodeDeltas, rankFunctions } from './diff-query';
 
 /** Key path of merged node i, `;`-joined. */
@@ -280,5 +281,17 @@ describe('real samples: baseline vs dd-trace (node --cpu-prof)', () => {
     for (const [key, k] of fs.byKey) if (fs.total[k]! > 0) expect(fn(d, key).run.total).toBe(fs.total[k]);
     expect(d.baseline.match!.inclusive).toBe(0);
     expect(d.run.match!.inclusive).toBeGreaterThan(0.3);
+  });
+});
+
+describe('PairMap', () => {
+  it('stores and finds pairs across growth, -1 when absent', () => {
+    const m = new PairMap(1);
+    for (let a = 0; a < 300; a++) for (let b = 0; b < 30; b++) m.set(a * 7919, b, a * 30 + b);
+    expect(m.size).toBe(9000);
+    for (let a = 0; a < 300; a++) for (let b = 0; b < 30; b++) expect(m.get(a * 7919, b)).toBe(a * 30 + b);
+    expect(m.get(1, 1)).toBe(-1);
+    m.set(0, 0, 5);
+    expect([m.get(0, 0), m.size]).toEqual([5, 9000]);
   });
 });

@@ -19,7 +19,8 @@
  */
 import type { Profile, Unit } from '../model/types';
 import { type FrameMatcher, type MatchShare, matchFrames, matchShare } from '../search/matcher';
-import { type Union, align, frameKeyIds, preorder, subtreeTotals } from './align';
+import { accumulate, align, frameKeyIds, newUnion, preorder, subtreeTotals } from './align';
+import { PairMap } from './pair-map';
 
 export type Normalize = 'absolute' | 'relative';
 
@@ -230,14 +231,15 @@ export function diffProfiles(baseline: Profile, run: Profile, opts: DiffOptions 
   const bKeys = frameKeyIds(baseline.frames, keyIds, keys);
   const rKeys = frameKeyIds(run.frames, keyIds, keys);
   const keyCount = Math.max(1, keys.length);
-  if ((baseline.tree.length + run.tree.length) * keyCount > Number.MAX_SAFE_INTEGER) throw new DiffError('profiles too large to align');
 
-  const u: Union = { parent: [-1], key: [-1], baseSelf: [0], baseTotal: [0], runSelf: [0], runTotal: [0] };
-  const index = new Map<number, number>();
-  const bMap = align(baseline, bKeys, b.w, bTotal, u, index, keyCount, 'base');
-  const rMap = align(run, rKeys, r.w, rTotal, u, index, keyCount, 'run');
+  const u = newUnion();
+  const index = new PairMap(baseline.tree.length);
+  const bMap = align(baseline, bKeys, bTotal, u, index);
+  const rMap = align(run, rKeys, rTotal, u, index);
   const { tree, newIndex } = preorder(u);
   for (const m of [bMap, rMap]) for (let i = 0; i < m.length; i++) if (m[i]! >= 0) m[i] = newIndex[m[i]!]!;
+  accumulate(bMap, b.w, bTotal, tree.baseSelf, tree.baseTotal);
+  accumulate(rMap, r.w, rTotal, tree.runSelf, tree.runTotal);
 
   const baseSum = bTotal[0]!;
   const runSum = rTotal[0]!;

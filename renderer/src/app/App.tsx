@@ -16,11 +16,16 @@ export function App() {
   const notice = useStore((s) => s.notice);
   const [dragging, setDragging] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
+  const folderInput = useRef<HTMLInputElement>(null);
   const searchRef = useRef<HTMLInputElement>(null);
 
   const open = () => {
-    if (host.openDialog) void host.openDialog().then(openChosen);
+    if (host.openDialog) void host.openDialog('files').then(openChosen);
     else fileInput.current?.click();
+  };
+  const openFolder = () => {
+    if (host.openDialog) void host.openDialog('folder').then(openChosen);
+    else folderInput.current?.click();
   };
 
   useEffect(() => {
@@ -46,7 +51,8 @@ export function App() {
       }
       if ((ev.ctrlKey || ev.metaKey) && ev.key.toLowerCase() === 'o') {
         ev.preventDefault();
-        open();
+        if (ev.shiftKey) openFolder();
+        else open();
         return;
       }
       if (typing(ev)) return;
@@ -79,10 +85,11 @@ export function App() {
       onDrop={(e) => {
         e.preventDefault();
         setDragging(false);
+        host.registerDropped([...e.dataTransfer.files]);
         void sourcesFromDrop(e.dataTransfer).then(openSources);
       }}
     >
-      <Toolbar onOpen={open} searchRef={searchRef} />
+      <Toolbar onOpen={open} onOpenFolder={openFolder} searchRef={searchRef} />
       <input
         ref={fileInput}
         type="file"
@@ -92,6 +99,21 @@ export function App() {
         onChange={(e) => {
           const files = [...(e.currentTarget.files ?? [])];
           openSources(files.map((file) => ({ kind: 'file' as const, file, name: file.name })));
+          e.currentTarget.value = '';
+        }}
+      />
+      <input
+        ref={folderInput}
+        type="file"
+        hidden
+        aria-label="Open a 0x output folder"
+        {...({ webkitdirectory: '' } as Record<string, string>)}
+        onChange={(e) => {
+          const files = [...(e.currentTarget.files ?? [])];
+          // Only the folder's own files: a 0x folder is flat.
+          const top = files.filter((f) => f.webkitRelativePath.split('/').length === 2);
+          const name = top[0]?.webkitRelativePath.split('/')[0] ?? 'folder';
+          if (top.length > 0) openSources([{ kind: 'folder', name, files: top.map((file) => ({ kind: 'file' as const, file, name: file.name })) }]);
           e.currentTarget.value = '';
         }}
       />

@@ -3,10 +3,11 @@ import { SearchBar } from '../search/SearchBar';
 
 interface Props {
   onOpen(): void;
+  onOpenFolder(): void;
   searchRef: React.RefObject<HTMLInputElement | null>;
 }
 
-export function Toolbar({ onOpen, searchRef }: Props) {
+export function Toolbar({ onOpen, onOpenFolder, searchRef }: Props) {
   const layout = useStore((s) => s.layout);
   const orientation = useStore((s) => s.orientation);
   const sort = useStore((s) => s.sort);
@@ -17,6 +18,9 @@ export function Toolbar({ onOpen, searchRef }: Props) {
       <span className="brand">Flamelens</span>
       <button type="button" onClick={onOpen} title="Open profiles (Ctrl+O)">
         Open…
+      </button>
+      <button type="button" onClick={onOpenFolder} title="Open a 0x output folder (Ctrl+Shift+O)">
+        Open folder…
       </button>
       <SearchBar inputRef={searchRef} />
       <div className="view-controls" role="group" aria-label="View">

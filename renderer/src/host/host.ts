@@ -3,14 +3,16 @@
  * in a plain browser, the local server started by `npm start` / `flamelens open`. Both expose the
  * same `FlamelensApi` shapes (shared/ipc/contract.ts).
  */
-import type { ChosenItem, FlamelensApi, MenuCommand } from '../../../shared/ipc/contract';
+import type { ChosenItem, FlamelensApi, MenuCommand, OpenDialogKind } from '../../../shared/ipc/contract';
 
 export interface Host {
   kind: 'electron' | 'web';
   initialItems(): Promise<ChosenItem[]>;
   readFileChunk(token: string, offset: number, length: number): Promise<Uint8Array>;
   /** native open dialog, where there is one */
-  openDialog?: () => Promise<ChosenItem[]>;
+  openDialog?: (kind: OpenDialogKind) => Promise<ChosenItem[]>;
+  /** tells the host which files were dropped (for File › Open Recent) */
+  registerDropped(files: File[]): void;
   onMenuCommand(cb: (cmd: MenuCommand) => void): () => void;
   onOpenItems(cb: (items: ChosenItem[]) => void): () => void;
 }
@@ -26,7 +28,8 @@ function electronHost(api: FlamelensApi): Host {
     kind: 'electron',
     initialItems: () => api.initialItems(),
     readFileChunk: (t, o, l) => api.readFileChunk(t, o, l),
-    openDialog: () => api.openDialog(),
+    openDialog: (kind) => api.openDialog(kind),
+    registerDropped: (files) => void api.registerDropped(files).catch(() => undefined),
     onMenuCommand: (cb) => api.onMenuCommand(cb),
     onOpenItems: (cb) => api.onOpenItems(cb),
   };
@@ -49,6 +52,7 @@ function webHost(): Host {
       if (!res.ok) throw new Error(`reading the file failed (HTTP ${res.status})`);
       return new Uint8Array(await res.arrayBuffer());
     },
+    registerDropped: () => undefined,
     onMenuCommand: () => () => {},
     onOpenItems: () => () => {},
   };
