@@ -175,6 +175,13 @@ describe('flamelens diff on tiny folded files', () => {
     expect(r.out).toMatch(/^removed\s+−6 samples/m);
   });
 
+  it('warns on stderr when the files come from different producers', async () => {
+    const r = await run(base, RUN, '--json');
+    expect(r.code).toBe(0);
+    expect(r.err).toMatch(/^flamelens: warning: the files come from different producers \(folded, cpuprofile\)/);
+    expect(() => JSON.parse(r.out)).not.toThrow();
+  });
+
   it('says so when nothing changed', async () => {
     const r = await run(base, base);
     expect(r.out).toMatch(/^±0\.0% CPU time for the same work$/m);

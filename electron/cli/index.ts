@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { supportedFormatsText } from '../../shared/import/import-profile';
 import { type WeightChoice, collapseText } from './collapse';
 import { CliError } from './errors';
+import { diffCommand } from './diff';
 import { heatmapCommand } from './heatmap';
 import { load } from './load';
 import { openCommand } from './open';
@@ -44,6 +45,8 @@ export async function main(argv: string[]): Promise<number> {
         return 0;
       case 'open':
         return await openCommand(rest);
+      case 'diff':
+        return await diffCommand(rest);
       case 'heatmap':
         return await heatmapCommand(rest);
       default:

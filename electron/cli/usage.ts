@@ -1,5 +1,6 @@
 /** Help text of the `flamelens` command. Lists only commands that exist. */
 import { supportedFormatsText } from '../../shared/import/import-profile';
+import { DIFF_HELP } from './diff';
 import { HEATMAP_HELP } from './heatmap';
 
 export interface CommandHelp {
@@ -30,6 +31,7 @@ export const COMMANDS: CommandHelp[] = [
       '  --weight samples|time|bytes   choose the weight (time: microseconds)\n' +
       '  --event NAME                  perf script: the event type to keep (default: the first one)\n',
   },
+  DIFF_HELP,
   HEATMAP_HELP,
 ];
 

@@ -113,8 +113,15 @@ function grouped(v: number, digits: number): string {
   return v.toLocaleString('en-US', { minimumFractionDigits: 0, maximumFractionDigits: digits });
 }
 
-/** A weight with its unit: `1,234 samples`, `12.5 µs`. */
+/** A weight with its unit: `1,234 samples`, `12.5 MB`, time in the largest unit that fits (`2.32 s`). */
 export function formatWeight(v: number, unit: Unit): string {
+  if (unit === 'microseconds' || unit === 'nanoseconds') {
+    const us = unit === 'nanoseconds' ? v / 1000 : v;
+    const a = Math.abs(us);
+    if (a >= 1e6) return `${grouped(us / 1e6, 2)} s`;
+    if (a >= 1e3) return `${grouped(us / 1e3, a >= 1e5 ? 0 : 1)} ms`;
+    return unit === 'nanoseconds' && a < 1 ? `${grouped(v, 0)} ns` : `${grouped(us, a >= 100 ? 0 : 1)} µs`;
+  }
   return `${grouped(v, Math.abs(v) >= 100 ? 0 : 1)} ${UNIT_WORDS[unit]}`;
 }
 

@@ -9,7 +9,17 @@ import { folded } from '../test/folded';
 import { functionStats } from '../view/function-stats';
 import { DiffError, type ProfileDiff, STATUS_NAMES, diffProfiles } from './diff';
 import { PairMap } from './pair-map';
-import { deltaShare, deltaWeight, scaledDelta, formatChange, formatDelta, indexDiff, nodeDeltas, rankFunctions } from './diff-query';
+import {
+  deltaShare,
+  deltaWeight,
+  formatWeight,
+  scaledDelta,
+  formatChange,
+  formatDelta,
+  indexDiff,
+  nodeDeltas,
+  rankFunctions,
+} from './diff-query';
 
 /** Key path of merged node i, `;`-joined. */
 function pathOf(d: ProfileDiff, i: number): string {
@@ -227,6 +237,22 @@ describe('headline', () => {
     const dropped = diffProfiles(base, run, { excludeIdle: true });
     expect([dropped.baseline.total, dropped.run.total, dropped.run.idle, dropped.change]).toEqual([4, 8, 2, 1]);
     expect(fn(dropped, 'work').delta.total).toBe(0);
+  });
+
+  it('formats weights in their unit, time in the largest unit that fits', () => {
+    expect(formatWeight(2283, 'samples')).toBe('2,283 samples');
+    expect(formatWeight(2_324_324_322, 'nanoseconds')).toBe('2.32 s');
+    expect(formatWeight(506_506_506, 'nanoseconds')).toBe('507 ms');
+    expect(formatWeight(1500, 'microseconds')).toBe('1.5 ms');
+    expect(formatWeight(12.5, 'microseconds')).toBe('12.5 µs');
+    expect(formatWeight(13_078_288, 'bytes')).toBe('13,078,288 bytes');
+  });
+
+  it('warns when the files come from different producers', async () => {
+    const a = await folded('a 1');
+    const b: Profile = { ...(await folded('a 1')), format: 'cpuprofile' };
+    expect(diffProfiles(a, a).warnings).toEqual([]);
+    expect(diffProfiles(a, b).warnings.join()).toMatch(/different producers \(folded, cpuprofile\)/);
   });
 
   it('refuses units that do not compare, converts ns to µs', async () => {

@@ -159,10 +159,12 @@ function sideWeights(p: Profile, given: Float64Array | undefined, scale: number,
   if (src.length !== t.length) throw new DiffError(`${p.name}: ${src.length} weights for ${t.length} call-tree nodes`);
   const w = scale === 1 ? Float64Array.from(src) : src.map((v) => v * scale);
   // Under V8's `(idle)` frame the thread waited; pre-order lets "under idle" flow from parents.
+  const idleFrame = new Uint8Array(p.frames.length);
+  for (let f = 0; f < idleFrame.length; f++) idleFrame[f] = p.frames.name[f] === '(idle)' ? 1 : 0;
   const underIdle = new Uint8Array(t.length);
   let idle = 0;
   for (let i = 1; i < t.length; i++) {
-    underIdle[i] = underIdle[t.parent[i]!]! | (p.frames.name[t.frame[i]!] === '(idle)' ? 1 : 0);
+    underIdle[i] = underIdle[t.parent[i]!]! | idleFrame[t.frame[i]!]!;
     if (!underIdle[i]) continue;
     idle += w[i]!;
     if (excludeIdle) w[i] = 0;
@@ -310,6 +312,11 @@ export function diffProfiles(baseline: Profile, run: Profile, opts: DiffOptions 
   const warnings: string[] = [];
   const w = sampleIntervalWarning(baseline, run, cu.unit);
   if (w) warnings.push(w);
+  if (baseline.format !== run.format)
+    warnings.push(
+      `the files come from different producers (${baseline.format}, ${run.format}): frames only one of them records ` +
+        '(native code, idle, program) show up as new or removed',
+    );
   return {
     normalize,
     measure: relative ? 'fraction' : 'weight',
