@@ -22,7 +22,7 @@ declare module 'd3-flame-graph' {
     selfValue(b: boolean): FlameGraph<T>;
     resetHeightOnZoom(b: boolean): FlameGraph<T>;
     title(t: string): FlameGraph<T>;
-    tooltip(t: boolean | object): FlameGraph<T>;
+    tooltip(t: boolean | object | ((...args: unknown[]) => unknown)): FlameGraph<T>;
     getName(fn: (d: FlameNode<T>) => string): FlameGraph<T>;
     getValue(fn: (d: T) => number): FlameGraph<T>;
     getChildren(fn: (d: T) => T[] | undefined): FlameGraph<T>;

@@ -5,6 +5,7 @@
  * width, not on the profile's size — what keeps rendering cost flat.
  */
 import type { Profile } from '../model/types';
+import { keyIndex } from './function-stats';
 
 export interface ViewNode {
   name: string;
@@ -84,18 +85,34 @@ function makeNode(p: Profile, nodes: number[], totals: Float64Array, matches?: U
   return node;
 }
 
-/** Groups the children of a set of tree nodes by frame key, in first-seen order. */
+/** Key id per frame, computed once per profile (numbers hash faster than key strings). */
+const keyIds = new WeakMap<Profile, Int32Array>();
+function keyIdOfFrame(p: Profile): Int32Array {
+  let ids = keyIds.get(p);
+  if (!ids) keyIds.set(p, (ids = keyIndex(p).ofFrame));
+  return ids;
+}
+
+/**
+ * Groups the children of a set of tree nodes by frame key, in first-seen order, keeping only
+ * groups at least `minValue` wide. A single parent (the common case) needs no grouping when its
+ * children's keys are distinct, which the builders guarantee for frames but not for keys.
+ */
 function childGroups(p: Profile, nodes: number[], totals: Float64Array, minValue: number): number[][] {
-  const groups = new Map<string, number[]>();
-  const sums = new Map<string, number>();
+  const keyOf = keyIdOfFrame(p);
+  const frame = p.tree.frame;
+  const groups = new Map<number, number[]>();
+  const sums = new Map<number, number>();
   for (const v of nodes) {
     forEachChild(p, v, (c) => {
-      if (totals[c] === 0) return;
-      const k = p.frames.key[p.tree.frame[c]!]!;
-      let g = groups.get(k);
-      if (!g) groups.set(k, (g = []));
-      g.push(c);
-      sums.set(k, (sums.get(k) ?? 0) + totals[c]!);
+      const w = totals[c]!;
+      if (w === 0) return;
+      const k = keyOf[frame[c]!]!;
+      const sum = (sums.get(k) ?? 0) + w;
+      sums.set(k, sum);
+      const g = groups.get(k);
+      if (g) g.push(c);
+      else groups.set(k, [c]);
     });
   }
   const out: number[][] = [];

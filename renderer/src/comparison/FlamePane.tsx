@@ -83,10 +83,13 @@ function Chart({ run, baseline }: { run: Run; baseline: Run['profile'] }) {
   const baseSearch = useMemo(() => (baseline ? searchFor(baseline, query, filterMode) : undefined), [baseline, query, filterMode]);
   const view: ViewTree | undefined = useMemo(() => {
     if (width <= 0) return undefined;
+    const t0 = performance.now();
     const opts: Parameters<typeof buildViewTree>[1] = { focus, sort, minFraction: 1 / width, rootName: run.title };
     if (search.totals) opts.totals = search.totals;
     if (search.matches) opts.matches = search.matches;
-    return buildViewTree(profile, opts);
+    const tree = buildViewTree(profile, opts);
+    performance.measure('flamelens:view-tree', { start: t0 });
+    return tree;
   }, [profile, focus, sort, width, search, run.title]);
 
   // The chart is created once per pane; it reports clicks and hovers to the store.
@@ -129,8 +132,12 @@ function Chart({ run, baseline }: { run: Run; baseline: Run['profile'] }) {
     chart.current.render(view.root, width, orientation === 'icicle', (d) =>
       d.match && filterMode === 'highlight' ? matchColor : frameColor(palette, d.category, d.tier, d.key, d.context),
     );
-    // Flame orientation grows upwards: keep the root in sight.
-    if (orientation === 'flame') chartRef.current!.scrollTop = chartRef.current!.scrollHeight;
+    // Flame orientation grows upwards: keep the root in sight. Done in the next frame so that all
+    // panes' updates are laid out once, not once per pane.
+    if (orientation === 'flame') {
+      const el = chartRef.current!;
+      requestAnimationFrame(() => (el.scrollTop = el.scrollHeight));
+    }
   }, [view, width, orientation, palette, filterMode]);
 
   const missing = view && view.focusDepth < focus.length;

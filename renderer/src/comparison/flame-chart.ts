@@ -45,9 +45,22 @@ export class FlameChart {
       .getName((d) => d.data.name)
       .getValue((d) => d.value)
       .getChildren((d) => d.children)
-      .setLabelHandler(() => '');
+      // The pane draws its own tooltip; a do-nothing one here keeps d3-flame-graph from adding a
+      // <title> to every box.
+      .tooltip(Object.assign(() => undefined, { show: () => undefined, hide: () => undefined }));
     this.chart.setColorMapper((d) => this.colorOf(d.data));
-    this.chart.onClick((d) => handlers.onFocus(keyPath(d)));
+    // Clicks are taken before d3-flame-graph sees them: its own zoom would redraw the old tree
+    // once more before the store hands every pane the new one.
+    el.addEventListener(
+      'click',
+      (ev) => {
+        const g = (ev.target as Element | null)?.closest?.('g.frame');
+        if (!g) return;
+        ev.stopPropagation();
+        handlers.onFocus(keyPath(select<Element, FlameNode<ViewNode>>(g).datum()));
+      },
+      { capture: true },
+    );
     el.addEventListener('mousemove', (ev) => {
       const g = (ev.target as Element | null)?.closest?.('g.frame');
       if (!g) handlers.onHover(null, ev);
@@ -57,13 +70,29 @@ export class FlameChart {
   }
 
   render(tree: ViewNode, width: number, icicle: boolean, colorOf: (d: ViewNode) => string): void {
+    const t0 = performance.now();
     this.colorOf = colorOf;
     this.chart.width(Math.max(50, Math.floor(width))).inverted(icicle);
     if (!this.mounted) {
       select(this.el).datum(tree).call(this.chart);
       this.mounted = true;
-    } else this.chart.update(tree);
+    } else {
+      // Boxes are re-created rather than re-used: node ids restart with every tree, so a reused
+      // box would belong to another frame (and keep a label slot it may no longer need).
+      select(this.el).selectAll('svg > g').remove();
+      this.chart.update(tree);
+    }
+    // A label is only shown on boxes of 35 px or more; the others drop their (costly to lay out)
+    // HTML label container.
+    select(this.el)
+      .selectAll<SVGForeignObjectElement, unknown>('g.frame foreignObject')
+      .filter(function () {
+        return Number(this.getAttribute('width')) < 35;
+      })
+      .remove();
     this.applyHighlight();
+    // User Timing entries: visible in DevTools and read by scripts/bench-ui.mjs.
+    performance.measure('flamelens:draw', { start: t0 });
   }
 
   /** Marks every box of the function with this key (all panes do the same on hover). */
