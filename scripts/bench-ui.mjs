@@ -44,7 +44,6 @@ async function time(action) {
   return page.evaluate(async (src) => {
     performance.clearMeasures();
     const t = performance.now();
-    // eslint-disable-next-line no-new-func
     new Function(src)();
     await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
     const total = performance.now() - t;

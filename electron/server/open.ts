@@ -83,7 +83,8 @@ export function browserArgs(url: string, userDataDir: string, asRootOnLinux: boo
     '--disable-component-update',
     '--disable-sync',
     // Chromium refuses to start as root with its sandbox on; only then is it turned off.
-    ...(asRootOnLinux ? ['--no-sandbox'] : []),
+    // (--test-type keeps Chromium from putting a warning bar about that flag over the app.)
+    ...(asRootOnLinux ? ['--no-sandbox', '--test-type'] : []),
   ];
 }
 

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { type ViewTree, buildViewTree } from '../../../shared/view/view-tree';
+import type { ViewOptions, ViewTree } from '../../../shared/view/view-tree';
 import { cancelImport } from '../import/open';
-import { searchFor } from '../store/derived';
+import { searchFor, viewTreeFor } from '../store/derived';
 import type { Run } from '../store/runs-slice';
 import { useStore } from '../store/store';
 import { MATCH_COLOR, frameColor } from './colors';
@@ -83,13 +83,10 @@ function Chart({ run, baseline }: { run: Run; baseline: Run['profile'] }) {
   const baseSearch = useMemo(() => (baseline ? searchFor(baseline, query, filterMode) : undefined), [baseline, query, filterMode]);
   const view: ViewTree | undefined = useMemo(() => {
     if (width <= 0) return undefined;
-    const t0 = performance.now();
-    const opts: Parameters<typeof buildViewTree>[1] = { focus, sort, minFraction: 1 / width, rootName: run.title };
+    const opts: ViewOptions = { focus, sort, minFraction: 1 / width, rootName: run.title };
     if (search.totals) opts.totals = search.totals;
     if (search.matches) opts.matches = search.matches;
-    const tree = buildViewTree(profile, opts);
-    performance.measure('flamelens:view-tree', { start: t0 });
-    return tree;
+    return viewTreeFor(profile, opts);
   }, [profile, focus, sort, width, search, run.title]);
 
   // The chart is created once per pane; it reports clicks and hovers to the store.

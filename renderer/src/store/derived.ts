@@ -4,7 +4,7 @@
 import type { Profile } from '../../../shared/model/types';
 import { type MatchShare, compileQuery, matchFrames, matchShare } from '../../../shared/search/matcher';
 import { type FunctionStats, functionStats } from '../../../shared/view/function-stats';
-import { filteredTotals } from '../../../shared/view/view-tree';
+import { type ViewOptions, type ViewTree, buildViewTree, filteredTotals } from '../../../shared/view/view-tree';
 import type { FilterMode } from './search-slice';
 
 export interface SearchResult {
@@ -38,4 +38,12 @@ export function statsFor(p: Profile): FunctionStats {
   let s = statsCache.get(p);
   if (!s) statsCache.set(p, (s = functionStats(p)));
   return s;
+}
+
+/** A pane's view tree, timed with a User Timing entry (DevTools; scripts/bench-ui.mjs reads it). */
+export function viewTreeFor(p: Profile, opts: ViewOptions): ViewTree {
+  const t0 = performance.now();
+  const tree = buildViewTree(p, opts);
+  performance.measure('flamelens:view-tree', { start: t0 });
+  return tree;
 }
