@@ -84,3 +84,12 @@ describe('functionStats', () => {
     expect([s.total[a], s.self[a], s.total[b], s.self[b]]).toEqual([3, 1, 2, 2]);
   });
 });
+
+describe('heaviestPath', () => {
+  it('finds the widest call path of a function', async () => {
+    const { heaviestPath } = await import('./function-path');
+    const p = await folded('main;a;f 1\nmain;b;f 5\nmain;b 1');
+    expect(heaviestPath(p, 'f')).toEqual(['main', 'b', 'f']);
+    expect(heaviestPath(p, 'nope')).toBeUndefined();
+  });
+});

@@ -22,6 +22,9 @@ export interface ViewNode {
   context?: boolean;
   /** its frame matches the active search */
   match?: boolean;
+  /** set by a diff against the baseline (shared/diff/annotate-view.ts): run minus baseline, and the status code */
+  delta?: number;
+  status?: number;
   children?: ViewNode[];
 }
 

@@ -1,4 +1,5 @@
 import { useStore } from '../store/store';
+import { DiffControls } from '../diff/DiffControls';
 import { SearchBar } from '../search/SearchBar';
 
 interface Props {
@@ -23,6 +24,7 @@ export function Toolbar({ onOpen, onOpenFolder, searchRef }: Props) {
         Open folder…
       </button>
       <SearchBar inputRef={searchRef} />
+      <DiffControls />
       <div className="view-controls" role="group" aria-label="View">
         <button type="button" aria-pressed={layout === 'columns'} onClick={() => s.layoutChosen(layout === 'rows' ? 'columns' : 'rows')} title="Stack panes or place them in columns">
           {layout === 'rows' ? 'Columns' : 'Rows'}

@@ -1,3 +1,5 @@
+import { DiffTable } from '../diff/DiffTable';
+import { diffLegend } from '../diff/diff-colors';
 import { useStore } from '../store/store';
 import { legend } from './colors';
 import { FlamePane } from './FlamePane';
@@ -37,6 +39,23 @@ function Breadcrumbs() {
 
 function Legend() {
   const palette = useStore((s) => s.palette);
+  const diffView = useStore((s) => s.diffView);
+  const normalize = useStore((s) => s.normalize);
+  if (diffView !== 'off')
+    return (
+      <ul className="legend" aria-label="Diff colours">
+        {diffLegend(palette).map((e) => (
+          <li key={e.label}>
+            <span className="swatch" style={{ background: e.color }} />
+            {e.label}
+          </li>
+        ))}
+        <li className="muted">
+          {normalize === 'relative' ? 'relative: each run as a share of its own total, deltas in pp' : 'absolute: both runs did the same work, deltas in the unit'}; idle left
+          out
+        </li>
+      </ul>
+    );
   return (
     <ul className="legend" aria-label="Frame colours">
       {legend(palette).map((e) => (
@@ -55,13 +74,17 @@ function Legend() {
 export function Comparison() {
   const runs = useStore((s) => s.runs);
   const layout = useStore((s) => s.layout);
+  const diffView = useStore((s) => s.diffView);
   return (
     <main className="comparison">
       <Breadcrumbs />
-      <div className={`panes panes-${layout}`} style={{ ['--pane-count' as string]: String(runs.length) }}>
-        {runs.map((r, i) => (
-          <FlamePane key={r.id} run={r} index={i} count={runs.length} />
-        ))}
+      <div className="comparison-body">
+        <div className={`panes panes-${layout}`} style={{ ['--pane-count' as string]: String(runs.length) }}>
+          {runs.map((r, i) => (
+            <FlamePane key={r.id} run={r} index={i} count={runs.length} />
+          ))}
+        </div>
+        {diffView !== 'off' && <DiffTable />}
       </div>
       <Legend />
     </main>

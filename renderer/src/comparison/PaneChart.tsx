@@ -1,0 +1,143 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { annotateView } from '../../../shared/diff/annotate-view';
+import { formatDelta } from '../../../shared/diff/diff-query';
+import { mergedProfile } from '../../../shared/diff/merged-profile';
+import type { Profile } from '../../../shared/model/types';
+import type { ViewOptions, ViewTree } from '../../../shared/view/view-tree';
+import { diffColor } from '../diff/diff-colors';
+import { type DiffResult, diffFor, searchFor, viewTreeFor } from '../store/derived';
+import type { Run } from '../store/runs-slice';
+import { useStore } from '../store/store';
+import { MATCH_COLOR, frameColor } from './colors';
+import { FlameChart } from './flame-chart';
+import { PaneFacts } from './PaneFacts';
+import { fillTooltip } from './Tooltip';
+
+function useWidth(ref: React.RefObject<HTMLElement | null>): number {
+  const [width, setWidth] = useState(0);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const ro = new ResizeObserver(() => setWidth(el.clientWidth));
+    ro.observe(el);
+    setWidth(el.clientWidth);
+    return () => ro.disconnect();
+  }, [ref]);
+  return width;
+}
+
+/** What the hover tooltip needs, kept current without re-creating the chart. */
+interface HoverContext {
+  drawn: Profile;
+  baseline: Profile | undefined;
+  diff: DiffResult | undefined;
+}
+
+/** A run's flamegraph: its own tree, or against the baseline (diff, what disappeared, merged). */
+export function PaneChart({ run, baseline }: { run: Run; baseline: Profile | undefined }) {
+  const profile = run.profile!;
+  const focus = useStore((s) => s.focus);
+  const orientation = useStore((s) => s.orientation);
+  const sort = useStore((s) => s.sort);
+  const palette = useStore((s) => s.palette);
+  const query = useStore((s) => s.query);
+  const filterMode = useStore((s) => s.filterMode);
+  const diffView = useStore((s) => s.diffView);
+  const normalize = useStore((s) => s.normalize);
+  const measure = useStore((s) => s.diffMeasure);
+  const noise = useStore((s) => s.noisePercent);
+  const chartRef = useRef<HTMLDivElement>(null);
+  const tipRef = useRef<HTMLDivElement>(null);
+  const chart = useRef<FlameChart | null>(null);
+  const hoverCtx = useRef<HoverContext | null>(null);
+  const width = useWidth(chartRef);
+
+  const diff = useMemo(() => (baseline ? diffFor(baseline, profile, normalize, noise) : undefined), [baseline, profile, normalize, noise]);
+  const diffOn = diffView !== 'off' && diff?.diff !== undefined;
+  const drawn = useMemo(() => {
+    if (!diffOn || !baseline) return profile;
+    if (diffView === 'removed') return baseline;
+    if (diffView === 'merged') return mergedProfile(diff!.diff!, baseline, profile);
+    return profile;
+  }, [diffOn, diffView, baseline, profile, diff]);
+
+  const search = useMemo(() => searchFor(drawn, query, filterMode), [drawn, query, filterMode]);
+  const view: ViewTree | undefined = useMemo(() => {
+    if (width <= 0) return undefined;
+    const opts: ViewOptions = { focus, sort, minFraction: 1 / width, rootName: run.title };
+    if (search.totals) opts.totals = search.totals;
+    if (search.matches) opts.matches = search.matches;
+    const tree = viewTreeFor(drawn, opts);
+    if (diffOn) annotateView(tree.root, diff!.diff!, diff!.index!, measure);
+    return tree;
+  }, [drawn, focus, sort, width, search, run.title, diffOn, diff, measure]);
+
+  useEffect(() => {
+    hoverCtx.current = { drawn, baseline, diff: diffOn ? diff : undefined };
+  });
+
+  // The chart is created once per pane; it reports clicks and hovers to the store.
+  useEffect(() => {
+    const el = chartRef.current!;
+    const tip = tipRef.current!;
+    const c = new FlameChart(el, {
+      onFocus: (path) => useStore.getState().pathFocused(path),
+      onHover: (d, ev) => {
+        useStore.getState().frameHovered(d ? d.data.key : null);
+        const ctx = hoverCtx.current;
+        if (!d || !ev || !ctx) {
+          tip.hidden = true;
+          return;
+        }
+        const delta = ctx.diff?.diff && d.data.delta !== undefined ? formatDelta(ctx.diff.diff, d.data.delta) : undefined;
+        fillTooltip(tip, d, ctx.drawn, ctx.drawn.tree.total[0]!, ctx.baseline, delta);
+        tip.hidden = false;
+        const box = el.getBoundingClientRect();
+        const x = Math.min(ev.clientX - box.left + 14, box.width - tip.offsetWidth - 4);
+        tip.style.left = `${Math.max(0, x)}px`;
+        tip.style.top = `${ev.clientY - box.top + el.scrollTop + 16}px`;
+      },
+    });
+    chart.current = c;
+    const unsubscribe = useStore.subscribe((s, prev) => {
+      if (s.hoveredKey !== prev.hoveredKey) c.highlight(s.hoveredKey);
+    });
+    return () => {
+      unsubscribe();
+      c.destroy();
+      chart.current = null;
+    };
+  }, [run.id]);
+
+  useEffect(() => {
+    if (!view || !chart.current) return;
+    const matchColor = MATCH_COLOR[palette];
+    const scale = diff?.maxDelta[measure] ?? 0;
+    chart.current.render(view.root, width, orientation === 'icicle', (d) => {
+      if (d.match && filterMode === 'highlight') return matchColor;
+      if (diffOn && !d.context && d.key !== '') return diffColor(palette, d.status, d.delta, scale);
+      return frameColor(palette, d.category, d.tier, d.key, d.context);
+    });
+    // Flame orientation grows upwards: keep the root in sight. Done in the next frame so that all
+    // panes' updates are laid out once, not once per pane.
+    if (orientation === 'flame') {
+      const el = chartRef.current!;
+      requestAnimationFrame(() => (el.scrollTop = el.scrollHeight));
+    }
+  }, [view, width, orientation, palette, filterMode, diffOn, diff, measure]);
+
+  const missing = view && view.focusDepth < focus.length;
+  return (
+    <>
+      <PaneFacts run={run} profile={profile} baseline={baseline} search={search} diff={diff} drawnLabel={diffOn ? diffView : undefined} />
+      {missing && (
+        <div className="pane-note" role="note">
+          This run does not have the full focused path; showing its deepest matching frame.
+        </div>
+      )}
+      <div className="pane-chart" ref={chartRef} data-testid="flame-chart">
+        <div className="tooltip" ref={tipRef} hidden role="tooltip" />
+      </div>
+    </>
+  );
+}

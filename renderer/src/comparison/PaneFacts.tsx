@@ -1,0 +1,63 @@
+import { formatChange } from '../../../shared/diff/diff-query';
+import type { Profile } from '../../../shared/model/types';
+import type { DiffResult, SearchResult } from '../store/derived';
+import { searchFor } from '../store/derived';
+import type { Run } from '../store/runs-slice';
+import { useStore } from '../store/store';
+import { formatDuration, formatPercent, formatPoints, formatWeight } from './format';
+
+/** What a change in this profile's total means, in words. */
+function costWord(p: Profile): string {
+  if (p.unit === 'bytes') return 'allocated bytes';
+  if (p.unit === 'events') return 'events';
+  if (p.kind === 'spans') return 'span time';
+  return 'CPU time';
+}
+
+const DRAWN_LABEL: Record<string, string> = {
+  diff: 'coloured by change against the baseline',
+  removed: "the baseline's tree, coloured against this run",
+  merged: 'merged tree of both runs',
+};
+
+interface Props {
+  run: Run;
+  profile: Profile;
+  baseline: Profile | undefined;
+  search: SearchResult;
+  diff: DiffResult | undefined;
+  drawnLabel: string | undefined;
+}
+
+/** The facts line of a pane: format, unit, total, duration, cost against the baseline, search share. */
+export function PaneFacts({ run, profile, baseline, search, diff, drawnLabel }: Props) {
+  const query = useStore((s) => s.query);
+  const filterMode = useStore((s) => s.filterMode);
+  // The share read-out is always of the run itself, whatever the pane draws.
+  const own = searchFor(profile, query, filterMode).share ?? search.share;
+  const baseShare = baseline ? searchFor(baseline, query, filterMode).share : undefined;
+  const duration = profile.meta.startTime !== undefined && profile.meta.endTime !== undefined ? profile.meta.endTime - profile.meta.startTime : undefined;
+  const d = diff?.diff;
+  return (
+    <div className="pane-facts">
+      <span>{profile.format}</span>
+      <span>{profile.unit}</span>
+      <span title="total weight">{formatWeight(profile.tree.total[0]!, profile.unit)}</span>
+      {duration !== undefined && duration > 0 && <span title="duration">{formatDuration(duration)}</span>}
+      {d && (
+        <output className="headline" role="status" aria-label={`Cost of ${run.title} against the baseline`}>
+          <strong>{formatChange(d.change)}</strong> {costWord(profile)} vs baseline{d.baseline.idle + d.run.idle > 0 ? ' (idle left out)' : ''}
+        </output>
+      )}
+      {diff?.error && <span className="error-text">{diff.error}</span>}
+      {own && (
+        <output className="share" role="status" aria-label={`Search share in ${run.title}`}>
+          matches own <strong>{formatPercent(own.inclusive)}</strong> inclusive, <strong>{formatPercent(own.self)}</strong> self
+          {baseShare && baseline && <> · {formatPoints((own.inclusive - baseShare.inclusive) * 100)} vs baseline</>}
+        </output>
+      )}
+      {search.error && <span className="error-text">{search.error}</span>}
+      {drawnLabel && <span className="muted">{DRAWN_LABEL[drawnLabel]}</span>}
+    </div>
+  );
+}

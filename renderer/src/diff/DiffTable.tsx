@@ -1,0 +1,111 @@
+import type { DiffStatus, FunctionDiff, ProfileDiff } from '../../../shared/diff/diff';
+import { formatDelta, formatShare, formatWeight, rankFunctions, shareOf } from '../../../shared/diff/diff-query';
+import { compileQuery } from '../../../shared/search/matcher';
+import { heaviestPath } from '../../../shared/view/function-path';
+import { diffFor } from '../store/derived';
+import { useStore } from '../store/store';
+
+const MAX_ROWS = 300;
+
+function rankedRows(d: ProfileDiff | undefined, status: DiffStatus | 'all', measure: 'total' | 'self', query: string): FunctionDiff[] {
+  if (!d) return [];
+  const statuses: DiffStatus[] = status === 'all' ? ['new', 'removed', 'changed'] : [status];
+  let list = rankFunctions(d, { by: measure, status: statuses });
+  const q = compileQuery(query);
+  if (q && !q.error) list = list.filter((f) => q.match(f.name, f.file));
+  return list.slice(0, MAX_ROWS);
+}
+
+/**
+ * Functions of one run ranked by their change against the baseline; the search box filters the
+ * list, and a click focuses the function (its heaviest call path) in every pane.
+ */
+export function DiffTable() {
+  const runs = useStore((s) => s.runs);
+  const baselineId = useStore((s) => s.baselineId);
+  const tableRunId = useStore((s) => s.tableRunId);
+  const status = useStore((s) => s.tableStatus);
+  const measure = useStore((s) => s.diffMeasure);
+  const normalize = useStore((s) => s.normalize);
+  const noise = useStore((s) => s.noisePercent);
+  const query = useStore((s) => s.query);
+  const s = useStore.getState();
+
+  const baseline = runs.find((r) => r.id === baselineId)?.profile;
+  const candidates = runs.filter((r) => r.id !== baselineId && r.status === 'ready');
+  const run = candidates.find((r) => r.id === tableRunId) ?? candidates[0];
+  const runProfile = run?.profile;
+  // diffFor is memoized per pair of profiles; no hook needed.
+  const result = baseline && runProfile ? diffFor(baseline, runProfile, normalize, noise) : undefined;
+  const rows = rankedRows(result?.diff, status, measure, query);
+
+  if (!baseline || !run?.profile) {
+    return (
+      <aside className="diff-table" aria-label="Diff table">
+        <p className="muted">Open a baseline and at least one other run to rank what changed.</p>
+      </aside>
+    );
+  }
+  const d = result?.diff;
+  const value = (side: 'baseline' | 'run', w: number) => (d!.measure === 'fraction' ? formatShare(shareOf(d!, side, w)) : formatWeight(w, d!.unit));
+  return (
+    <aside className="diff-table" aria-label="Diff table">
+      <div className="diff-table-controls">
+        <select aria-label="Run to rank" value={run.id} onChange={(e) => s.tableRunChosen(e.currentTarget.value)}>
+          {candidates.map((r) => (
+            <option key={r.id} value={r.id}>
+              {r.title}
+            </option>
+          ))}
+        </select>
+        <select aria-label="Which functions" value={status} onChange={(e) => s.tableStatusChosen(e.currentTarget.value as DiffStatus | 'all')}>
+          <option value="all">All changes</option>
+          <option value="new">New</option>
+          <option value="removed">Removed</option>
+          <option value="changed">Changed</option>
+        </select>
+      </div>
+      {result?.error && <p className="error-text">{result.error}</p>}
+      {d && (
+        <div className="diff-table-scroll">
+          <table aria-label="Functions ranked by change">
+            <thead>
+              <tr>
+                <th>function</th>
+                <th title="baseline">base</th>
+                <th>run</th>
+                <th>Δ {measure}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((f) => (
+                <tr
+                  key={f.key}
+                  className={`row-${f.status}`}
+                  tabIndex={0}
+                  onClick={() => focusFunction(f.key, f.status === 'removed')}
+                  onKeyDown={(e) => e.key === 'Enter' && focusFunction(f.key, f.status === 'removed')}
+                >
+                  <td title={f.file}>
+                    <span className={`status status-${f.status}`}>{f.status}</span> {f.name}
+                    {f.file && <span className="muted file"> {f.file.replace(/^.*node_modules\//, '')}</span>}
+                  </td>
+                  <td>{value('baseline', f.baseline[measure])}</td>
+                  <td>{value('run', f.run[measure])}</td>
+                  <td className={f.delta[measure] > 0 ? 'up' : 'down'}>{formatDelta(d, f.delta[measure])}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {rows.length === 0 && <p className="muted">No function matches.</p>}
+        </div>
+      )}
+    </aside>
+  );
+
+  function focusFunction(key: string, removed: boolean): void {
+    const p = removed ? baseline : run!.profile!;
+    const path = p ? heaviestPath(p, key) : undefined;
+    if (path) useStore.getState().pathFocused(path);
+  }
+}
