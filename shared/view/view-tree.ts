@@ -37,8 +37,10 @@ export interface ViewOptions {
   minFraction?: number;
   /** child order: by name (like sits above like in every pane) or heaviest first */
   sort?: 'name' | 'weight';
-  /** per-node totals to draw (a search filter's), default the profile's own */
+  /** per-node totals to draw (a time range's or a search filter's), default the profile's own */
   totals?: Float64Array;
+  /** per-node self weights matching `totals` (for the figures a box reports), default the profile's own */
+  self?: Float64Array;
   /** per-frame search match flags */
   matches?: Uint8Array;
   /** label of the root box */
@@ -62,7 +64,7 @@ function forEachChild(p: Profile, v: number, fn: (c: number) => void): void {
   for (let c = v + 1; c < end[v]!; c = end[c]!) fn(c);
 }
 
-function makeNode(p: Profile, nodes: number[], totals: Float64Array, matches?: Uint8Array): ViewNode {
+function makeNode(p: Profile, nodes: number[], totals: Float64Array, selfWeights: Float64Array, matches?: Uint8Array): ViewNode {
   const t = p.tree;
   const f = p.frames;
   let value = 0;
@@ -70,7 +72,7 @@ function makeNode(p: Profile, nodes: number[], totals: Float64Array, matches?: U
   let heaviest = nodes[0]!;
   for (const v of nodes) {
     value += totals[v]!;
-    self += t.self[v]!;
+    self += selfWeights[v]!;
     if (totals[v]! > totals[heaviest]!) heaviest = v;
   }
   const fr = t.frame[heaviest]!;
@@ -143,13 +145,14 @@ export function resolveFocus(p: Profile, focus: readonly string[]): { nodes: num
 
 export function buildViewTree(p: Profile, opts: ViewOptions): ViewTree {
   const totals = opts.totals ?? p.tree.total;
+  const selfWeights = opts.self ?? p.tree.self;
   const maxNodes = opts.maxNodes ?? 20_000;
   const sortMode = opts.sort ?? 'name';
   const { nodes: focusNodes, depth, chain } = resolveFocus(p, opts.focus);
   const focusTotal = focusNodes.reduce((s, v) => s + totals[v]!, 0);
   const minValue = Math.max(opts.minValue ?? 0, focusTotal * (opts.minFraction ?? 0), Number.MIN_VALUE);
 
-  const root = makeNode(p, [0], totals);
+  const root = makeNode(p, [0], totals, selfWeights);
   root.name = opts.rootName ?? 'all';
   root.key = '';
   root.category = 10;
@@ -160,7 +163,7 @@ export function buildViewTree(p: Profile, opts: ViewOptions): ViewTree {
     root.context = true;
     root.value = focusTotal;
     for (let d = 0; d < chain.length; d++) {
-      const n = makeNode(p, chain[d]!, totals, opts.matches);
+      const n = makeNode(p, chain[d]!, totals, selfWeights, opts.matches);
       n.value = focusTotal;
       if (d < chain.length - 1) n.context = true;
       parent.children = [n];
@@ -174,7 +177,7 @@ export function buildViewTree(p: Profile, opts: ViewOptions): ViewTree {
     const [vn, set] = queue[q]!;
     const groups = childGroups(p, set, totals, minValue);
     if (groups.length === 0) continue;
-    const kids = groups.map((g) => makeNode(p, g, totals, opts.matches));
+    const kids = groups.map((g) => makeNode(p, g, totals, selfWeights, opts.matches));
     const order = kids.map((_, i) => i);
     if (sortMode === 'name') order.sort((a, b) => (kids[a]!.name < kids[b]!.name ? -1 : kids[a]!.name > kids[b]!.name ? 1 : kids[a]!.key < kids[b]!.key ? -1 : 1));
     else order.sort((a, b) => kids[b]!.value - kids[a]!.value);
@@ -192,14 +195,14 @@ export function buildViewTree(p: Profile, opts: ViewOptions): ViewTree {
  * of samples whose stack has a matching frame) or "hide matches" (matching frames and everything
  * they called are removed).
  */
-export function filteredTotals(p: Profile, matches: Uint8Array, mode: 'only' | 'hide'): Float64Array {
+export function filteredTotals(p: Profile, matches: Uint8Array, mode: 'only' | 'hide', weights: Float64Array = p.tree.self): Float64Array {
   const t = p.tree;
   const under = new Uint8Array(t.length);
   for (let i = 1; i < t.length; i++) under[i] = matches[t.frame[i]!]! | under[t.parent[i]!]!;
   const self = new Float64Array(t.length);
   for (let i = 0; i < t.length; i++) {
     const keep = mode === 'only' ? under[i] === 1 : under[i] === 0;
-    self[i] = keep ? t.self[i]! : 0;
+    self[i] = keep ? weights[i]! : 0;
   }
   const total = self.slice();
   for (let i = t.length - 1; i >= 1; i--) total[t.parent[i]!]! += total[i]!;

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { Comparison } from '../comparison/Comparison';
+import { HeatmapDialog } from '../heatmap/HeatmapDialog';
 import { host } from '../host/host';
 import { openChosen, openSources, sourcesFromDrop } from '../import/open';
 import { useStore } from '../store/store';
@@ -140,6 +141,7 @@ export function App() {
       ) : (
         <Comparison />
       )}
+      <HeatmapDialog />
       {dragging && (
         <div className="drop-overlay" aria-hidden="true">
           Drop profiles to compare

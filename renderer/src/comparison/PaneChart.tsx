@@ -1,14 +1,15 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { annotateView } from '../../../shared/diff/annotate-view';
 import { formatDelta } from '../../../shared/diff/diff-query';
-import { mergedProfile } from '../../../shared/diff/merged-profile';
 import type { Profile } from '../../../shared/model/types';
 import type { ViewOptions, ViewTree } from '../../../shared/view/view-tree';
 import { diffColor } from '../diff/diff-colors';
-import { type DiffResult, diffFor, searchFor, viewTreeFor } from '../store/derived';
+import { type DiffResult, diffFor, mergedFor, rangeFor, searchFor, viewTreeFor } from '../store/derived';
 import type { Run } from '../store/runs-slice';
 import { useStore } from '../store/store';
 import { MATCH_COLOR, frameColor } from './colors';
+import { hasTimestamps } from '../../../shared/heatmap/heatmap';
+import { Timeline } from '../heatmap/Timeline';
 import { FlameChart } from './flame-chart';
 import { PaneFacts } from './PaneFacts';
 import { fillTooltip } from './Tooltip';
@@ -29,6 +30,8 @@ function useWidth(ref: React.RefObject<HTMLElement | null>): number {
 /** What the hover tooltip needs, kept current without re-creating the chart. */
 interface HoverContext {
   drawn: Profile;
+  /** the drawn tree's total (within the time range when there is one) */
+  drawnTotal: number;
   baseline: Profile | undefined;
   diff: DiffResult | undefined;
 }
@@ -46,34 +49,37 @@ export function PaneChart({ run, baseline }: { run: Run; baseline: Profile | und
   const normalize = useStore((s) => s.normalize);
   const measure = useStore((s) => s.diffMeasure);
   const noise = useStore((s) => s.noisePercent);
+  const range = useStore((s) => s.ranges[run.id]);
+  const baseRange = useStore((s) => (s.baselineId ? s.ranges[s.baselineId] : undefined));
   const chartRef = useRef<HTMLDivElement>(null);
   const tipRef = useRef<HTMLDivElement>(null);
   const chart = useRef<FlameChart | null>(null);
   const hoverCtx = useRef<HoverContext | null>(null);
   const width = useWidth(chartRef);
 
-  const diff = useMemo(() => (baseline ? diffFor(baseline, profile, normalize, noise) : undefined), [baseline, profile, normalize, noise]);
+  // Each derived value below is memoized by the shared function that makes it.
+  const rw = rangeFor(profile, range);
+  const baseRw = baseline ? rangeFor(baseline, baseRange) : undefined;
+  const diff = baseline ? diffFor(baseline, profile, normalize, noise, baseRw, rw) : undefined;
   const diffOn = diffView !== 'off' && diff?.diff !== undefined;
-  const drawn = useMemo(() => {
-    if (!diffOn || !baseline) return profile;
-    if (diffView === 'removed') return baseline;
-    if (diffView === 'merged') return mergedProfile(diff!.diff!, baseline, profile);
-    return profile;
-  }, [diffOn, diffView, baseline, profile, diff]);
+  const merged = diffOn && diffView === 'merged' && baseline ? mergedFor(diff!.diff!, baseline, profile) : undefined;
+  const [drawn, drawnRw] = merged ? [merged, undefined] : diffOn && diffView === 'removed' && baseline ? [baseline, baseRw] : [profile, rw];
 
-  const search = useMemo(() => searchFor(drawn, query, filterMode), [drawn, query, filterMode]);
+  const search = searchFor(drawn, query, filterMode, drawnRw);
   const view: ViewTree | undefined = useMemo(() => {
     if (width <= 0) return undefined;
     const opts: ViewOptions = { focus, sort, minFraction: 1 / width, rootName: run.title };
-    if (search.totals) opts.totals = search.totals;
+    const totals = search.totals ?? drawnRw?.total;
+    if (totals) opts.totals = totals;
+    if (drawnRw) opts.self = drawnRw.self;
     if (search.matches) opts.matches = search.matches;
     const tree = viewTreeFor(drawn, opts);
     if (diffOn) annotateView(tree.root, diff!.diff!, diff!.index!, measure);
     return tree;
-  }, [drawn, focus, sort, width, search, run.title, diffOn, diff, measure]);
+  }, [drawn, drawnRw, focus, sort, width, search, run.title, diffOn, diff, measure]);
 
   useEffect(() => {
-    hoverCtx.current = { drawn, baseline, diff: diffOn ? diff : undefined };
+    hoverCtx.current = { drawn, drawnTotal: (drawnRw?.total ?? drawn.tree.total)[0]!, baseline, diff: diffOn ? diff : undefined };
   });
 
   // The chart is created once per pane; it reports clicks and hovers to the store.
@@ -90,7 +96,7 @@ export function PaneChart({ run, baseline }: { run: Run; baseline: Profile | und
           return;
         }
         const delta = ctx.diff?.diff && d.data.delta !== undefined ? formatDelta(ctx.diff.diff, d.data.delta) : undefined;
-        fillTooltip(tip, d, ctx.drawn, ctx.drawn.tree.total[0]!, ctx.baseline, delta);
+        fillTooltip(tip, d, ctx.drawn, ctx.drawnTotal, ctx.baseline, delta);
         tip.hidden = false;
         const box = el.getBoundingClientRect();
         const x = Math.min(ev.clientX - box.left + 14, box.width - tip.offsetWidth - 4);
@@ -127,9 +133,11 @@ export function PaneChart({ run, baseline }: { run: Run; baseline: Profile | und
   }, [view, width, orientation, palette, filterMode, diffOn, diff, measure]);
 
   const missing = view && view.focusDepth < focus.length;
+  const timed = hasTimestamps(profile);
   return (
     <>
-      <PaneFacts run={run} profile={profile} baseline={baseline} search={search} diff={diff} drawnLabel={diffOn ? diffView : undefined} />
+      <PaneFacts run={run} profile={profile} baseline={baseline} rw={rw} baseRw={baseRw} diff={diff} drawnLabel={diffOn ? diffView : undefined} />
+      {timed && <Timeline runId={run.id} title={run.title} profile={profile} width={width} />}
       {missing && (
         <div className="pane-note" role="note">
           This run does not have the full focused path; showing its deepest matching frame.

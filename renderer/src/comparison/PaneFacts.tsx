@@ -1,6 +1,7 @@
 import { formatChange } from '../../../shared/diff/diff-query';
 import type { Profile } from '../../../shared/model/types';
-import type { DiffResult, SearchResult } from '../store/derived';
+import type { RangeWeights } from '../../../shared/heatmap/heatmap';
+import type { DiffResult } from '../store/derived';
 import { searchFor } from '../store/derived';
 import type { Run } from '../store/runs-slice';
 import { useStore } from '../store/store';
@@ -24,18 +25,21 @@ interface Props {
   run: Run;
   profile: Profile;
   baseline: Profile | undefined;
-  search: SearchResult;
+  /** the run's and the baseline's weights within their time ranges */
+  rw: RangeWeights | undefined;
+  baseRw: RangeWeights | undefined;
   diff: DiffResult | undefined;
   drawnLabel: string | undefined;
 }
 
 /** The facts line of a pane: format, unit, total, duration, cost against the baseline, search share. */
-export function PaneFacts({ run, profile, baseline, search, diff, drawnLabel }: Props) {
+export function PaneFacts({ run, profile, baseline, rw, baseRw, diff, drawnLabel }: Props) {
   const query = useStore((s) => s.query);
   const filterMode = useStore((s) => s.filterMode);
-  // The share read-out is always of the run itself, whatever the pane draws.
-  const own = searchFor(profile, query, filterMode).share ?? search.share;
-  const baseShare = baseline ? searchFor(baseline, query, filterMode).share : undefined;
+  // The share read-out is always of the run itself (in its range), whatever the pane draws.
+  const search = searchFor(profile, query, filterMode, rw);
+  const own = search.share;
+  const baseShare = baseline ? searchFor(baseline, query, filterMode, baseRw).share : undefined;
   const duration = profile.meta.startTime !== undefined && profile.meta.endTime !== undefined ? profile.meta.endTime - profile.meta.startTime : undefined;
   const d = diff?.diff;
   return (
@@ -43,6 +47,7 @@ export function PaneFacts({ run, profile, baseline, search, diff, drawnLabel }: 
       <span>{profile.format}</span>
       <span>{profile.unit}</span>
       <span title="total weight">{formatWeight(profile.tree.total[0]!, profile.unit)}</span>
+      {rw && <RangeBadge runId={run.id} title={run.title} rw={rw} profile={profile} />}
       {duration !== undefined && duration > 0 && <span title="duration">{formatDuration(duration)}</span>}
       {d && (
         <output className="headline" role="status" aria-label={`Cost of ${run.title} against the baseline`}>
@@ -59,5 +64,20 @@ export function PaneFacts({ run, profile, baseline, search, diff, drawnLabel }: 
       {search.error && <span className="error-text">{search.error}</span>}
       {drawnLabel && <span className="muted">{DRAWN_LABEL[drawnLabel]}</span>}
     </div>
+  );
+}
+
+function RangeBadge({ runId, title, rw, profile }: { runId: string; title: string; rw: RangeWeights; profile: Profile }) {
+  const range = useStore((s) => s.ranges[runId]);
+  if (!range) return null;
+  const t0 = (profile.meta.startTime ?? range.start * 1e6) / 1e6;
+  return (
+    <span className="range-badge" role="status" aria-label={`Time range of ${title}`}>
+      range {(range.start - t0).toFixed(2)}–{(range.end - t0).toFixed(2)} s: <strong>{rw.sampleCount.toLocaleString('en-US')}</strong> samples,{' '}
+      {formatWeight(rw.total[0]!, profile.unit)}
+      <button type="button" className="link" onClick={() => useStore.getState().rangeCleared(runId)}>
+        clear
+      </button>
+    </span>
   );
 }

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { hasTimestamps } from '../../../shared/heatmap/heatmap';
 import type { Run } from '../store/runs-slice';
 import { useStore } from '../store/store';
 
@@ -45,6 +46,11 @@ export function PaneHeader({ run, index, count, isBaseline }: Props) {
         )
       )}
       <span className="spacer" />
+      {run.profile && hasTimestamps(run.profile) && (
+        <button type="button" onClick={() => s.heatmapOpened(run.id)} title="Subsecond heatmap: pick a time range">
+          Heatmap
+        </button>
+      )}
       <button type="button" aria-label={`Rename ${run.title}`} title="Rename" onClick={() => setEditing(true)}>
         ✎
       </button>

@@ -2,7 +2,7 @@ import type { DiffStatus, FunctionDiff, ProfileDiff } from '../../../shared/diff
 import { formatDelta, formatShare, formatWeight, rankFunctions, shareOf } from '../../../shared/diff/diff-query';
 import { compileQuery } from '../../../shared/search/matcher';
 import { heaviestPath } from '../../../shared/view/function-path';
-import { diffFor } from '../store/derived';
+import { diffFor, rangeFor } from '../store/derived';
 import { useStore } from '../store/store';
 
 const MAX_ROWS = 300;
@@ -29,6 +29,7 @@ export function DiffTable() {
   const normalize = useStore((s) => s.normalize);
   const noise = useStore((s) => s.noisePercent);
   const query = useStore((s) => s.query);
+  const ranges = useStore((s) => s.ranges);
   const s = useStore.getState();
 
   const baseline = runs.find((r) => r.id === baselineId)?.profile;
@@ -36,7 +37,10 @@ export function DiffTable() {
   const run = candidates.find((r) => r.id === tableRunId) ?? candidates[0];
   const runProfile = run?.profile;
   // diffFor is memoized per pair of profiles; no hook needed.
-  const result = baseline && runProfile ? diffFor(baseline, runProfile, normalize, noise) : undefined;
+  const result =
+    baseline && runProfile
+      ? diffFor(baseline, runProfile, normalize, noise, rangeFor(baseline, ranges[baselineId!]), rangeFor(runProfile, ranges[run!.id]))
+      : undefined;
   const rows = rankedRows(result?.diff, status, measure, query);
 
   if (!baseline || !run?.profile) {

@@ -1,12 +1,16 @@
 /**
- * Derived data, computed by shared/ functions and memoized per profile — never stored.
+ * Derived data, computed by shared/ functions and memoized per profile (and per time range) —
+ * never stored.
  */
 import { type Normalize, type ProfileDiff, DiffError, diffProfiles } from '../../../shared/diff/diff';
 import { type DiffIndex, indexDiff } from '../../../shared/diff/diff-query';
+import { mergedProfile } from '../../../shared/diff/merged-profile';
+import { type Density, type Heatmap, type RangeWeights, density, heatmap, rangeWeights, selectionWeights } from '../../../shared/heatmap/heatmap';
 import type { Profile } from '../../../shared/model/types';
 import { type MatchShare, compileQuery, matchFrames, matchShare } from '../../../shared/search/matcher';
 import { type FunctionStats, functionStats } from '../../../shared/view/function-stats';
 import { type ViewOptions, type ViewTree, buildViewTree, filteredTotals } from '../../../shared/view/view-tree';
+import type { TimeRange } from './ranges-slice';
 import type { FilterMode } from './search-slice';
 
 export interface SearchResult {
@@ -17,24 +21,64 @@ export interface SearchResult {
   error?: string;
 }
 
-const searchCache = new WeakMap<Profile, { key: string; result: SearchResult }>();
-const statsCache = new WeakMap<Profile, FunctionStats>();
-
-export function searchFor(p: Profile, query: string, mode: FilterMode): SearchResult {
-  const key = `${mode}\u0000${query}`;
-  const hit = searchCache.get(p);
-  if (hit?.key === key) return hit.result;
-  const q = compileQuery(query);
-  let result: SearchResult = {};
-  if (q) {
-    const matches = matchFrames(p, q.match);
-    result = { matches, share: matchShare(p, matches) };
-    if (q.error) result.error = q.error;
-    if (mode !== 'highlight') result.totals = filteredTotals(p, matches, mode);
-  }
-  searchCache.set(p, { key, result });
-  return result;
+/** A one-entry cache per object: the last key asked for and its value. */
+function lastOf<K extends object, V>() {
+  const cache = new WeakMap<K, { key: unknown; value: V }>();
+  return (obj: K, key: unknown, make: () => V): V => {
+    const hit = cache.get(obj);
+    if (hit && hit.key === key) return hit.value;
+    const value = make();
+    cache.set(obj, { key, value });
+    return value;
+  };
 }
+
+const rangeCache = lastOf<Profile, RangeWeights | undefined>();
+const heatmapCache = lastOf<Profile, Heatmap>();
+const densityCache = lastOf<Profile, Density>();
+
+export function heatmapFor(p: Profile, rows: number, includeIdle = false): Heatmap {
+  return heatmapCache(p, `${rows}:${includeIdle}`, () => heatmap(p, { rows, includeIdle }));
+}
+
+export function densityFor(p: Profile, buckets: number): Density {
+  return densityCache(p, buckets, () => density(p, buckets));
+}
+
+/** The run's weights within its time range (undefined: the whole run). */
+export function rangeFor(p: Profile, range: TimeRange | undefined): RangeWeights | undefined {
+  return rangeCache(p, range, () => {
+    if (!range) return undefined;
+    if (range.cells) return selectionWeights(p, heatmapFor(p, range.cells.rows, range.cells.includeIdle), range.cells.a, range.cells.b);
+    return rangeWeights(p, range.start, range.end);
+  });
+}
+
+const searchCache = lastOf<Profile, SearchResult>();
+
+export function searchFor(p: Profile, query: string, mode: FilterMode, rw?: RangeWeights): SearchResult {
+  return searchCache(p, `${mode}\u0000${query}\u0000${rangeId(rw)}`, () => {
+    const q = compileQuery(query);
+    if (!q) return {};
+    const matches = matchFrames(p, q.match);
+    const result: SearchResult = { matches, share: matchShare(p, matches, rw?.self) };
+    if (q.error) result.error = q.error;
+    if (mode !== 'highlight') result.totals = filteredTotals(p, matches, mode, rw?.self);
+    return result;
+  });
+}
+
+/** A stable id per range-weights object, for cache keys. */
+const rangeIds = new WeakMap<RangeWeights, number>();
+let nextRangeId = 1;
+function rangeId(rw: RangeWeights | undefined): number {
+  if (!rw) return 0;
+  let id = rangeIds.get(rw);
+  if (id === undefined) rangeIds.set(rw, (id = nextRangeId++));
+  return id;
+}
+
+const statsCache = new WeakMap<Profile, FunctionStats>();
 
 export function statsFor(p: Profile): FunctionStats {
   let s = statsCache.get(p);
@@ -62,18 +106,29 @@ export interface DiffResult {
 const diffCache = new WeakMap<Profile, WeakMap<Profile, { key: string; result: DiffResult }>>();
 
 /**
- * The run against the baseline. Idle samples are left out: "what does the agent cost" is about
- * the time the process worked, and idle (60% of a lightly loaded baseline) would swamp it.
+ * The run against the baseline, each within its time range. Idle samples are left out: "what
+ * does the agent cost" is about the time the process worked, and idle (60% of a lightly loaded
+ * baseline) would swamp it.
  */
-export function diffFor(baseline: Profile, run: Profile, normalize: Normalize, noisePercent: number): DiffResult {
-  const key = `${normalize}:${noisePercent}`;
+export function diffFor(
+  baseline: Profile,
+  run: Profile,
+  normalize: Normalize,
+  noisePercent: number,
+  baseRange?: RangeWeights,
+  runRange?: RangeWeights,
+): DiffResult {
+  const key = `${normalize}:${noisePercent}:${rangeId(baseRange)}:${rangeId(runRange)}`;
   let byRun = diffCache.get(baseline);
   if (!byRun) diffCache.set(baseline, (byRun = new WeakMap()));
   const hit = byRun.get(run);
   if (hit?.key === key) return hit.result;
   let result: DiffResult;
   try {
-    const diff = diffProfiles(baseline, run, { normalize, threshold: noisePercent / 100, excludeIdle: true });
+    const opts: Parameters<typeof diffProfiles>[2] = { normalize, threshold: noisePercent / 100, excludeIdle: true };
+    if (baseRange) opts.baselineWeights = baseRange.self;
+    if (runRange) opts.runWeights = runRange.self;
+    const diff = diffProfiles(baseline, run, opts);
     let total = 0;
     let self = 0;
     for (let i = 1; i < diff.tree.length; i++) {
@@ -87,4 +142,13 @@ export function diffFor(baseline: Profile, run: Profile, normalize: Normalize, n
   }
   byRun.set(run, { key, result });
   return result;
+}
+
+const mergedCache = new WeakMap<ProfileDiff, Profile>();
+
+/** The merged diff tree of a diff, as a profile to draw. */
+export function mergedFor(d: ProfileDiff, baseline: Profile, run: Profile): Profile {
+  let m = mergedCache.get(d);
+  if (!m) mergedCache.set(d, (m = mergedProfile(d, baseline, run)));
+  return m;
 }

@@ -60,7 +60,9 @@ export const createRunsSlice: StateCreator<AppState, [], [], RunsSlice> = (set) 
   runRemoved: (id) =>
     set((s) => {
       const runs = s.runs.filter((r) => r.id !== id);
-      return { runs, baselineId: s.baselineId === id ? runs[0]?.id : s.baselineId };
+      const ranges = { ...s.ranges };
+      delete ranges[id];
+      return { runs, ranges, baselineId: s.baselineId === id ? runs[0]?.id : s.baselineId };
     }),
   runMoved: (id, by) =>
     set((s) => {

@@ -1,15 +1,17 @@
 /** The app's one store, built from slices; actions are named as events. */
 import { create } from 'zustand';
 import { type DiffSlice, createDiffSlice } from './diff-slice';
+import { type RangesSlice, createRangesSlice } from './ranges-slice';
 import { type RunsSlice, createRunsSlice } from './runs-slice';
 import { type SearchSlice, createSearchSlice } from './search-slice';
 import { type ViewSlice, createViewSlice } from './view-slice';
 
-export type AppState = RunsSlice & ViewSlice & SearchSlice & DiffSlice;
+export type AppState = RunsSlice & ViewSlice & SearchSlice & DiffSlice & RangesSlice;
 
 export const useStore = create<AppState>()((...a) => ({
   ...createRunsSlice(...a),
   ...createViewSlice(...a),
   ...createSearchSlice(...a),
   ...createDiffSlice(...a),
+  ...createRangesSlice(...a),
 }));
