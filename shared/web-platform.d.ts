@@ -61,6 +61,9 @@ declare global {
   var DecompressionStream: {
     new (format: 'gzip' | 'deflate' | 'deflate-raw'): ReadableWritablePair<Uint8Array, Uint8Array>;
   };
+  var CompressionStream: {
+    new (format: 'gzip' | 'deflate' | 'deflate-raw'): ReadableWritablePair<Uint8Array, Uint8Array>;
+  };
   var TextDecoderStream: {
     new (label?: string, options?: { fatal?: boolean }): ReadableWritablePair<string, Uint8Array>;
   };

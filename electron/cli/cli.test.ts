@@ -73,6 +73,6 @@ describe('flamelens --help', () => {
   it('lists the commands that exist', async () => {
     const r = await run('--help');
     expect(r.code).toBe(0);
-    for (const c of ['open', 'collapse', 'diff', 'heatmap']) expect(r.out).toMatch(new RegExp(`^  ${c} `, 'm'));
+    for (const c of ['open', 'collapse', 'diff', 'heatmap', 'stats']) expect(r.out).toMatch(new RegExp(`^  ${c} `, 'm'));
   });
 });

@@ -10,6 +10,7 @@ import { diffCommand } from './diff';
 import { heatmapCommand } from './heatmap';
 import { load } from './load';
 import { openCommand } from './open';
+import { statsCommand } from './stats';
 import { COMMANDS, usage } from './usage';
 
 async function collapseCommand(args: string[]): Promise<void> {
@@ -49,6 +50,8 @@ export async function main(argv: string[]): Promise<number> {
         return await diffCommand(rest);
       case 'heatmap':
         return await heatmapCommand(rest);
+      case 'stats':
+        return await statsCommand(rest);
       default:
         throw new CliError(`unknown command "${cmd}". Commands: ${COMMANDS.map((c) => c.name).join(', ')} (flamelens --help)`);
     }

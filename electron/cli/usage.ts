@@ -2,6 +2,7 @@
 import { supportedFormatsText } from '../../shared/import/import-profile';
 import { DIFF_HELP } from './diff';
 import { HEATMAP_HELP } from './heatmap';
+import { STATS_HELP } from './stats';
 
 export interface CommandHelp {
   name: string;
@@ -33,6 +34,7 @@ export const COMMANDS: CommandHelp[] = [
   },
   DIFF_HELP,
   HEATMAP_HELP,
+  STATS_HELP,
 ];
 
 export function usage(command?: string): string {

@@ -1,10 +1,16 @@
 import { useEffect, useRef, useState } from 'react';
 import { Comparison } from '../comparison/Comparison';
+import { NoteDialog } from '../annotate/NoteDialog';
+import { ExportDialog } from '../export/ExportDialog';
+import { type Recovered, discardRecovery, readRecovery, restoreRecovered, startAutosave } from '../workspace/recovery';
+import { saveWorkspace } from '../workspace/workspace-io';
 import { HeatmapDialog } from '../heatmap/HeatmapDialog';
 import { host } from '../host/host';
 import { openChosen, openSources, sourcesFromDrop } from '../import/open';
 import { useStore } from '../store/store';
+import { TraceStats } from '../trace-stats/TraceStats';
 import { Toolbar } from './Toolbar';
+import { type AppView, ViewPanel, ViewTabs } from './ViewTabs';
 
 /** Whether a key press belongs to a text field rather than to the app's shortcuts. */
 function typing(ev: KeyboardEvent): boolean {
@@ -16,6 +22,10 @@ export function App() {
   const runs = useStore((s) => s.runs);
   const notice = useStore((s) => s.notice);
   const [dragging, setDragging] = useState(false);
+  const [view, setView] = useState<AppView>('flamegraphs');
+  const [exporting, setExporting] = useState(false);
+  const [recovered, setRecovered] = useState<Recovered | undefined>(undefined);
+  const recoveryDecided = useRef<() => void>(() => {});
   const fileInput = useRef<HTMLInputElement>(null);
   const folderInput = useRef<HTMLInputElement>(null);
   const searchRef = useRef<HTMLInputElement>(null);
@@ -30,9 +40,18 @@ export function App() {
   };
 
   useEffect(() => {
-    void host.initialItems().then((items) => {
-      if (useStore.getState().runs.length === 0) openChosen(items);
-    });
+    const initial = new Set<string>();
+    let stopAutosave = () => {};
+    const autosave = () => (stopAutosave = startAutosave((id) => initial.has(id)));
+    void (async () => {
+      const rec = await readRecovery();
+      const items = await host.initialItems();
+      if (useStore.getState().runs.length === 0) for (const id of openChosen(items)) initial.add(id);
+      // Work left from last time is offered back; autosave starts once the person decided.
+      if (rec?.userMade) setRecovered(rec);
+      else autosave();
+    })();
+    recoveryDecided.current = autosave;
     const offMenu = host.onMenuCommand((cmd) => {
       const s = useStore.getState();
       if (cmd === 'open') open();
@@ -41,6 +60,7 @@ export function App() {
       else if (cmd === 'toggle-layout') s.layoutChosen(s.layout === 'rows' ? 'columns' : 'rows');
       else if (cmd === 'toggle-orientation') s.orientationChosen(s.orientation === 'flame' ? 'icicle' : 'flame');
       else if (cmd === 'find') searchRef.current?.focus();
+      else if (cmd === 'export') setExporting(true);
     });
     const offOpen = host.onOpenItems(openChosen);
     const onKey = (ev: KeyboardEvent) => {
@@ -50,6 +70,16 @@ export function App() {
         searchRef.current?.focus();
         return;
       }
+      if ((ev.ctrlKey || ev.metaKey) && ev.key.toLowerCase() === 'e') {
+        ev.preventDefault();
+        setExporting(true);
+        return;
+      }
+      if ((ev.ctrlKey || ev.metaKey) && ev.key.toLowerCase() === 's') {
+        ev.preventDefault();
+        void saveWorkspace().catch((e: Error) => s.noticeShown(`Saving failed: ${e.message}`));
+        return;
+      }
       if ((ev.ctrlKey || ev.metaKey) && ev.key.toLowerCase() === 'o') {
         ev.preventDefault();
         if (ev.shiftKey) openFolder();
@@ -57,7 +87,18 @@ export function App() {
         return;
       }
       if (typing(ev)) return;
-      if (ev.key === 'Escape') s.focusReset();
+      if ((ev.ctrlKey || ev.metaKey) && (ev.key.toLowerCase() === 'y' || (ev.key.toLowerCase() === 'z' && ev.shiftKey))) {
+        ev.preventDefault();
+        s.annotationsRedone();
+        return;
+      }
+      if ((ev.ctrlKey || ev.metaKey) && ev.key.toLowerCase() === 'z') {
+        ev.preventDefault();
+        s.annotationsUndone();
+        return;
+      }
+      if (ev.key === 'Escape' && s.pointerMode !== 'inspect') s.pointerModeChosen('inspect');
+      else if (ev.key === 'Escape') s.focusReset();
       else if (ev.key === 'Backspace') {
         ev.preventDefault();
         s.focusUp();
@@ -65,6 +106,7 @@ export function App() {
     };
     window.addEventListener('keydown', onKey);
     return () => {
+      stopAutosave();
       offMenu();
       offOpen();
       window.removeEventListener('keydown', onKey);
@@ -90,7 +132,36 @@ export function App() {
         void sourcesFromDrop(e.dataTransfer).then(openSources);
       }}
     >
-      <Toolbar onOpen={open} onOpenFolder={openFolder} searchRef={searchRef} />
+      <Toolbar onOpen={open} onOpenFolder={openFolder} onExport={() => setExporting(true)} searchRef={searchRef} />
+      {recovered && (
+        <div className="notice recovery" role="alert">
+          <span>
+            Unsaved work from {new Date(recovered.savedAt).toLocaleString()} ({recovered.runs} run{recovered.runs === 1 ? '' : 's'}, {recovered.notes} note
+            {recovered.notes === 1 ? '' : 's'}) can be restored.
+          </span>
+          <span>
+            <button
+              type="button"
+              onClick={() => {
+                const r = recovered;
+                setRecovered(undefined);
+                void restoreRecovered(r).then(() => recoveryDecided.current());
+              }}
+            >
+              Restore
+            </button>{' '}
+            <button
+              type="button"
+              onClick={() => {
+                setRecovered(undefined);
+                void discardRecovery().then(() => recoveryDecided.current());
+              }}
+            >
+              Discard
+            </button>
+          </span>
+        </div>
+      )}
       <input
         ref={fileInput}
         type="file"
@@ -139,9 +210,14 @@ export function App() {
           </p>
         </div>
       ) : (
-        <Comparison />
+        <>
+          <ViewTabs view={view} onChange={setView} />
+          <ViewPanel view={view}>{view === 'trace-stats' ? <TraceStats /> : <Comparison />}</ViewPanel>
+        </>
       )}
       <HeatmapDialog />
+      <NoteDialog />
+      {exporting && <ExportDialog onClose={() => setExporting(false)} />}
       {dragging && (
         <div className="drop-overlay" aria-hidden="true">
           Drop profiles to compare

@@ -1,14 +1,16 @@
 import { useStore } from '../store/store';
 import { DiffControls } from '../diff/DiffControls';
 import { SearchBar } from '../search/SearchBar';
+import { saveWorkspace } from '../workspace/workspace-io';
 
 interface Props {
   onOpen(): void;
   onOpenFolder(): void;
+  onExport(): void;
   searchRef: React.RefObject<HTMLInputElement | null>;
 }
 
-export function Toolbar({ onOpen, onOpenFolder, searchRef }: Props) {
+export function Toolbar({ onOpen, onOpenFolder, onExport, searchRef }: Props) {
   const layout = useStore((s) => s.layout);
   const orientation = useStore((s) => s.orientation);
   const sort = useStore((s) => s.sort);
@@ -22,6 +24,12 @@ export function Toolbar({ onOpen, onOpenFolder, searchRef }: Props) {
       </button>
       <button type="button" onClick={onOpenFolder} title="Open a 0x output folder (Ctrl+Shift+O)">
         Open folder…
+      </button>
+      <button type="button" onClick={() => void saveWorkspace().catch((e: Error) => useStore.getState().noticeShown(`Saving failed: ${e.message}`))} title="Save the comparison as a .flamelens workspace (Ctrl+S)">
+        Save
+      </button>
+      <button type="button" onClick={onExport} title="Export a picture or data (Ctrl+E)">
+        Export…
       </button>
       <SearchBar inputRef={searchRef} />
       <DiffControls />

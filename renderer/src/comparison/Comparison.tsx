@@ -1,3 +1,4 @@
+import { AnnotationBar } from '../annotate/AnnotationBar';
 import { DiffTable } from '../diff/DiffTable';
 import { diffLegend } from '../diff/diff-colors';
 import { useStore } from '../store/store';
@@ -77,6 +78,7 @@ export function Comparison() {
   const diffView = useStore((s) => s.diffView);
   return (
     <main className="comparison">
+      <AnnotationBar />
       <Breadcrumbs />
       <div className="comparison-body">
         <div className={`panes panes-${layout}`} style={{ ['--pane-count' as string]: String(runs.length) }}>

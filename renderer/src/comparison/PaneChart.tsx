@@ -11,6 +11,7 @@ import { MATCH_COLOR, frameColor } from './colors';
 import { hasTimestamps } from '../../../shared/heatmap/heatmap';
 import { Timeline } from '../heatmap/Timeline';
 import { FlameChart } from './flame-chart';
+import { NotesLayer } from '../annotate/NotesLayer';
 import { PaneFacts } from './PaneFacts';
 import { fillTooltip } from './Tooltip';
 
@@ -25,6 +26,11 @@ function useWidth(ref: React.RefObject<HTMLElement | null>): number {
     return () => ro.disconnect();
   }, [ref]);
   return width;
+}
+
+/** The display name of a frame key (its function name). */
+function nameOfKey(key: string): string {
+  return key.split('\t')[0]!;
 }
 
 /** What the hover tooltip needs, kept current without re-creating the chart. */
@@ -54,6 +60,9 @@ export function PaneChart({ run, baseline }: { run: Run; baseline: Profile | und
   const chartRef = useRef<HTMLDivElement>(null);
   const tipRef = useRef<HTMLDivElement>(null);
   const chart = useRef<FlameChart | null>(null);
+  // The same chart as state, for the notes layer (which must re-place notes after each draw).
+  const [chartObj, setChartObj] = useState<FlameChart | null>(null);
+  const [drawTick, setDrawTick] = useState(0);
   const hoverCtx = useRef<HoverContext | null>(null);
   const width = useWidth(chartRef);
 
@@ -87,7 +96,15 @@ export function PaneChart({ run, baseline }: { run: Run; baseline: Profile | und
     const el = chartRef.current!;
     const tip = tipRef.current!;
     const c = new FlameChart(el, {
-      onFocus: (path) => useStore.getState().pathFocused(path),
+      onFocus: (path) => {
+        const st = useStore.getState();
+        if (st.pointerMode === 'note' && path.length > 0) {
+          st.draftStarted({ kind: 'note', anchor: { keyPath: path }, runId: run.id, label: nameOfKey(path[path.length - 1]!) });
+        } else st.pathFocused(path);
+      },
+      onContext: (path, name) => {
+        if (path.length > 0) useStore.getState().draftStarted({ kind: 'note', anchor: { keyPath: path }, runId: run.id, label: name });
+      },
       onHover: (d, ev) => {
         useStore.getState().frameHovered(d ? d.data.key : null);
         const ctx = hoverCtx.current;
@@ -105,6 +122,7 @@ export function PaneChart({ run, baseline }: { run: Run; baseline: Profile | und
       },
     });
     chart.current = c;
+    setChartObj(c);
     const unsubscribe = useStore.subscribe((s, prev) => {
       if (s.hoveredKey !== prev.hoveredKey) c.highlight(s.hoveredKey);
     });
@@ -130,6 +148,7 @@ export function PaneChart({ run, baseline }: { run: Run; baseline: Profile | und
       const el = chartRef.current!;
       requestAnimationFrame(() => (el.scrollTop = el.scrollHeight));
     }
+    setDrawTick((t) => t + 1);
   }, [view, width, orientation, palette, filterMode, diffOn, diff, measure]);
 
   const missing = view && view.focusDepth < focus.length;
@@ -144,6 +163,7 @@ export function PaneChart({ run, baseline }: { run: Run; baseline: Profile | und
         </div>
       )}
       <div className="pane-chart" ref={chartRef} data-testid="flame-chart">
+        <NotesLayer runId={run.id} chart={chartObj} tick={drawTick} />
         <div className="tooltip" ref={tipRef} hidden role="tooltip" />
       </div>
     </>

@@ -13,6 +13,16 @@ export interface FlameChartHandlers {
   onFocus(path: string[]): void;
   /** the pointer is over a frame (or left the chart: null) */
   onHover(node: FlameNode<ViewNode> | null, ev?: MouseEvent): void;
+  /** a frame was right-clicked (to annotate it) */
+  onContext(path: string[], name: string): void;
+}
+
+/** A box's place in the chart's drawing, in pixels. */
+export interface BoxRect {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
 }
 
 export const CELL_HEIGHT = 18;
@@ -67,6 +77,13 @@ export class FlameChart {
       else handlers.onHover(select<Element, FlameNode<ViewNode>>(g).datum(), ev);
     });
     el.addEventListener('mouseleave', () => handlers.onHover(null));
+    el.addEventListener('contextmenu', (ev) => {
+      const g = (ev.target as Element | null)?.closest?.('g.frame');
+      if (!g) return;
+      ev.preventDefault();
+      const d = select<Element, FlameNode<ViewNode>>(g).datum();
+      handlers.onContext(keyPath(d), d.data.name);
+    });
   }
 
   render(tree: ViewNode, width: number, icicle: boolean, colorOf: (d: ViewNode) => string): void {
@@ -107,6 +124,27 @@ export class FlameChart {
     select(this.el)
       .selectAll<SVGGElement, FlameNode<ViewNode>>('g.frame')
       .classed('hovered', (d) => key !== null && key !== '' && d.data.key === key);
+  }
+
+  /** Where the boxes of these key paths are drawn (undefined where not drawn). */
+  boxes(paths: readonly (readonly string[])[]): (BoxRect | undefined)[] {
+    const wanted = new Map(paths.map((p, i) => [p.join('\u0001'), i]));
+    const out: (BoxRect | undefined)[] = paths.map(() => undefined);
+    select(this.el)
+      .selectAll<SVGGElement, FlameNode<ViewNode>>('g.frame')
+      .each(function (d) {
+        const i = wanted.get(keyPath(d).join('\u0001'));
+        if (i === undefined) return;
+        const m = /translate\(([-\d.e]+),([-\d.e]+)\)/.exec(this.getAttribute('transform') ?? '');
+        if (m) out[i] = { x: Number(m[1]), y: Number(m[2]), w: Number(this.getAttribute('width')), h: CELL_HEIGHT };
+      });
+    return out;
+  }
+
+  /** Size of the drawing (the svg), in pixels. */
+  size(): { width: number; height: number } {
+    const svg = this.el.querySelector('svg');
+    return { width: Number(svg?.getAttribute('width') ?? 0), height: Number(svg?.getAttribute('height') ?? 0) };
   }
 
   destroy(): void {

@@ -3,7 +3,7 @@
  * in a plain browser, the local server started by `npm start` / `flamelens open`. Both expose the
  * same `FlamelensApi` shapes (shared/ipc/contract.ts).
  */
-import type { ChosenItem, FlamelensApi, MenuCommand, OpenDialogKind } from '../../../shared/ipc/contract';
+import type { ChosenItem, FlamelensApi, MenuCommand, OpenDialogKind, SaveRequest } from '../../../shared/ipc/contract';
 
 export interface Host {
   kind: 'electron' | 'web';
@@ -13,6 +13,11 @@ export interface Host {
   openDialog?: (kind: OpenDialogKind) => Promise<ChosenItem[]>;
   /** tells the host which files were dropped (for File › Open Recent) */
   registerDropped(files: File[]): void;
+  /**
+   * Saves bytes or text: a save dialog and an atomic write in Electron, a download in a browser.
+   * Resolves with where it went (null when cancelled); rejects with the reason a write failed.
+   */
+  saveFile(req: SaveRequest): Promise<string | null>;
   onMenuCommand(cb: (cmd: MenuCommand) => void): () => void;
   onOpenItems(cb: (items: ChosenItem[]) => void): () => void;
 }
@@ -30,6 +35,7 @@ function electronHost(api: FlamelensApi): Host {
     readFileChunk: (t, o, l) => api.readFileChunk(t, o, l),
     openDialog: (kind) => api.openDialog(kind),
     registerDropped: (files) => void api.registerDropped(files).catch(() => undefined),
+    saveFile: (req) => api.saveFile(req),
     onMenuCommand: (cb) => api.onMenuCommand(cb),
     onOpenItems: (cb) => api.onOpenItems(cb),
   };
@@ -53,6 +59,19 @@ function webHost(): Host {
       return new Uint8Array(await res.arrayBuffer());
     },
     registerDropped: () => undefined,
+    async saveFile(req) {
+      const type = req.filters[0]?.extensions[0] === 'svg' ? 'image/svg+xml' : 'application/octet-stream';
+      const blob = new Blob([req.data as BlobPart], { type });
+      const url = URL.createObjectURL(blob);
+      const a = document.createElement('a');
+      a.href = url;
+      a.download = req.defaultName;
+      document.body.append(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+      return req.defaultName;
+    },
     onMenuCommand: () => () => {},
     onOpenItems: () => () => {},
   };

@@ -5,11 +5,31 @@ import { MAX_RUNS } from '../store/runs-slice';
 import { useStore } from '../store/store';
 import { type ImportJob, chosenToSource, startImport } from './import-client';
 import type { WorkerSource } from './protocol';
+import { isWorkspaceFileName } from '../../../shared/workspace/workspace';
+import { openWorkspaceBytes, readHostFile } from '../workspace/workspace-io';
 
 const jobs = new Map<string, ImportJob>();
 let nextId = 1;
 
-export function openSources(sources: WorkerSource[]): void {
+/** A `.flamelens` workspace among the sources replaces the comparison instead of becoming a run. */
+async function openWorkspaceSource(src: WorkerSource): Promise<void> {
+  try {
+    const bytes = src.kind === 'file' ? new Uint8Array(await src.file.arrayBuffer()) : src.kind === 'token' ? await readHostFile(src.token, src.size) : new Uint8Array();
+    await openWorkspaceBytes(bytes, src.name);
+  } catch (e) {
+    useStore.getState().noticeShown(e instanceof Error ? e.message : String(e));
+  }
+}
+
+/** Opens the sources as runs; returns the new runs' ids. */
+export function openSources(all: WorkerSource[]): string[] {
+  const workspace = all.find((x) => x.kind !== 'folder' && isWorkspaceFileName(x.name));
+  if (workspace) {
+    void openWorkspaceSource(workspace);
+    return [];
+  }
+  const ids: string[] = [];
+  const sources = all;
   const s = useStore.getState();
   const room = MAX_RUNS - s.runs.length;
   if (sources.length > room) {
@@ -19,6 +39,7 @@ export function openSources(sources: WorkerSource[]): void {
   }
   for (const source of sources.slice(0, Math.max(room, 0))) {
     const id = `run-${nextId++}`;
+    ids.push(id);
     useStore.getState().runAdded(id, source.name);
     const job = startImport(source, {
       progress: (read, size) => useStore.getState().runProgressed(id, read, size),
@@ -33,10 +54,11 @@ export function openSources(sources: WorkerSource[]): void {
     });
     jobs.set(id, job);
   }
+  return ids;
 }
 
-export function openChosen(items: ChosenItem[]): void {
-  openSources(items.map(chosenToSource));
+export function openChosen(items: ChosenItem[]): string[] {
+  return openSources(items.map(chosenToSource));
 }
 
 export function cancelImport(id: string): void {

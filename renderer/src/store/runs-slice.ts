@@ -1,4 +1,5 @@
 import type { StateCreator } from 'zustand';
+import { annotationStep } from '../../../shared/annotate/annotations';
 import type { Profile } from '../../../shared/model/types';
 import type { AppState } from './store';
 
@@ -62,7 +63,9 @@ export const createRunsSlice: StateCreator<AppState, [], [], RunsSlice> = (set) 
       const runs = s.runs.filter((r) => r.id !== id);
       const ranges = { ...s.ranges };
       delete ranges[id];
-      return { runs, ranges, baselineId: s.baselineId === id ? runs[0]?.id : s.baselineId };
+      // Notes pinned to this run's pane alone go with it (undo brings them back).
+      const annotationHistory = annotationStep(s.annotationHistory, { type: 'runRemoved', runId: id });
+      return { runs, ranges, annotationHistory, baselineId: s.baselineId === id ? runs[0]?.id : s.baselineId };
     }),
   runMoved: (id, by) =>
     set((s) => {

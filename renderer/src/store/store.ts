@@ -1,12 +1,13 @@
 /** The app's one store, built from slices; actions are named as events. */
 import { create } from 'zustand';
+import { type AnnotationsSlice, createAnnotationsSlice } from './annotations-slice';
 import { type DiffSlice, createDiffSlice } from './diff-slice';
 import { type RangesSlice, createRangesSlice } from './ranges-slice';
 import { type RunsSlice, createRunsSlice } from './runs-slice';
 import { type SearchSlice, createSearchSlice } from './search-slice';
 import { type ViewSlice, createViewSlice } from './view-slice';
 
-export type AppState = RunsSlice & ViewSlice & SearchSlice & DiffSlice & RangesSlice;
+export type AppState = RunsSlice & ViewSlice & SearchSlice & DiffSlice & RangesSlice & AnnotationsSlice;
 
 export const useStore = create<AppState>()((...a) => ({
   ...createRunsSlice(...a),
@@ -14,4 +15,5 @@ export const useStore = create<AppState>()((...a) => ({
   ...createSearchSlice(...a),
   ...createDiffSlice(...a),
   ...createRangesSlice(...a),
+  ...createAnnotationsSlice(...a),
 }));

@@ -1,0 +1,143 @@
+import { useState } from 'react';
+import { rankFunctions } from '../../../shared/diff/diff-query';
+import { host } from '../host/host';
+import { diffFor, rangeFor } from '../store/derived';
+import { useStore } from '../store/store';
+import { diffTableCsv, diffTableMarkdown, exportFileName, foldedText } from './data-export';
+import { buildExportInput } from './export-input';
+import { type ExportScale, blobBytes, copyPngToClipboard, rasterizeSvg } from './rasterize';
+import { renderComparisonSvg } from './render-svg';
+
+/** The comparison as a picture, rendered from state at the chosen width (not read off the screen). */
+function renderNow(width: number) {
+  const s = useStore.getState();
+  return renderComparisonSvg(buildExportInput(s, s.annotationHistory.present, { width }));
+}
+
+function baseName(): string {
+  const s = useStore.getState();
+  return s.annotationHistory.present.title || s.runs.map((r) => r.title.replace(/\.[^.]+$/, '')).join(' vs ') || 'comparison';
+}
+
+/**
+ * Export: the annotated comparison as PNG (1x/2x/3x) or SVG, or copied to the clipboard; and
+ * data — folded stacks of a run (within its time range) and the diff table as CSV or Markdown.
+ */
+export function ExportDialog({ onClose }: { onClose(): void }) {
+  const runs = useStore((s) => s.runs.filter((r) => r.status === 'ready'));
+  const baselineId = useStore((s) => s.baselineId);
+  const [width, setWidth] = useState(1600);
+  const [scale, setScale] = useState<ExportScale>(2);
+  const [runId, setRunId] = useState(runs.find((r) => r.id !== baselineId)?.id ?? runs[0]?.id ?? '');
+  const [status, setStatus] = useState('');
+  const run = runs.find((r) => r.id === runId);
+
+  const act = (label: string, fn: () => Promise<string | null | void>) => async () => {
+    setStatus(`${label}…`);
+    try {
+      const where = await fn();
+      setStatus(where === null ? 'Cancelled.' : `${label}: done${typeof where === 'string' ? ` (${where})` : ''}.`);
+    } catch (e) {
+      setStatus(`${label} failed: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  };
+  const savePng = act('PNG', async () => {
+    const { svg, width: w, height: h } = renderNow(width);
+    const png = await rasterizeSvg(svg, w, h, scale);
+    return host.saveFile({ defaultName: exportFileName(baseName(), 'png'), filters: [{ name: 'PNG image', extensions: ['png'] }], data: await blobBytes(png.blob) });
+  });
+  const saveSvg = act('SVG', async () => {
+    const { svg } = renderNow(width);
+    return host.saveFile({ defaultName: exportFileName(baseName(), 'svg'), filters: [{ name: 'SVG image', extensions: ['svg'] }], data: svg });
+  });
+  // The clipboard write starts inside the click so that the browser still counts it as the user's.
+  const copyPng = act('Copy', () => {
+    const { svg, width: w, height: h } = renderNow(width);
+    return copyPngToClipboard(rasterizeSvg(svg, w, h, scale).then((r) => r.blob));
+  });
+  const saveFolded = act('Folded stacks', async () => {
+    const s = useStore.getState();
+    const p = run!.profile!;
+    const rw = rangeFor(p, s.ranges[run!.id]);
+    return host.saveFile({ defaultName: exportFileName(run!.title, 'folded'), filters: [{ name: 'Folded stacks', extensions: ['folded', 'txt'] }], data: foldedText(p, rw?.self) });
+  });
+  const saveDiff = (kind: 'csv' | 'md') =>
+    act(`Diff table (${kind})`, async () => {
+      const s = useStore.getState();
+      const base = s.runs.find((r) => r.id === s.baselineId);
+      if (!base?.profile || !run?.profile || base.id === run.id) throw new Error('choose a run other than the baseline');
+      const res = diffFor(base.profile, run.profile, s.normalize, s.noisePercent, rangeFor(base.profile, s.ranges[base.id]), rangeFor(run.profile, s.ranges[run.id]));
+      if (!res.diff) throw new Error(res.error ?? 'no diff');
+      const rows = rankFunctions(res.diff, { by: s.diffMeasure });
+      const data = kind === 'csv' ? diffTableCsv(res.diff, rows) : diffTableMarkdown(res.diff, rows, { baseline: base.title, run: run.title });
+      return host.saveFile({ defaultName: exportFileName(`${run.title} diff`, kind), filters: [{ name: kind === 'csv' ? 'CSV' : 'Markdown', extensions: [kind] }], data });
+    });
+
+  return (
+    <div className="modal-backdrop" onClick={onClose}>
+      <div className="export-dialog" role="dialog" aria-label="Export" onClick={(e) => e.stopPropagation()} onKeyDown={(e) => e.key === 'Escape' && onClose()}>
+        <header>
+          <h2>Export</h2>
+          <span className="spacer" />
+          <button type="button" aria-label="Close export" onClick={onClose}>
+            ✕
+          </button>
+        </header>
+        <section>
+          <h3>Picture</h3>
+          <p className="muted">All panes with run names, totals, the legend, shares, notes and the date — drawn for export, whatever the window shows.</p>
+          <label>
+            width
+            <input type="number" aria-label="Picture width" min={600} max={6000} step={100} value={width} onChange={(e) => setWidth(Number(e.currentTarget.value) || 1600)} />
+            px
+          </label>
+          <label>
+            scale
+            <select aria-label="PNG scale" value={scale} onChange={(e) => setScale(Number(e.currentTarget.value) as ExportScale)}>
+              <option value={1}>1x</option>
+              <option value={2}>2x</option>
+              <option value={3}>3x</option>
+            </select>
+          </label>
+          <div className="dialog-buttons">
+            <button type="button" onClick={savePng}>
+              Save PNG
+            </button>
+            <button type="button" onClick={saveSvg}>
+              Save SVG
+            </button>
+            <button type="button" onClick={copyPng}>
+              Copy PNG
+            </button>
+          </div>
+        </section>
+        <section>
+          <h3>Data</h3>
+          <label>
+            run
+            <select aria-label="Run to export" value={runId} onChange={(e) => setRunId(e.currentTarget.value)}>
+              {runs.map((r) => (
+                <option key={r.id} value={r.id}>
+                  {r.title}
+                </option>
+              ))}
+            </select>
+          </label>
+          <div className="dialog-buttons">
+            <button type="button" disabled={!run} onClick={saveFolded}>
+              Folded stacks
+            </button>
+            <button type="button" disabled={!run || run.id === baselineId} onClick={saveDiff('csv')}>
+              Diff table CSV
+            </button>
+            <button type="button" disabled={!run || run.id === baselineId} onClick={saveDiff('md')}>
+              Diff table Markdown
+            </button>
+          </div>
+          <p className="muted">Trace statistics have their own CSV and Markdown export in the Trace statistics view.</p>
+        </section>
+        <footer role="status">{status}</footer>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,142 @@
+/**
+ * The comparison's data as text files: folded stacks of a run (or of a time range of it, through
+ * the range's weights) for other flame-graph tools, and the ranked diff table as CSV (raw numbers,
+ * units in the column names, for spreadsheets and scripts) or Markdown (formatted as the app shows
+ * it, for tickets). The trace-event statistics have their own exporters next to their table
+ * (shared/stats/trace-table-export.ts: `statsCsv`, `statsMarkdown`).
+ */
+import type { FunctionDiff, ProfileDiff } from '../../../shared/diff/diff';
+import { formatChange, formatDelta, formatShare, formatWeight, shareOf } from '../../../shared/diff/diff-query';
+import { collapse } from '../../../shared/model/collapse';
+import { CATEGORY_NAMES, type Profile } from '../../../shared/model/types';
+
+/**
+ * Folded stacks (`a;b;c 12`, one line per distinct stack, byte-sorted) of a run. `weights` are
+ * per call-tree node self weights: a heatmap range's `RangeWeights.self`, a search filter's, or
+ * the profile's own by default.
+ */
+export function foldedText(p: Profile, weights: Float64Array = p.tree.self): string {
+  const lines = collapse(p, weights);
+  return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
+}
+
+/**
+ * A CSV field (RFC 4180). Text starting with `=`, `+`, `-`, `@` or a control character is
+ * prefixed with `'`: frame names come from arbitrary files, and a spreadsheet would run
+ * `=HYPERLINK(…)` as a formula. Numbers are written as they are.
+ */
+export function csvField(v: string | number): string {
+  if (typeof v === 'number') return Number.isFinite(v) ? String(Number(v.toPrecision(12))) : '';
+  const s = /^[=+\-@\t\r]/.test(v) ? `'${v}` : v;
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+export function toCsv(header: readonly string[], rows: readonly (readonly (string | number)[])[]): string {
+  return [header, ...rows].map((r) => r.map(csvField).join(',')).join('\r\n') + '\r\n';
+}
+
+/** Text for a Markdown table cell: pipes and Markdown punctuation escaped, line breaks flattened. */
+export function mdCell(s: string): string {
+  return s.replace(/\r?\n/g, ' ').replace(/([\\`*_[\]<>|#])/g, '\\$1');
+}
+
+export function toMarkdownTable(
+  header: readonly string[],
+  rows: readonly (readonly string[])[],
+  rightAligned: readonly boolean[] = [],
+): string {
+  const line = (cells: readonly string[]) => `| ${cells.join(' | ')} |`;
+  const rule = header.map((_, i) => (rightAligned[i] ? '---:' : '---'));
+  return [line(header), line(rule), ...rows.map(line)].join('\n') + '\n';
+}
+
+const WEIGHT_UNITS: Record<string, string> = { microseconds: 'us', nanoseconds: 'ns' };
+
+/**
+ * The diff table as CSV: raw weights in the diff's unit, and the deltas in its measure — weight
+ * ('absolute') or percentage points of each run's total ('relative', with the shares alongside).
+ */
+export function diffTableCsv(d: ProfileDiff, rows: readonly FunctionDiff[]): string {
+  const u = WEIGHT_UNITS[d.unit] ?? d.unit;
+  const relative = d.measure === 'fraction';
+  const header = [
+    'rank',
+    'status',
+    'function',
+    'file',
+    'line',
+    'package',
+    'category',
+    `baseline_self_${u}`,
+    `baseline_total_${u}`,
+    `run_self_${u}`,
+    `run_total_${u}`,
+    ...(relative ? ['baseline_total_pct', 'run_total_pct', 'delta_self_pp', 'delta_total_pp'] : [`delta_self_${u}`, `delta_total_${u}`]),
+  ];
+  const scale = relative ? 100 : 1;
+  const body = rows.map((f, i) => [
+    i + 1,
+    f.status,
+    f.name,
+    f.file,
+    f.line,
+    f.pkg,
+    CATEGORY_NAMES[f.category] ?? '',
+    f.baseline.self,
+    f.baseline.total,
+    f.run.self,
+    f.run.total,
+    ...(relative ? [shareOf(d, 'baseline', f.baseline.total) * 100, shareOf(d, 'run', f.run.total) * 100] : []),
+    f.delta.self * scale,
+    f.delta.total * scale,
+  ]);
+  return toCsv(header, body);
+}
+
+/** The diff table as a Markdown report with a headline, formatted as the app shows it. */
+export function diffTableMarkdown(d: ProfileDiff, rows: readonly FunctionDiff[], names: { baseline: string; run: string }): string {
+  const relative = d.measure === 'fraction';
+  const side = (s: 'baseline' | 'run', w: number) => (relative ? formatShare(shareOf(d, s, w)) : formatWeight(w, d.unit));
+  const out = [
+    `## ${mdCell(names.run)} against ${mdCell(names.baseline)}`,
+    '',
+    `**${formatChange(d.change)}** total (${formatWeight(d.run.total, d.unit)} against ${formatWeight(d.baseline.total, d.unit)})` +
+      `${d.baseline.idle + d.run.idle > 0 ? ', idle left out' : ''}; ` +
+      (relative ? 'each run as a share of its own total, deltas in percentage points.' : `deltas in ${d.unit}.`),
+    '',
+  ];
+  if (rows.length === 0) return `${out.join('\n')}No function changed beyond the noise threshold.\n`;
+  const table = rows.map((f, i) => [
+    String(i + 1),
+    mdCell(f.name),
+    mdCell(f.file ? `${f.file.replace(/^.*node_modules\//, '')}${f.line > 0 ? `:${f.line}` : ''}` : ''),
+    f.status,
+    side('baseline', f.baseline.total),
+    side('run', f.run.total),
+    formatDelta(d, f.delta.total),
+    formatDelta(d, f.delta.self),
+  ]);
+  out.push(
+    toMarkdownTable(['#', 'function', 'file', 'status', 'baseline total', 'run total', 'Δ total', 'Δ self'], table, [
+      true,
+      false,
+      false,
+      false,
+      true,
+      true,
+      true,
+      true,
+    ]),
+  );
+  return out.join('\n');
+}
+
+/** A default file name for a save dialog: the title without characters file systems refuse. */
+export function exportFileName(title: string, extension: string): string {
+  const base =
+    title
+      .replace(/[\u0000-\u001f<>:"/\\|?*]+/g, '_')
+      .replace(/^[\s.]+|[\s.]+$/g, '')
+      .slice(0, 120) || 'flamelens';
+  return `${base}.${extension}`;
+}

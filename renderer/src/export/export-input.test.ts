@@ -1,0 +1,70 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { EMPTY_ANNOTATIONS } from '../../../shared/annotate/annotations';
+import type { Profile } from '../../../shared/model/types';
+import type { ViewNode } from '../../../shared/view/view-tree';
+import { folded } from '../../../shared/test/folded';
+import { type ExportState, buildExportInput } from './export-input';
+import { renderComparisonSvg } from './render-svg';
+
+let base: Profile;
+let agent: Profile;
+
+beforeAll(async () => {
+  base = await folded('main;handler;route 60\nmain;handler;json 20\nmain;gc 20', 'base.folded');
+  agent = await folded('main;handler;route 60\nmain;handler;dd-trace-wrap 40\nmain;handler;json 20\nmain;gc 20', 'agent.folded');
+});
+
+function state(over: Partial<ExportState> = {}): ExportState {
+  return {
+    runs: [
+      { id: 'r1', title: 'baseline', fileName: 'base.folded', status: 'ready', profile: base },
+      { id: 'r2', title: 'dd-trace', fileName: 'agent.folded', status: 'ready', profile: agent },
+      { id: 'r3', title: 'broken', fileName: 'x.folded', status: 'error', error: 'nope' },
+    ],
+    baselineId: 'r1',
+    focus: [],
+    layout: 'rows',
+    orientation: 'flame',
+    sort: 'name',
+    palette: 'default',
+    query: 'dd-trace',
+    filterMode: 'highlight',
+    diffView: 'off',
+    normalize: 'relative',
+    diffMeasure: 'total',
+    noisePercent: 0.1,
+    ...over,
+  };
+}
+
+describe('export input from the store', () => {
+  it('has every ready run with its facts, cost headline and search share', () => {
+    const inp = buildExportInput(state(), EMPTY_ANNOTATIONS, { width: 1000, date: new Date(0) });
+    expect(inp.panes.map((p) => [p.runId, p.baseline])).toEqual([
+      ['r1', true],
+      ['r2', false],
+    ]);
+    expect(inp.panes[0]!.facts).toEqual(['folded', 'samples', '100 samples']);
+    expect(inp.panes[1]!.readouts).toEqual([
+      '+40% CPU time vs baseline',
+      '“dd-trace” owns 28.6% inclusive, 28.6% self · +28.6 pp vs baseline',
+    ]);
+    expect(inp.legends.map((l) => l.title)).toEqual(['Frames', 'Search']);
+    // search matches drawn in the match colour
+    const find = (n: ViewNode, name: string): ViewNode | undefined =>
+      n.name === name ? n : n.children?.map((c) => find(c, name)).find((x) => x);
+    const wrap = find(inp.panes[1]!.tree.root, 'dd-trace-wrap')!;
+    expect(inp.panes[1]!.fill(wrap)).toBe('#e600e6');
+  });
+
+  it('colours by change in the diff view and names the focus path', () => {
+    const focus = [agent.frames.key[0]!, agent.frames.key[1]!];
+    const inp = buildExportInput(state({ diffView: 'diff', query: '', focus }), EMPTY_ANNOTATIONS, { width: 1000 });
+    expect(inp.legends.map((l) => l.title)).toEqual(['Change']);
+    expect(inp.focusPath).toEqual(['main', 'handler']);
+    expect(inp.panes[1]!.facts).toContain('coloured by change against the baseline');
+    const svg = renderComparisonSvg(inp).svg;
+    expect(svg).toContain('Zoomed to: all › main › handler');
+    expect(svg).toContain('new (not in baseline)');
+  });
+});

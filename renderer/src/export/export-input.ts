@@ -1,0 +1,158 @@
+/**
+ * What the comparison shows, collected from the store as `renderComparisonSvg` input: the same
+ * view trees, colours, facts and legends as the panes on screen (PaneChart, PaneFacts, Legend),
+ * but built at the export's width from state alone, so that export works whatever the window
+ * shows — hidden, narrow or headless.
+ */
+import type { AnnotationDoc } from '../../../shared/annotate/annotations';
+import { annotateView } from '../../../shared/diff/annotate-view';
+import { formatChange } from '../../../shared/diff/diff-query';
+import type { Profile } from '../../../shared/model/types';
+import type { ViewNode, ViewOptions } from '../../../shared/view/view-tree';
+import { MATCH_COLOR, frameColor, legend } from '../comparison/colors';
+import { formatDuration, formatPercent, formatPoints, formatWeight } from '../comparison/format';
+import { diffColor, diffLegend } from '../diff/diff-colors';
+import { diffFor, mergedFor, rangeFor, searchFor, viewTreeFor } from '../store/derived';
+import type { AppState } from '../store/store';
+import { type ExportInput, type ExportPane, type LegendGroup, exportChartWidth } from './render-svg';
+
+export type ExportState = Pick<
+  AppState,
+  | 'runs'
+  | 'baselineId'
+  | 'focus'
+  | 'layout'
+  | 'orientation'
+  | 'sort'
+  | 'palette'
+  | 'query'
+  | 'filterMode'
+  | 'diffView'
+  | 'normalize'
+  | 'diffMeasure'
+  | 'noisePercent'
+  | 'ranges'
+>;
+
+const DRAWN_LABEL: Record<string, string> = {
+  diff: 'coloured by change against the baseline',
+  removed: "the baseline's tree, coloured against this run",
+  merged: 'merged tree of both runs',
+};
+
+function costWord(p: Profile): string {
+  if (p.unit === 'bytes') return 'allocated bytes';
+  if (p.unit === 'events') return 'events';
+  if (p.kind === 'spans') return 'span time';
+  return 'CPU time';
+}
+
+function focusNames(s: ExportState): string[] {
+  return s.focus.map((key) => {
+    for (const r of s.runs) {
+      const i = r.profile?.frames.key.indexOf(key) ?? -1;
+      if (i >= 0) return r.profile!.frames.name[i]!;
+    }
+    return key.split('\t')[0]!;
+  });
+}
+
+function pane(s: ExportState, run: ExportState['runs'][number], baseline: Profile | undefined, chartW: number): ExportPane {
+  const profile = run.profile!;
+  // The same time ranges as on screen (each run's own, the baseline's for the baseline's tree).
+  const rw = rangeFor(profile, s.ranges[run.id]);
+  const baseRw = baseline && s.baselineId ? rangeFor(baseline, s.ranges[s.baselineId]) : undefined;
+  const diff = baseline ? diffFor(baseline, profile, s.normalize, s.noisePercent, baseRw, rw) : undefined;
+  const d = diff?.diff;
+  const diffOn = s.diffView !== 'off' && d !== undefined && baseline !== undefined;
+  const [drawn, drawnRw] = !diffOn
+    ? [profile, rw]
+    : s.diffView === 'removed'
+      ? [baseline, baseRw]
+      : s.diffView === 'merged'
+        ? [mergedFor(d, baseline, profile), undefined]
+        : [profile, rw];
+  const search = searchFor(drawn, s.query, s.filterMode, drawnRw);
+  const opts: ViewOptions = { focus: s.focus, sort: s.sort, minFraction: 1 / chartW, rootName: run.title };
+  const totals = search.totals ?? drawnRw?.total;
+  if (totals) opts.totals = totals;
+  if (drawnRw) opts.self = drawnRw.self;
+  if (search.matches) opts.matches = search.matches;
+  const tree = viewTreeFor(drawn, opts);
+  if (diffOn) annotateView(tree.root, d, diff!.index!, s.diffMeasure);
+  const scale = diff?.maxDelta[s.diffMeasure] ?? 0;
+  const matchColor = MATCH_COLOR[s.palette];
+  const fill = (n: ViewNode) => {
+    if (n.match && s.filterMode === 'highlight') return matchColor;
+    if (diffOn && !n.context && n.key !== '') return diffColor(s.palette, n.status, n.delta, scale);
+    return frameColor(s.palette, n.category, n.tier, n.key, n.context);
+  };
+
+  const facts = [profile.format, profile.unit, formatWeight(profile.tree.total[0]!, profile.unit)];
+  const { startTime, endTime } = profile.meta;
+  if (startTime !== undefined && endTime !== undefined && endTime > startTime) facts.push(formatDuration(endTime - startTime));
+  if (diffOn) facts.push(DRAWN_LABEL[s.diffView]!);
+  const readouts: string[] = [];
+  if (d)
+    readouts.push(
+      `${formatChange(d.change)} ${costWord(profile)} vs baseline${d.baseline.idle + d.run.idle > 0 ? ' (idle left out)' : ''}`,
+    );
+  if (diff?.error) readouts.push(diff.error);
+  // The share read-out is of the run itself, whatever the pane draws (as on screen).
+  const own = searchFor(profile, s.query, s.filterMode, rw).share;
+  const baseShare = baseline ? searchFor(baseline, s.query, s.filterMode, baseRw).share : undefined;
+  if (rw) facts.push(`time range: ${rw.sampleCount.toLocaleString('en-US')} samples`);
+  if (own) {
+    const vs = baseShare ? ` · ${formatPoints((own.inclusive - baseShare.inclusive) * 100)} vs baseline` : '';
+    readouts.push(`“${s.query}” owns ${formatPercent(own.inclusive)} inclusive, ${formatPercent(own.self)} self${vs}`);
+  }
+  const out: ExportPane = { runId: run.id, title: run.title, baseline: run.id === s.baselineId, facts, readouts, tree, fill };
+  if (tree.focusDepth < s.focus.length) out.note = 'This run does not have the full focused path; showing its deepest matching frame.';
+  return out;
+}
+
+function legends(s: ExportState): LegendGroup[] {
+  const groups: LegendGroup[] =
+    s.diffView !== 'off'
+      ? [
+          {
+            title: 'Change',
+            entries: diffLegend(s.palette),
+            note: `${s.normalize === 'relative' ? 'relative: each run as a share of its own total, deltas in pp' : 'absolute: both runs did the same work, deltas in the unit'}; idle left out`,
+          },
+        ]
+      : [
+          {
+            title: 'Frames',
+            entries: legend(s.palette).map((e) => ({ label: e.name, color: e.color })),
+            note: 'paler: interpreted (not yet optimized) code',
+          },
+        ];
+  if (s.query.trim() !== '') {
+    if (s.filterMode === 'highlight') groups.push({ title: 'Search', entries: [{ label: s.query, color: MATCH_COLOR[s.palette] }] });
+    else
+      groups.push({
+        title: 'Search',
+        entries: [],
+        note: s.filterMode === 'only' ? `only stacks with frames matching ${s.query}` : `stacks with frames matching ${s.query} hidden`,
+      });
+  }
+  return groups;
+}
+
+/** The export of the comparison as it stands: every ready run, at `width` CSS pixels. */
+export function buildExportInput(s: ExportState, annotations: AnnotationDoc, opts: { width: number; date?: Date }): ExportInput {
+  const ready = s.runs.filter((r) => r.status === 'ready' && r.profile);
+  const baseline = s.runs.find((r) => r.id === s.baselineId)?.profile;
+  const chartW = exportChartWidth(opts.width, s.layout, ready.length);
+  return {
+    panes: ready.map((r) => pane(s, r, r.id === s.baselineId ? undefined : baseline, chartW)),
+    layout: s.layout,
+    orientation: s.orientation,
+    width: opts.width,
+    legends: legends(s),
+    annotations,
+    date: opts.date ?? new Date(),
+    focusPath: focusNames(s),
+  };
+}

@@ -1,0 +1,103 @@
+/**
+ * Saving and opening `.flamelens` workspaces: the runs (embedded), baseline, view settings,
+ * search, focus, time ranges and annotations, as shared/workspace encodes them.
+ */
+import { type Workspace, WORKSPACE_EXTENSION, decodeWorkspace, encodeWorkspace } from '../../../shared/workspace/workspace';
+import { exportFileName } from '../export/data-export';
+import { host } from '../host/host';
+import type { AppState } from '../store/store';
+import { useStore } from '../store/store';
+
+/** The workspace of the comparison as it stands (ready runs only). */
+export function collectWorkspace(s: AppState): Workspace {
+  const ready = s.runs.filter((r) => r.status === 'ready' && r.profile);
+  return {
+    savedAt: new Date().toISOString(),
+    runs: ready.map((r) => ({ id: r.id, title: r.title, fileName: r.fileName, profile: r.profile! })),
+    baselineIndex: ready.length === 0 ? -1 : Math.max(0, ready.findIndex((r) => r.id === s.baselineId)),
+    view: {
+      layout: s.layout,
+      orientation: s.orientation,
+      sort: s.sort,
+      palette: s.palette,
+      focus: s.focus,
+      query: s.query,
+      filterMode: s.filterMode,
+      diffView: s.diffView,
+      normalize: s.normalize,
+      diffMeasure: s.diffMeasure,
+      noisePercent: s.noisePercent,
+    },
+    annotations: s.annotationHistory.present,
+    ranges: Object.entries(s.ranges)
+      .filter(([id]) => ready.some((r) => r.id === id))
+      .map(([runId, r]) => (r.cells ? { runId, start: r.start, end: r.end, cells: r.cells } : { runId, start: r.start, end: r.end })),
+  };
+}
+
+let nextId = 1;
+
+/** Replaces the comparison with a workspace's (the runs get fresh ids; notes and ranges follow them). */
+export function restoreWorkspace(ws: Workspace): void {
+  const s = useStore.getState();
+  for (const r of [...s.runs]) s.runRemoved(r.id);
+  const ids = new Map<string, string>();
+  for (const r of ws.runs) {
+    const id = `ws-${nextId++}`;
+    ids.set(r.id, id);
+    s.runAdded(id, r.fileName);
+    s.runLoaded(id, r.profile);
+    s.runRenamed(id, r.title);
+  }
+  const base = ws.runs[ws.baselineIndex];
+  if (base) s.baselineChosen(ids.get(base.id)!);
+  const v = ws.view;
+  useStore.setState({
+    layout: v.layout,
+    orientation: v.orientation,
+    sort: v.sort,
+    palette: v.palette,
+    focus: v.focus,
+    query: v.query,
+    filterMode: v.filterMode,
+    diffView: v.diffView,
+    normalize: v.normalize,
+    diffMeasure: v.diffMeasure,
+    noisePercent: v.noisePercent,
+    ranges: Object.fromEntries(
+      ws.ranges.filter((r) => ids.has(r.runId)).map((r) => [ids.get(r.runId)!, r.cells ? { start: r.start, end: r.end, cells: r.cells } : { start: r.start, end: r.end }]),
+    ),
+  });
+  s.annotationsReplaced({
+    ...ws.annotations,
+    items: ws.annotations.items.map((a) => (a.runId !== undefined && ids.has(a.runId) ? { ...a, runId: ids.get(a.runId)! } : a)),
+  });
+}
+
+export async function saveWorkspace(): Promise<string | null> {
+  const s = useStore.getState();
+  const bytes = await encodeWorkspace(collectWorkspace(s));
+  const title = s.annotationHistory.present.title || 'comparison';
+  return host.saveFile({
+    defaultName: exportFileName(title, WORKSPACE_EXTENSION),
+    filters: [{ name: 'Flamelens workspace', extensions: [WORKSPACE_EXTENSION] }],
+    data: bytes,
+  });
+}
+
+export async function openWorkspaceBytes(bytes: Uint8Array, fileName: string): Promise<void> {
+  restoreWorkspace(await decodeWorkspace(bytes, fileName));
+}
+
+/** Every byte of a host file (a workspace chosen in the open dialog). */
+export async function readHostFile(token: string, size: number): Promise<Uint8Array> {
+  const out = new Uint8Array(size);
+  let off = 0;
+  while (off < size) {
+    const chunk = await host.readFileChunk(token, off, Math.min(8 << 20, size - off));
+    if (chunk.length === 0) break;
+    out.set(chunk, off);
+    off += chunk.length;
+  }
+  return out.subarray(0, off);
+}

@@ -1,0 +1,202 @@
+/**
+ * A `Profile` as compact JSON inside a workspace file: string columns as JSON lists, numeric
+ * columns as little-endian base64 (a Float64Array as JSON text is ~2.5× larger and loses nothing
+ * here only by luck of formatting). The call tree keeps only `parent`, `frame` and `self`:
+ * `depth`, `end` and `total` follow from them, so they are rebuilt on reading — smaller files, and
+ * a file cannot hold totals that disagree with the tree.
+ *
+ * Reading trusts nothing: every column is checked for type and length, the tree for being in
+ * pre-order, and the finished model goes through `checkProfile`.
+ */
+import { checkProfile } from '../model/integrity';
+import type { CallTree, FormatId, FrameTable, Profile, ProfileKind, RunMeta, SampleTable, TraceEventStat, Unit } from '../model/types';
+import { base64ToTyped, typedToBase64 } from './base64';
+import { type Json, JsonCheck, describe } from './json-check';
+
+const FORMATS: readonly FormatId[] = ['cpuprofile', 'trace-events', 'perf-script', 'folded', '0x', 'heapprofile', 'pprof'];
+const KINDS: readonly ProfileKind[] = ['sampled', 'spans', 'allocations', 'aggregated'];
+const UNITS: readonly Unit[] = ['samples', 'microseconds', 'nanoseconds', 'events', 'bytes'];
+const MAX_TIER = 4;
+
+export function profileToJson(p: Profile): Json {
+  const f = p.frames;
+  const t = p.tree;
+  const out: Json = {
+    version: p.version,
+    name: p.name,
+    format: p.format,
+    kind: p.kind,
+    unit: p.unit,
+    frames: {
+      length: f.length,
+      name: f.name,
+      file: f.file,
+      pkg: f.pkg,
+      key: f.key,
+      label: f.label,
+      line: typedToBase64(f.line),
+      column: typedToBase64(f.column),
+      category: typedToBase64(f.category),
+      tier: typedToBase64(f.tier),
+    },
+    tree: { length: t.length, parent: typedToBase64(t.parent), frame: typedToBase64(t.frame), self: typedToBase64(t.self) },
+    meta: p.meta,
+  };
+  if (p.samples) {
+    const s = p.samples;
+    out.samples = { length: s.length, node: typedToBase64(s.node), time: typedToBase64(s.time), weight: typedToBase64(s.weight) };
+  }
+  if (p.traceStats) out.traceStats = p.traceStats;
+  return out;
+}
+
+type TypedCtor<T> = { new (buffer: ArrayBuffer): T; BYTES_PER_ELEMENT: number };
+
+function column<T extends Int32Array | Float64Array | Uint8Array>(
+  c: JsonCheck,
+  o: Json,
+  key: string,
+  path: string,
+  type: TypedCtor<T>,
+  length: number,
+): T {
+  const text = c.str(o[key], `${path}.${key}`);
+  const a = base64ToTyped(text, type, length);
+  if (!a)
+    c.fail(
+      `${path}.${key}`,
+      `expected base64 text of ${length} ${type.BYTES_PER_ELEMENT}-byte values (${Math.ceil((length * type.BYTES_PER_ELEMENT) / 3) * 4} characters), found ${text.length} characters`,
+    );
+  return a;
+}
+
+function readFrames(c: JsonCheck, v: unknown, path: string): FrameTable {
+  const o = c.obj(v, path);
+  const length = c.num(o.length, `${path}.length`, { min: 0, int: true });
+  const f: FrameTable = {
+    length,
+    name: c.strings(o.name, `${path}.name`, length),
+    file: c.strings(o.file, `${path}.file`, length),
+    pkg: c.strings(o.pkg, `${path}.pkg`, length),
+    key: c.strings(o.key, `${path}.key`, length),
+    label: c.strings(o.label, `${path}.label`, length),
+    line: column(c, o, 'line', path, Int32Array, length),
+    column: column(c, o, 'column', path, Int32Array, length),
+    category: column(c, o, 'category', path, Uint8Array, length),
+    tier: column(c, o, 'tier', path, Uint8Array, length),
+  };
+  for (let i = 0; i < length; i++) if (f.tier[i]! > MAX_TIER) c.fail(`${path}.tier[${i}]`, `unknown V8 tier ${f.tier[i]}`);
+  return f;
+}
+
+/**
+ * Rebuilds depth, end and total from parents. Pre-order means each node's parent is the previous
+ * node or one of its ancestors: a stack of the current path checks that in one pass, and a node
+ * popped from it has its subtree end at the node that popped it.
+ */
+function readTree(c: JsonCheck, v: unknown, path: string): CallTree {
+  const o = c.obj(v, path);
+  const n = c.num(o.length, `${path}.length`, { min: 1, int: true });
+  const parent = column(c, o, 'parent', path, Int32Array, n);
+  const frame = column(c, o, 'frame', path, Int32Array, n);
+  const self = column(c, o, 'self', path, Float64Array, n);
+  if (parent[0] !== -1 || frame[0] !== -1) c.fail(path, 'node 0 is not the root (its parent and frame must be -1)');
+  const depth = new Int32Array(n);
+  const end = new Int32Array(n);
+  const stack = new Int32Array(n);
+  let top = 0; // stack[0..top] is the path from the root to the previous node
+  for (let i = 1; i < n; i++) {
+    const p = parent[i]!;
+    while (top >= 0 && stack[top] !== p) end[stack[top--]!] = i;
+    if (top < 0)
+      c.fail(`${path}.parent[${i}]`, `node ${i} has parent ${p}, which is not on the path to node ${i - 1}: the tree is not in pre-order`);
+    stack[++top] = i;
+    depth[i] = top;
+  }
+  while (top >= 0) end[stack[top--]!] = n;
+  const total = self.slice();
+  for (let i = n - 1; i > 0; i--) total[parent[i]!]! += total[i]!;
+  return { length: n, parent, frame, depth, end, self, total };
+}
+
+function readSamples(c: JsonCheck, v: unknown, path: string): SampleTable {
+  const o = c.obj(v, path);
+  const length = c.num(o.length, `${path}.length`, { min: 0, int: true });
+  return {
+    length,
+    node: column(c, o, 'node', path, Int32Array, length),
+    time: column(c, o, 'time', path, Float64Array, length),
+    weight: column(c, o, 'weight', path, Float64Array, length),
+  };
+}
+
+function readNames(c: JsonCheck, v: unknown, path: string): Record<string, string> {
+  const o = c.obj(v, path);
+  const out: Record<string, string> = {};
+  // defineProperty, not assignment: a key "__proto__" stays a plain entry instead of changing the prototype.
+  for (const [k, x] of Object.entries(o))
+    Object.defineProperty(out, k, { value: c.str(x, `${path}.${k}`), enumerable: true, writable: true, configurable: true });
+  return out;
+}
+
+function readMeta(c: JsonCheck, v: unknown, path: string): RunMeta {
+  const o = c.obj(v, path);
+  const meta: RunMeta = { producer: c.str(o.producer, `${path}.producer`), warnings: c.strings(o.warnings, `${path}.warnings`) };
+  const num = (x: unknown, p: string) => c.num(x, p);
+  const startTime = c.opt(o, 'startTime', path, num);
+  const endTime = c.opt(o, 'endTime', path, num);
+  const sampleInterval = c.opt(o, 'sampleInterval', path, num);
+  const eventType = c.opt(o, 'eventType', path, (x, p) => c.str(x, p));
+  const otherEventTypes = c.opt(o, 'otherEventTypes', path, (x, p) => c.strings(x, p));
+  const processNames = c.opt(o, 'processNames', path, (x, p) => readNames(c, x, p));
+  const threadNames = c.opt(o, 'threadNames', path, (x, p) => readNames(c, x, p));
+  const thread = c.opt(o, 'thread', path, (x, p) => c.str(x, p));
+  if (startTime !== undefined) meta.startTime = startTime;
+  if (endTime !== undefined) meta.endTime = endTime;
+  if (sampleInterval !== undefined) meta.sampleInterval = sampleInterval;
+  if (eventType !== undefined) meta.eventType = eventType;
+  if (otherEventTypes !== undefined) meta.otherEventTypes = otherEventTypes;
+  if (processNames !== undefined) meta.processNames = processNames;
+  if (threadNames !== undefined) meta.threadNames = threadNames;
+  if (thread !== undefined) meta.thread = thread;
+  return meta;
+}
+
+function readTraceStats(c: JsonCheck, v: unknown, path: string): TraceEventStat[] {
+  return c.arr(v, path).map((x, i) => {
+    const p = `${path}[${i}]`;
+    const o = c.obj(x, p);
+    return {
+      category: c.str(o.category, `${p}.category`),
+      name: c.str(o.name, `${p}.name`),
+      phase: c.str(o.phase, `${p}.phase`),
+      count: c.num(o.count, `${p}.count`, { min: 0 }),
+      bytes: c.num(o.bytes, `${p}.bytes`, { min: 0 }),
+      duration: c.num(o.duration, `${p}.duration`, { min: 0 }),
+    };
+  });
+}
+
+/** The profile a workspace holds at `path`; throws `WorkspaceError` naming the file and field. */
+export function profileFromJson(c: JsonCheck, v: unknown, path: string): Profile {
+  const o = c.obj(v, path);
+  if (o.version !== 1) c.fail(`${path}.version`, `profile model version ${describe(o.version)} is not one this Flamelens reads (1)`);
+  const p: Profile = {
+    version: 1,
+    name: c.str(o.name, `${path}.name`),
+    format: c.oneOf(o.format, `${path}.format`, FORMATS),
+    kind: c.oneOf(o.kind, `${path}.kind`, KINDS),
+    unit: c.oneOf(o.unit, `${path}.unit`, UNITS),
+    frames: readFrames(c, o.frames, `${path}.frames`),
+    tree: readTree(c, o.tree, `${path}.tree`),
+    meta: readMeta(c, o.meta, `${path}.meta`),
+  };
+  const samples = c.opt(o, 'samples', path, (x, q) => readSamples(c, x, q));
+  if (samples) p.samples = samples;
+  const traceStats = c.opt(o, 'traceStats', path, (x, q) => readTraceStats(c, x, q));
+  if (traceStats) p.traceStats = traceStats;
+  const problems = checkProfile(p);
+  if (problems.length > 0)
+    c.fail(path, `the profile is inconsistent: ${problems.slice(0, 3).join('; ')}${problems.length > 3 ? '; …' : ''}`);
+  return p;
+}

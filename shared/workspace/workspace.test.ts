@@ -1,0 +1,230 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { importProfile } from '../import/import-profile';
+import { checkProfile } from '../model/integrity';
+import type { Profile } from '../model/types';
+import { fileSource, fixturePath } from '../test/files';
+import { folded } from '../test/folded';
+import { base64ToBytes, base64ToTyped, bytesToBase64, typedToBase64 } from './base64';
+import {
+  DEFAULT_VIEW,
+  type Workspace,
+  WorkspaceError,
+  decodeWorkspace,
+  encodeWorkspace,
+  isWorkspace,
+  isWorkspaceFileName,
+} from './workspace';
+
+type Doc = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+let cpu: Profile;
+let trace: Profile;
+let stacks: Profile;
+let ws: Workspace;
+
+beforeAll(async () => {
+  cpu = await importProfile(fileSource(fixturePath('samples/baseline/CPU.20261121.233005.6118.0.001.cpuprofile')));
+  trace = await importProfile(fileSource(fixturePath('corpus/speedscope/sample/profiles/trace-event/matching-x.json')));
+  stacks = await folded('main;handler;<anon> & co 3\nmain;handler 2\nmain;gc 1', 'agent.folded');
+  ws = {
+    savedAt: '2026-01-02T03:04:05.000Z',
+    runs: [
+      { id: 'r1', title: 'baseline', fileName: 'CPU.cpuprofile', profile: cpu },
+      { id: 'r2', title: 'with dd-trace', fileName: 'agent.folded', profile: stacks },
+      { id: 'r3', title: 'trace', fileName: 'matching-x.json', profile: trace },
+    ],
+    baselineIndex: 0,
+    view: {
+      ...DEFAULT_VIEW,
+      layout: 'columns',
+      orientation: 'icicle',
+      focus: [stacks.frames.key[0]!],
+      query: 'dd-trace',
+      filterMode: 'only',
+      diffView: 'diff',
+      noisePercent: 0.5,
+    },
+    annotations: {
+      title: 'dd-trace costs <12%> & more',
+      caption: 'Fastify hello world',
+      items: [
+        {
+          id: 'a1',
+          kind: 'note',
+          text: 'agent "hooks"',
+          anchor: { keyPath: [stacks.frames.key[0]!, stacks.frames.key[1]!] },
+          createdAt: 1,
+        },
+        { id: 'a2', kind: 'box', text: '', anchor: { region: { x: 0.1, y: 0.2, w: 0.3, h: 0.4 } }, runId: 'r2', createdAt: 2 },
+      ],
+    },
+    ranges: [{ runId: 'r1', start: 1.5, end: 2.25 }],
+  };
+});
+
+async function gunzipText(bytes: Uint8Array): Promise<string> {
+  const stream = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DecompressionStream('gzip'));
+  return new Response(stream).text();
+}
+
+async function docOf(w: Workspace): Promise<Doc> {
+  return JSON.parse(await gunzipText(await encodeWorkspace(w))) as Doc;
+}
+
+const bytesOf = (doc: unknown) => new TextEncoder().encode(JSON.stringify(doc));
+
+async function failure(bytes: Uint8Array): Promise<string> {
+  try {
+    await decodeWorkspace(bytes, 'evil.flamelens');
+  } catch (e) {
+    expect(e).toBeInstanceOf(WorkspaceError);
+    expect((e as Error).message.startsWith('evil.flamelens: ')).toBe(true);
+    return (e as Error).message;
+  }
+  throw new Error('expected the workspace to be refused');
+}
+
+async function mutated(fn: (doc: Doc) => void): Promise<string> {
+  const doc = await docOf(ws);
+  fn(doc);
+  return failure(bytesOf(doc));
+}
+
+describe('base64', () => {
+  it('round-trips bytes of every length and refuses malformed text', () => {
+    for (let n = 0; n < 10; n++) {
+      const b = Uint8Array.from({ length: n }, (_, i) => (i * 97 + 13) & 255);
+      const text = bytesToBase64(b);
+      expect(text).toBe(Buffer.from(b).toString('base64'));
+      expect(base64ToBytes(text)).toEqual(b);
+    }
+    expect(base64ToBytes('abc')).toBeUndefined();
+    expect(base64ToBytes('ab=c')).toBeUndefined();
+    expect(base64ToBytes('ab\u00e9c')).toBeUndefined();
+    const f = new Float64Array([1.5, NaN, -0, Infinity]);
+    expect(base64ToTyped(typedToBase64(f), Float64Array, 4)).toEqual(f);
+    expect(base64ToTyped(typedToBase64(f), Float64Array, 3)).toBeUndefined();
+  });
+});
+
+describe('workspace file', () => {
+  it('round-trips runs, settings, annotations and ranges', async () => {
+    const bytes = await encodeWorkspace(ws);
+    expect([bytes[0], bytes[1]]).toEqual([0x1f, 0x8b]);
+    const back = await decodeWorkspace(bytes, 'a.flamelens');
+    expect(back.savedAt).toBe(ws.savedAt);
+    expect(back.view).toEqual(ws.view);
+    expect(back.annotations).toEqual(ws.annotations);
+    expect(back.ranges).toEqual(ws.ranges);
+    expect(back.baselineIndex).toBe(0);
+    expect(back.runs.map((r) => [r.id, r.title, r.fileName])).toEqual(ws.runs.map((r) => [r.id, r.title, r.fileName]));
+    for (let i = 0; i < ws.runs.length; i++) {
+      const a = ws.runs[i]!.profile;
+      const b = back.runs[i]!.profile;
+      expect(checkProfile(b)).toEqual([]);
+      // totals are rebuilt from self weights: equal up to summation order
+      const { total: ta, ...treeA } = a.tree;
+      const { total: tb, ...treeB } = b.tree;
+      expect(treeB).toEqual(treeA);
+      for (let k = 0; k < ta.length; k++) expect(tb[k]).toBeCloseTo(ta[k]!, 6);
+      expect({ ...b, tree: undefined }).toEqual({ ...a, tree: undefined });
+    }
+    expect(back.runs[0]!.profile.samples!.length).toBeGreaterThan(0);
+    expect(back.runs[2]!.profile.traceStats!.length).toBeGreaterThan(0);
+  });
+
+  it('is identified by its decompressed head and its extension', async () => {
+    const head = (await gunzipText(await encodeWorkspace(ws))).slice(0, 200);
+    expect(isWorkspace(head)).toBe(true);
+    expect(isWorkspace('{"traceEvents":[]}')).toBe(false);
+    expect(isWorkspaceFileName('Agent Comparison.FLAMELENS')).toBe(true);
+    expect(isWorkspaceFileName('a.cpuprofile')).toBe(false);
+  });
+
+  it('opens plain (not gzipped) JSON and fills in view settings a file lacks', async () => {
+    const doc = await docOf(ws);
+    delete doc.view.palette;
+    delete doc.ranges;
+    const back = await decodeWorkspace(bytesOf(doc), 'plain.flamelens');
+    expect(back.view.palette).toBe('default');
+    expect(back.ranges).toEqual([]);
+  });
+
+  it('fills in the save time when empty and saves only known settings', async () => {
+    const view = { ...ws.view, hoveredKey: 'x', runs: [1, 2] } as Workspace['view'];
+    const doc = await docOf({ ...ws, savedAt: '', view });
+    expect(Number.isNaN(Date.parse(doc.savedAt))).toBe(false);
+    expect(Object.keys(doc.view).sort()).toEqual(Object.keys(DEFAULT_VIEW).sort());
+  });
+
+  it('brings older versions forward through the migration table', async () => {
+    const doc = await docOf(ws);
+    doc.version = 0;
+    doc.legacyTitle = doc.annotations.title;
+    delete doc.annotations;
+    const migrations = { 0: (d: Doc) => ({ ...d, version: 1, annotations: { title: d.legacyTitle, caption: '', items: [] } }) };
+    const back = await decodeWorkspace(bytesOf(doc), 'old.flamelens', { migrations });
+    expect(back.annotations.title).toBe(ws.annotations.title);
+    expect(await failure(bytesOf(doc))).toMatch(/version 0 is no longer supported/);
+  });
+});
+
+describe('hostile workspaces give a clear error naming the file', () => {
+  it('refuses what is not a workspace', async () => {
+    expect(await failure(new Uint8Array([1, 2, 3, 255]))).toMatch(/not a Flamelens workspace/);
+    expect(await failure(bytesOf({ traceEvents: [] }))).toMatch(/not a Flamelens workspace/);
+    expect(await failure(new TextEncoder().encode('{"format":"flamelens-workspace","version":1,'))).toMatch(/not valid JSON/);
+  });
+
+  it('refuses damaged and oversized compression', async () => {
+    const bytes = await encodeWorkspace(ws);
+    expect(await failure(bytes.subarray(0, bytes.length >> 1))).toMatch(/gzip compression does not decode/);
+    await expect(decodeWorkspace(bytes, 'big.flamelens', { maxBytes: 1000 })).rejects.toThrow(/big.flamelens: is larger than/);
+  });
+
+  it('refuses files from a newer Flamelens', async () => {
+    expect(await mutated((d) => (d.version = 2))).toMatch(/newer Flamelens \(workspace version 2\)/);
+  });
+
+  it('names the field that is wrong', async () => {
+    expect(await mutated((d) => (d.runs = 'x'))).toMatch(/runs: expected a list, found text "x"/);
+    expect(await mutated((d) => (d.runs[1].profile.unit = 'parsecs'))).toMatch(/runs\[1\]\.profile\.unit: expected one of/);
+    expect(await mutated((d) => (d.runs[0].profile.tree.self = 'AAAA'))).toMatch(/runs\[0\]\.profile\.tree\.self: expected base64 text/);
+    expect(await mutated((d) => (d.runs[0].profile.frames.name = [1]))).toMatch(/runs\[0\]\.profile\.frames\.name: has 1 entries/);
+    expect(await mutated((d) => (d.baselineIndex = 7))).toMatch(/baselineIndex: is 7, above/);
+    expect(await mutated((d) => (d.view.layout = 'grid'))).toMatch(/view\.layout: expected one of "rows", "columns"/);
+    expect(await mutated((d) => (d.annotations.items[1].runId = 'ghost'))).toMatch(/annotations\.items\[1\]\.runId: refers to run "ghost"/);
+    expect(await mutated((d) => (d.annotations.items[0].anchor = { somewhere: 1 }))).toMatch(/items\[0\]\.anchor: expected a frame/);
+    expect(await mutated((d) => (d.annotations.items[1].id = 'a1'))).toMatch(/"a1" is used twice/);
+    expect(await mutated((d) => (d.ranges[0].end = 0))).toMatch(/ranges\[0\]: ends \(0\) before it starts/);
+    expect(await mutated((d) => (d.runs[1].id = 'r1'))).toMatch(/runs\[1\]\.id: "r1" is used twice/);
+  });
+
+  it('checks the call tree', async () => {
+    const stackBytes = (xs: number[]) => typedToBase64(Int32Array.from(xs));
+    // main;handler;x 3 / main;handler 2 / main;gc 1: nodes root, main, handler, x, gc
+    expect(stacks.tree.length).toBe(5);
+    expect(await mutated((d) => (d.runs[1].profile.tree.parent = stackBytes([-1, 0, 1, 0, 1])))).toMatch(
+      /tree\.parent\[4\]: node 4 has parent 1, .*not in pre-order/,
+    );
+    expect(await mutated((d) => (d.runs[1].profile.tree.frame = stackBytes([-1, 0, 1, 2, 99])))).toMatch(
+      /profile is inconsistent: node 4 points at frame 99/,
+    );
+    const negative = typedToBase64(Float64Array.from([0, 0, 2, -3, 1]));
+    expect(await mutated((d) => (d.runs[1].profile.tree.self = negative))).toMatch(/node 3 has self weight -3/);
+  });
+
+  it('keeps "__proto__" keys as plain data', async () => {
+    const doc = await docOf(ws);
+    doc.runs[0].profile.meta.threadNames = JSON.parse('{"__proto__": "evil", "1:2": "main"}');
+    const back = await decodeWorkspace(bytesOf(doc), 'x.flamelens');
+    const names = back.runs[0]!.profile.meta.threadNames!;
+    expect(Object.getPrototypeOf(names)).toBe(Object.prototype);
+    expect(Object.keys(names)).toEqual(['__proto__', '1:2']);
+  });
+
+  it('survives deep nesting', async () => {
+    const deep = `{"format":"flamelens-workspace","version":1,"runs":${'['.repeat(200_000)}${']'.repeat(200_000)}}`;
+    expect(await failure(new TextEncoder().encode(deep))).toMatch(/evil\.flamelens: /);
+  });
+});

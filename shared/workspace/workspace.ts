@@ -1,0 +1,312 @@
+/**
+ * The `.flamelens` workspace file: a whole comparison — the runs themselves (embedded, so the
+ * file opens anywhere without the original profiles), which is the baseline, the view settings,
+ * search, focus, time ranges and annotations.
+ *
+ * On disk: one gzip member (CompressionStream 'gzip') holding UTF-8 JSON,
+ *   { "format": "flamelens-workspace", "version": 1, "savedAt": ISO-8601, "runs": [...], ... }
+ * with `format` first so that the decompressed head identifies the file (`isWorkspace`). Profiles
+ * use ./profile-codec's compact form. Older versions are brought forward one step at a time by
+ * `MIGRATIONS[v]` before validation, so validation only ever knows the current shape; a file from
+ * a newer Flamelens is refused with a message saying so.
+ */
+import { type Anchor, type Annotation, type AnnotationDoc, MAX_TEXT, normalizeRegion } from '../annotate/annotations';
+import type { Profile } from '../model/types';
+import { type Json, JsonCheck, WorkspaceError, describe } from './json-check';
+import { TooLargeError, gunzipBytes, gzipBytes } from './gzip';
+import { profileFromJson, profileToJson } from './profile-codec';
+
+export { WorkspaceError } from './json-check';
+
+export const WORKSPACE_FORMAT = 'flamelens-workspace';
+export const WORKSPACE_VERSION = 1;
+export const WORKSPACE_EXTENSION = 'flamelens';
+/** More than the app shows at once, so a file from a later, roomier Flamelens still opens. */
+export const MAX_WORKSPACE_RUNS = 64;
+const MAX_ANNOTATIONS = 10_000;
+const MAX_PATH = 10_000;
+/** Decompressed size limit: bigger than any real workspace, and below what one JS string can hold. */
+export const MAX_WORKSPACE_BYTES = 512 * 1024 * 1024;
+
+export interface WorkspaceRun {
+  /** the run's id in the app when saved; annotations and ranges refer to runs by it */
+  id: string;
+  title: string;
+  fileName: string;
+  profile: Profile;
+}
+
+/** The view settings saved with a workspace; the same values as the app store's. */
+export interface WorkspaceView {
+  layout: 'rows' | 'columns';
+  orientation: 'flame' | 'icicle';
+  sort: 'name' | 'weight';
+  palette: 'default' | 'colorblind';
+  /** frame keys from the root to the focused frame */
+  focus: string[];
+  query: string;
+  filterMode: 'highlight' | 'only' | 'hide';
+  diffView: 'off' | 'diff' | 'removed' | 'merged';
+  normalize: 'absolute' | 'relative';
+  diffMeasure: 'total' | 'self';
+  noisePercent: number;
+}
+
+export const DEFAULT_VIEW: WorkspaceView = {
+  layout: 'rows',
+  orientation: 'flame',
+  sort: 'name',
+  palette: 'default',
+  focus: [],
+  query: '',
+  filterMode: 'highlight',
+  diffView: 'off',
+  normalize: 'relative',
+  diffMeasure: 'total',
+  noisePercent: 0.1,
+};
+
+/** A time range picked on a run (heatmap selection), in seconds on the run's own clock, [start, end). */
+export interface WorkspaceRange {
+  runId: string;
+  start: number;
+  end: number;
+  /** the heatmap cells it was picked from (so exactly those cells' samples are used again) */
+  cells?: { a: { column: number; row: number }; b: { column: number; row: number }; rows: number; includeIdle: boolean };
+}
+
+export interface Workspace {
+  /** ISO 8601; set by `encodeWorkspace` when empty */
+  savedAt: string;
+  runs: WorkspaceRun[];
+  /** index into `runs`; -1 when there is no baseline (no runs) */
+  baselineIndex: number;
+  view: WorkspaceView;
+  annotations: AnnotationDoc;
+  ranges: WorkspaceRange[];
+}
+
+export type Migration = (doc: Json) => Json;
+/** `MIGRATIONS[v]` turns a version-v document into a version-(v+1) one. Empty while only v1 exists. */
+export const MIGRATIONS: Readonly<Record<number, Migration>> = {};
+
+/** Whether the decompressed head of a file (as `openSource` gives it) is a workspace. */
+export function isWorkspace(head: string): boolean {
+  return /^\uFEFF?\s*\{\s*"format"\s*:\s*"flamelens-workspace"/.test(head);
+}
+
+export function isWorkspaceFileName(name: string): boolean {
+  return name.toLowerCase().endsWith(`.${WORKSPACE_EXTENSION}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writing
+
+export async function encodeWorkspace(ws: Workspace): Promise<Uint8Array> {
+  const doc = {
+    format: WORKSPACE_FORMAT,
+    version: WORKSPACE_VERSION,
+    savedAt: ws.savedAt || new Date().toISOString(),
+    runs: ws.runs.map((r) => ({ id: r.id, title: r.title, fileName: r.fileName, profile: profileToJson(r.profile) })),
+    baselineIndex: ws.baselineIndex,
+    // Field by field: a caller may hand in the whole store state as `view`; only settings are saved.
+    view: Object.fromEntries(Object.keys(DEFAULT_VIEW).map((k) => [k, ws.view[k as keyof WorkspaceView]])),
+    annotations: {
+      title: ws.annotations.title,
+      caption: ws.annotations.caption,
+      items: ws.annotations.items.map(({ id, kind, text, anchor, runId, createdAt }) => ({ id, kind, text, anchor, runId, createdAt })),
+    },
+    ranges: ws.ranges.map(({ runId, start, end, cells }) => (cells ? { runId, start, end, cells } : { runId, start, end })),
+  };
+  return gzipBytes(new TextEncoder().encode(JSON.stringify(doc)));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading
+
+export interface DecodeOptions {
+  /** defaults to `MIGRATIONS` (tests pass their own) */
+  migrations?: Readonly<Record<number, Migration>>;
+  maxBytes?: number;
+}
+
+/** Brings a parsed document to the current version; refuses files from a newer Flamelens. */
+export function upgradeDocument(doc: Json, c: JsonCheck, migrations: Readonly<Record<number, Migration>> = MIGRATIONS): Json {
+  let version = c.num(doc.version, 'version', { int: true, min: 0 });
+  if (version > WORKSPACE_VERSION)
+    c.fail(
+      'version',
+      `the file was saved by a newer Flamelens (workspace version ${version}); this one reads versions up to ${WORKSPACE_VERSION}`,
+    );
+  while (version < WORKSPACE_VERSION) {
+    const step = migrations[version];
+    if (!step) c.fail('version', `workspace version ${version} is no longer supported`);
+    doc = step(doc);
+    const next = doc.version;
+    if (next !== version + 1) c.fail('version', `internal: the migration from version ${version} gave version ${describe(next)}`);
+    version = next;
+  }
+  return doc;
+}
+
+/**
+ * Reads a `.flamelens` file (gzipped or, for hand-edited files, plain JSON). Every failure is a
+ * `WorkspaceError` whose message names the file and what is wrong with it.
+ */
+export async function decodeWorkspace(bytes: Uint8Array, fileName: string, opts: DecodeOptions = {}): Promise<Workspace> {
+  const c: JsonCheck = new JsonCheck(fileName);
+  const limit = opts.maxBytes ?? MAX_WORKSPACE_BYTES;
+  try {
+    const gzipped = bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
+    if (!gzipped && bytes.length > limit) c.fail('', `is larger than ${limit / (1024 * 1024)} MiB`);
+    let raw = bytes;
+    if (gzipped) {
+      try {
+        raw = await gunzipBytes(bytes, limit);
+      } catch (e) {
+        if (e instanceof TooLargeError) c.fail('', `is larger than ${limit / (1024 * 1024)} MiB when decompressed`);
+        c.fail('', 'is damaged: its gzip compression does not decode (the file may be truncated)');
+      }
+    }
+    let text: string;
+    try {
+      text = new TextDecoder('utf-8', { fatal: true }).decode(raw);
+    } catch {
+      c.fail('', 'is not a Flamelens workspace (not UTF-8 text once decompressed)');
+    }
+    if (!isWorkspace(text)) c.fail('', `is not a Flamelens workspace (it does not start with {"format":"${WORKSPACE_FORMAT}"…)`);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch (e) {
+      c.fail('', `is damaged: not valid JSON (${e instanceof Error ? e.message : String(e)})`);
+    }
+    const doc = upgradeDocument(c.obj(parsed, ''), c, opts.migrations);
+    return readWorkspace(c, doc);
+  } catch (e) {
+    if (e instanceof WorkspaceError) throw e;
+    // Never let a hostile file surface as an unexplained crash.
+    if (e instanceof RangeError) c.fail('', `is too large or too deeply nested to read (${e.message})`);
+    c.fail('', `could not be read: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+function readView(c: JsonCheck, v: unknown): WorkspaceView {
+  // Fields a file lacks take the defaults, so a setting added later does not break older files.
+  const o = v === undefined ? {} : c.obj(v, 'view');
+  const pick = <T extends string>(key: keyof WorkspaceView, allowed: readonly T[]): T =>
+    o[key] === undefined ? (DEFAULT_VIEW[key] as T) : c.oneOf(o[key], `view.${key}`, allowed);
+  return {
+    layout: pick('layout', ['rows', 'columns']),
+    orientation: pick('orientation', ['flame', 'icicle']),
+    sort: pick('sort', ['name', 'weight']),
+    palette: pick('palette', ['default', 'colorblind']),
+    focus: o.focus === undefined ? [] : c.strings(c.arr(o.focus, 'view.focus', MAX_PATH), 'view.focus'),
+    query: o.query === undefined ? '' : c.str(o.query, 'view.query', MAX_TEXT),
+    filterMode: pick('filterMode', ['highlight', 'only', 'hide']),
+    diffView: pick('diffView', ['off', 'diff', 'removed', 'merged']),
+    normalize: pick('normalize', ['absolute', 'relative']),
+    diffMeasure: pick('diffMeasure', ['total', 'self']),
+    noisePercent:
+      o.noisePercent === undefined ? DEFAULT_VIEW.noisePercent : c.num(o.noisePercent, 'view.noisePercent', { min: 0, max: 100 }),
+  };
+}
+
+function readAnchor(c: JsonCheck, v: unknown, path: string): Anchor {
+  const o = c.obj(v, path);
+  if (o.keyPath !== undefined) {
+    const keyPath = c.strings(c.arr(o.keyPath, `${path}.keyPath`, MAX_PATH), `${path}.keyPath`);
+    if (keyPath.length === 0) c.fail(`${path}.keyPath`, 'is empty (a note pins to a frame below the root)');
+    return { keyPath };
+  }
+  if (o.region !== undefined) {
+    const r = c.obj(o.region, `${path}.region`);
+    const f = (k: string) => c.num(r[k], `${path}.region.${k}`, { min: 0, max: 1 });
+    return { region: normalizeRegion({ x: f('x'), y: f('y'), w: f('w'), h: f('h') }) };
+  }
+  c.fail(path, 'expected a frame ({"keyPath": […]}) or an area ({"region": {x, y, w, h}})');
+}
+
+function readAnnotations(c: JsonCheck, v: unknown, runIds: Set<string>): AnnotationDoc {
+  if (v === undefined) return { title: '', caption: '', items: [] };
+  const o = c.obj(v, 'annotations');
+  const ids = new Set<string>();
+  const items = c.arr(o.items ?? [], 'annotations.items', MAX_ANNOTATIONS).map((x, i): Annotation => {
+    const p = `annotations.items[${i}]`;
+    const a = c.obj(x, p);
+    const id = c.str(a.id, `${p}.id`, 200);
+    if (id === '' || ids.has(id)) c.fail(`${p}.id`, id === '' ? 'is empty' : `"${id}" is used twice`);
+    ids.add(id);
+    const out: Annotation = {
+      id,
+      kind: c.oneOf(a.kind, `${p}.kind`, ['note', 'box'] as const),
+      text: c.str(a.text, `${p}.text`, MAX_TEXT),
+      anchor: readAnchor(c, a.anchor, `${p}.anchor`),
+      createdAt: a.createdAt === undefined ? 0 : c.num(a.createdAt, `${p}.createdAt`),
+    };
+    const runId = c.opt(a, 'runId', p, (r, q) => c.str(r, q));
+    if (runId !== undefined) {
+      if (!runIds.has(runId)) c.fail(`${p}.runId`, `refers to run "${runId}", which the workspace does not hold`);
+      out.runId = runId;
+    }
+    return out;
+  });
+  return {
+    title: o.title === undefined ? '' : c.str(o.title, 'annotations.title', MAX_TEXT),
+    caption: o.caption === undefined ? '' : c.str(o.caption, 'annotations.caption', MAX_TEXT),
+    items,
+  };
+}
+
+function readWorkspace(c: JsonCheck, doc: Json): Workspace {
+  if (doc.format !== WORKSPACE_FORMAT) c.fail('format', `expected "${WORKSPACE_FORMAT}", found ${describe(doc.format)}`);
+  const runIds = new Set<string>();
+  const runs = c.arr(doc.runs, 'runs', MAX_WORKSPACE_RUNS).map((x, i): WorkspaceRun => {
+    const p = `runs[${i}]`;
+    const r = c.obj(x, p);
+    const id = c.str(r.id, `${p}.id`, 200);
+    if (id === '' || runIds.has(id)) c.fail(`${p}.id`, id === '' ? 'is empty' : `"${id}" is used twice`);
+    runIds.add(id);
+    return {
+      id,
+      title: c.str(r.title, `${p}.title`, MAX_TEXT),
+      fileName: c.str(r.fileName, `${p}.fileName`, MAX_TEXT),
+      profile: profileFromJson(c, r.profile, `${p}.profile`),
+    };
+  });
+  const baselineIndex = c.num(doc.baselineIndex, 'baselineIndex', { int: true, min: runs.length === 0 ? -1 : 0, max: runs.length - 1 });
+  const ranges = c.arr(doc.ranges ?? [], 'ranges', MAX_ANNOTATIONS).map((x, i): WorkspaceRange => {
+    const p = `ranges[${i}]`;
+    const r = c.obj(x, p);
+    const runId = c.str(r.runId, `${p}.runId`);
+    if (!runIds.has(runId)) c.fail(`${p}.runId`, `refers to run "${runId}", which the workspace does not hold`);
+    const start = c.num(r.start, `${p}.start`);
+    const end = c.num(r.end, `${p}.end`);
+    if (!(end > start)) c.fail(p, `ends (${end}) before it starts (${start})`);
+    if (r.cells === undefined) return { runId, start, end };
+    const cells = c.obj(r.cells, `${p}.cells`);
+    const cell = (v: unknown, q: string) => {
+      const o = c.obj(v, q);
+      return { column: c.num(o.column, `${q}.column`, { int: true, min: 0 }), row: c.num(o.row, `${q}.row`, { int: true, min: 0 }) };
+    };
+    return {
+      runId,
+      start,
+      end,
+      cells: {
+        a: cell(cells.a, `${p}.cells.a`),
+        b: cell(cells.b, `${p}.cells.b`),
+        rows: c.num(cells.rows, `${p}.cells.rows`, { int: true, min: 1, max: 10_000 }),
+        includeIdle: cells.includeIdle === true,
+      },
+    };
+  });
+  return {
+    savedAt: c.str(doc.savedAt, 'savedAt', 100),
+    runs,
+    baselineIndex,
+    view: readView(c, doc.view),
+    annotations: readAnnotations(c, doc.annotations, runIds),
+    ranges,
+  };
+}
