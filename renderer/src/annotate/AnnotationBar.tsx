@@ -21,7 +21,6 @@ export function AnnotationBar() {
         placeholder="Title of this comparison"
         value={doc.title}
         onChange={(e) => s.annotationChanged({ type: 'titled', title: e.currentTarget.value })}
-        onKeyDown={(e) => e.stopPropagation()}
       />
       <input
         className="comparison-caption"
@@ -29,7 +28,6 @@ export function AnnotationBar() {
         placeholder="Caption: what this comparison shows"
         value={doc.caption}
         onChange={(e) => s.annotationChanged({ type: 'captioned', caption: e.currentTarget.value })}
-        onKeyDown={(e) => e.stopPropagation()}
       />
       <div role="group" aria-label="Annotate">
         {modeButton('note', 'Add note', 'Click a frame to pin a note to it (or right-click any frame)')}

@@ -38,6 +38,9 @@ export function NotesLayer({ runId, chart, tick }: { runId: string; chart: Flame
 
   // Placed from the chart's drawing: `tick` changes after every draw, which re-renders this layer.
   const placed = chart ? place(chart, doc, runId, tick) : [];
+  // The layer covers the whole drawing (which scrolls inside the pane), so that areas and notes
+  // are in the drawing's coordinates.
+  const size = chart?.size() ?? { width: 0, height: 0 };
 
   const s = useStore.getState();
   const local = (ev: React.PointerEvent) => {
@@ -52,6 +55,7 @@ export function NotesLayer({ runId, chart, tick }: { runId: string; chart: Flame
     <div
       ref={layer}
       className={`notes-layer ${mode === 'box' ? 'drawing' : ''}`}
+      style={{ width: size.width || '100%', height: size.height || '100%' }}
       onPointerDown={(ev) => {
         if (mode !== 'box' || ev.target !== layer.current) return;
         const p = local(ev);
@@ -88,7 +92,7 @@ export function NotesLayer({ runId, chart, tick }: { runId: string; chart: Flame
                 aria-label={`Note: ${a.text}`}
                 onDoubleClick={() => setEditing(a.id)}
                 onPointerDown={(ev) => {
-                  if (!region) return;
+                  if (!region || (ev.target as Element).closest('button, input')) return;
                   ev.stopPropagation();
                   const p = local(ev);
                   layer.current!.setPointerCapture?.(ev.pointerId);

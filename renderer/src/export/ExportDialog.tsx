@@ -24,7 +24,8 @@ function baseName(): string {
  * data — folded stacks of a run (within its time range) and the diff table as CSV or Markdown.
  */
 export function ExportDialog({ onClose }: { onClose(): void }) {
-  const runs = useStore((s) => s.runs.filter((r) => r.status === 'ready'));
+  const allRuns = useStore((s) => s.runs);
+  const runs = allRuns.filter((r) => r.status === 'ready');
   const baselineId = useStore((s) => s.baselineId);
   const [width, setWidth] = useState(1600);
   const [scale, setScale] = useState<ExportScale>(2);

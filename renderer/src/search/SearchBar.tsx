@@ -26,7 +26,6 @@ export function SearchBar({ inputRef }: { inputRef: React.RefObject<HTMLInputEle
             s.queryChanged('');
             e.currentTarget.blur();
           }
-          e.stopPropagation();
         }}
       />
       <select
@@ -62,7 +61,7 @@ export function SearchBar({ inputRef }: { inputRef: React.RefObject<HTMLInputEle
             setSaving(false);
           }}
         >
-          <input name="label" aria-label="Filter name" placeholder="Name this filter" autoFocus onKeyDown={(e) => e.stopPropagation()} />
+          <input name="label" aria-label="Filter name" placeholder="Name this filter" autoFocus />
           <button type="submit">Save</button>
         </form>
       ) : (
