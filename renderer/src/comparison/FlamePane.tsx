@@ -16,7 +16,7 @@ export function FlamePane({ run, index, count }: Props) {
   const baseline = useStore((s) => s.runs.find((r) => r.id === s.baselineId)?.profile);
   const isBaseline = baselineId === run.id;
   return (
-    <section className={`pane pane-${run.status}`} role="region" aria-label={`Run ${run.title}`} data-run-id={run.id}>
+    <section className={`pane pane-is-${run.status}`} role="region" aria-label={`Run ${run.title}`} data-run-id={run.id}>
       <PaneHeader run={run} index={index} count={count} isBaseline={isBaseline} />
       {run.status === 'loading' && <Loading run={run} />}
       {run.status === 'error' && (

@@ -151,6 +151,16 @@ export function PaneChart({ run, baseline }: { run: Run; baseline: Profile | und
     setDrawTick((t) => t + 1);
   }, [view, width, orientation, palette, filterMode, diffOn, diff, measure]);
 
+  // A flame graph grows upwards from its root: when the pane's height changes (a run above it
+  // failed, a layout switch), keep the root in sight.
+  useEffect(() => {
+    const el = chartRef.current;
+    if (!el || orientation !== 'flame') return;
+    const ro = new ResizeObserver(() => (el.scrollTop = el.scrollHeight));
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, [orientation]);
+
   const missing = view && view.focusDepth < focus.length;
   const timed = hasTimestamps(profile);
   return (

@@ -1,0 +1,31 @@
+import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import { expect, test } from '@playwright/test';
+import { dropFiles, expectDrawn, pane } from './support';
+
+test('a random binary, a truncated trace and an empty file give three clear errors and a working app', async ({ page }) => {
+  const random = Buffer.from(Array.from({ length: 64 * 1024 }, (_, i) => (Math.imul(i + 1, 2654435761) >>> 13) & 0xff));
+  const trace = gunzipSync(readFileSync('fixtures/samples/baseline/node_trace.1.log.gz'));
+  // Cut in the middle of the first event: nothing complete is left.
+  const truncated = trace.subarray(0, 40);
+  await page.goto('/');
+  await expectDrawn(pane(page, 'dd-trace.cpuprofile'));
+  await dropFiles(page, [
+    { name: 'random.bin', bytes: random },
+    { name: 'killed.trace.json', bytes: truncated },
+    { name: 'zero.cpuprofile', bytes: Buffer.alloc(0) },
+  ]);
+  for (const [name, says] of [
+    ['random.bin', /random\.bin: .*(binary|not a profile)/],
+    ['killed.trace.json', /killed\.trace\.json.*(byte|no trace events|events)/i],
+    ['zero.cpuprofile', /zero\.cpuprofile: the file is empty/],
+  ] as const) {
+    await expect(pane(page, name).getByRole('alert')).toContainText(says);
+  }
+  // The other runs still work: search, zoom, hover.
+  await page.getByRole('searchbox').fill('dd-trace');
+  await expect(page.getByRole('status', { name: 'Search share in dd-trace.cpuprofile' })).toContainText('inclusive');
+  await pane(page, 'dd-trace.cpuprofile').locator('g.frame[name="runMicrotasks"]').first().click();
+  await expect(page.getByRole('navigation', { name: 'Focused call path' })).toBeVisible();
+  await page.screenshot({ path: 'test-results/hostile.png' });
+});
