@@ -115,10 +115,13 @@ export function PaneChart({ run, baseline }: { run: Run; baseline: Profile | und
         const delta = ctx.diff?.diff && d.data.delta !== undefined ? formatDelta(ctx.diff.diff, d.data.delta) : undefined;
         fillTooltip(tip, d, ctx.drawn, ctx.drawnTotal, ctx.baseline, delta);
         tip.hidden = false;
-        const box = el.getBoundingClientRect();
-        const x = Math.min(ev.clientX - box.left + 14, box.width - tip.offsetWidth - 4);
+        // Fixed to the window (not inside the scrolling chart, where it would add to the scroll
+        // height), beside the pointer and kept on screen.
+        const x = Math.min(ev.clientX + 14, window.innerWidth - tip.offsetWidth - 4);
+        const below = ev.clientY + 16;
+        const y = below + tip.offsetHeight > window.innerHeight - 4 ? ev.clientY - tip.offsetHeight - 8 : below;
         tip.style.left = `${Math.max(0, x)}px`;
-        tip.style.top = `${ev.clientY - box.top + el.scrollTop + 16}px`;
+        tip.style.top = `${Math.max(0, y)}px`;
       },
     });
     chart.current = c;
