@@ -235,7 +235,8 @@ export function diffProfiles(baseline: Profile, run: Profile, opts: DiffOptions 
   const keyCount = Math.max(1, keys.length);
 
   const u = newUnion();
-  const index = new PairMap(baseline.tree.length);
+  // only for the children of wide nodes (see `align`)
+  const index = new PairMap(1024);
   const bMap = align(baseline, bKeys, bTotal, u, index);
   const rMap = align(run, rKeys, rTotal, u, index);
   const { tree, newIndex } = preorder(u);
@@ -251,10 +252,18 @@ export function diffProfiles(baseline: Profile, run: Profile, opts: DiffOptions 
   const delta = relative
     ? (base: number, runV: number) => ratio(runV, runSum) - ratio(base, baseSum)
     : (base: number, runV: number) => runV - base;
+  // `delta` written out for the million-node loop (the same arithmetic, without a call per value).
+  const { baseSelf, runSelf, baseTotal, runTotal, deltaSelf, deltaTotal, status } = tree;
   for (let i = 0; i < tree.length; i++) {
-    tree.deltaSelf[i] = delta(tree.baseSelf[i]!, tree.runSelf[i]!);
-    tree.deltaTotal[i] = delta(tree.baseTotal[i]!, tree.runTotal[i]!);
-    tree.status[i] = statusOf(tree.baseTotal[i]!, tree.runTotal[i]!, tree.deltaSelf[i]!, tree.deltaTotal[i]!, noise);
+    const bs = baseSelf[i]!;
+    const rs = runSelf[i]!;
+    const bt = baseTotal[i]!;
+    const rt = runTotal[i]!;
+    const ds = relative ? (runSum > 0 ? rs / runSum : 0) - (baseSum > 0 ? bs / baseSum : 0) : rs - bs;
+    const dt = relative ? (runSum > 0 ? rt / runSum : 0) - (baseSum > 0 ? bt / baseSum : 0) : rt - bt;
+    deltaSelf[i] = ds;
+    deltaTotal[i] = dt;
+    status[i] = statusOf(bt, rt, ds, dt, noise);
   }
 
   // Per function, on the union tree: its paths are both runs' paths, so "an ancestor has the same
@@ -266,14 +275,15 @@ export function diffProfiles(baseline: Profile, run: Profile, opts: DiffOptions 
   const active = new Int32Array(keyCount);
   const open = new Int32Array(Math.max(1, tree.length));
   let sp = 0;
+  const { end, key } = tree;
   for (let i = 1; i < tree.length; i++) {
-    while (sp > 0 && tree.end[open[sp - 1]!]! <= i) active[tree.key[open[--sp]!]!]!--;
-    const k = tree.key[i]!;
-    fBaseSelf[k]! += tree.baseSelf[i]!;
-    fRunSelf[k]! += tree.runSelf[i]!;
+    while (sp > 0 && end[open[sp - 1]!]! <= i) active[key[open[--sp]!]!]!--;
+    const k = key[i]!;
+    fBaseSelf[k]! += baseSelf[i]!;
+    fRunSelf[k]! += runSelf[i]!;
     if (active[k] === 0) {
-      fBaseTotal[k]! += tree.baseTotal[i]!;
-      fRunTotal[k]! += tree.runTotal[i]!;
+      fBaseTotal[k]! += baseTotal[i]!;
+      fRunTotal[k]! += runTotal[i]!;
     }
     active[k]!++;
     open[sp++] = i;

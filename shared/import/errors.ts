@@ -11,6 +11,17 @@ export interface ImportErrorData {
   offset?: number;
 }
 
+/** Longest message detail kept; longer ones lose their middle. */
+export const MAX_MESSAGE = 1000;
+
+/**
+ * A message is for a person: a detail that quotes too much of the file (a 200,000-character key
+ * went whole into "expected ':' after key …") keeps its start and its end.
+ */
+function shorten(message: string): string {
+  return message.length <= MAX_MESSAGE ? message : `${message.slice(0, 600)} … ${message.slice(-300)}`;
+}
+
 export class ImportError extends Error {
   readonly file: string;
   readonly detail: string;
@@ -18,10 +29,11 @@ export class ImportError extends Error {
   readonly offset?: number;
 
   constructor(data: ImportErrorData) {
-    super(formatImportError(data));
+    const message = shorten(data.message);
+    super(formatImportError({ ...data, message }));
     this.name = 'ImportError';
     this.file = data.file;
-    this.detail = data.message;
+    this.detail = message;
     if (data.line !== undefined) this.line = data.line;
     if (data.offset !== undefined) this.offset = data.offset;
   }

@@ -7,7 +7,7 @@ import type { Profile } from '../model/types';
 import { ImportError } from './errors';
 import type { ImportOptions, Importer } from './importer';
 import { IMPORTERS } from './registry';
-import { type ImportSource, type OpenOptions, isFolder, openSource } from './source';
+import { type ByteSource, type ImportSource, type OpenOptions, type OpenedSource, isFolder, openSource } from './source';
 
 export interface ImportRequest extends OpenOptions {
   options?: ImportOptions;
@@ -35,6 +35,78 @@ function looksBinary(head: string): boolean {
   return odd / sample.length > 0.05;
 }
 
+function isAbort(e: unknown): boolean {
+  return e instanceof Error && e.name === 'AbortError';
+}
+
+/**
+ * What a failure of the byte stream itself (not of a parser) means to a person: almost always a
+ * damaged or cut-off gzip file. Node's zlib says `unexpected end of file` or `invalid bit length
+ * repeat`, browsers a bare TypeError; either way it is about the file, so it becomes an
+ * `ImportError` naming it and, when known, how far the content could be read.
+ */
+function streamError(e: unknown, file: string, gzipped: boolean, offset?: number): unknown {
+  if (e instanceof ImportError || isAbort(e)) return e;
+  const why = e instanceof Error ? e.message : String(e);
+  const message = gzipped
+    ? `the gzip data is damaged or cut off${offset === undefined ? '' : ` after ${offset} bytes of content`} (${why}); the file cannot be decompressed`
+    : `the file could not be read (${why})`;
+  return new ImportError(offset === undefined ? { file, message } : { file, offset, message });
+}
+
+/** The opened source, with errors of the stream turned into `ImportError`s (see `streamError`). */
+async function open(file: ByteSource, req: ImportRequest, name: string): Promise<OpenedSource> {
+  // The first two raw bytes tell a damaged gzip file from a file that could not be read.
+  const magic: number[] = [];
+  const peeked: ByteSource = {
+    ...file,
+    stream: () =>
+      file.stream().pipeThrough(
+        new TransformStream<Uint8Array, Uint8Array>({
+          transform(chunk, controller) {
+            for (let i = 0; magic.length < 2 && i < chunk.length; i++) magic.push(chunk[i]!);
+            controller.enqueue(chunk);
+          },
+        }),
+      ),
+  };
+  let source: OpenedSource;
+  try {
+    source = await openSource(peeked, req);
+  } catch (e) {
+    // Damage met while the first 64 KiB are read: where exactly is not known.
+    throw streamError(e, name, magic[0] === 0x1f && magic[1] === 0x8b);
+  }
+  const chunks = source.chunks.bind(source);
+  return { ...source, chunks: () => guardChunks(chunks(), name, source.gzipped) };
+}
+
+async function* guardChunks(chunks: AsyncIterable<Uint8Array>, file: string, gzipped: boolean): AsyncGenerator<Uint8Array> {
+  const it = chunks[Symbol.asyncIterator]();
+  let offset = 0;
+  let done = false;
+  try {
+    for (;;) {
+      let r: IteratorResult<Uint8Array>;
+      try {
+        r = await it.next();
+      } catch (e) {
+        done = true;
+        throw streamError(e, file, gzipped, offset);
+      }
+      if (r.done) {
+        done = true;
+        return;
+      }
+      offset += r.value.length;
+      yield r.value;
+    }
+  } finally {
+    // The parser stopped early (an error of its own): let the stream go.
+    if (!done) await it.return?.();
+  }
+}
+
 export async function importProfile(src: ImportSource, req: ImportRequest = {}): Promise<Profile> {
   const importers = req.importers ?? IMPORTERS;
   const options = req.options ?? {};
@@ -44,7 +116,7 @@ export async function importProfile(src: ImportSource, req: ImportRequest = {}):
       const pick = imp.pickFromFolder?.(names);
       if (pick === undefined) continue;
       const file = src.files.find((f) => f.name === pick)!;
-      const source = await openSource(file, req);
+      const source = await open(file, req, `${src.name}/${file.name}`);
       const profile = await imp.parse({ file: `${src.name}/${file.name}`, source, options });
       profile.name = src.name;
       return profile;
@@ -54,7 +126,7 @@ export async function importProfile(src: ImportSource, req: ImportRequest = {}):
       message: `this folder holds no profile Flamelens can read (looked for a 0x output folder). Drop a single file instead; supported: ${supportedFormatsText(importers)}`,
     });
   }
-  const source = await openSource(src, req);
+  const source = await open(src, req, src.name);
   if (source.head.trim() === '') throw new ImportError({ file: src.name, message: 'the file is empty' });
   const imp = detectFormat(source.head, src.name, importers);
   if (!imp) {

@@ -65,6 +65,17 @@ const RBRACE = 0x7d;
 const LBRACKET = 0x5b;
 const RBRACKET = 0x5d;
 
+/** Byte classes for the value scanner: 0 for bytes that change nothing. */
+const OPEN = 1;
+const CLOSE = 2;
+const STRING = 3;
+const SEPARATOR = 4;
+const BYTE_CLASS = new Uint8Array(256);
+BYTE_CLASS[LBRACE] = BYTE_CLASS[LBRACKET] = OPEN;
+BYTE_CLASS[RBRACE] = BYTE_CLASS[RBRACKET] = CLOSE;
+BYTE_CLASS[QUOTE] = STRING;
+BYTE_CLASS[COMMA] = BYTE_CLASS[SPACE] = BYTE_CLASS[TAB] = BYTE_CLASS[LF] = BYTE_CLASS[CR] = SEPARATOR;
+
 function isSpace(b: number): boolean {
   return b === SPACE || b === LF || b === CR || b === TAB;
 }
@@ -98,6 +109,122 @@ class Pieces {
   }
 }
 
+/** Where the scan stands when a chunk ends. */
+interface ScanState {
+  /** nesting inside the value */
+  depth: number;
+  inString: boolean;
+  /** the last byte was a backslash inside a string */
+  escape: boolean;
+  /** in a streamed array: inside an element (else between two) */
+  inElement: boolean;
+  /** in a streamed array: absolute offset of the element being scanned */
+  elemStart: number;
+}
+
+/**
+ * Scans a value (an element, or a value under the top-level object) from `chunk[from]`: the index
+ * where it ends, or -1 when the chunk ends first (the state then says where it stood). A value
+ * ends after its closing bracket or quote, or — a number, `true`… — at the comma, white space or
+ * closing bracket after it, which is then not part of it.
+ *
+ * The hot loop: every byte of every element passes here. Strings are skipped in a loop of their
+ * own and other bytes sorted by a table, with the state in locals; a `switch` on the reader's
+ * mode for each byte spent more time than JSON.parse itself.
+ */
+function scanValue(chunk: Uint8Array, from: number, st: ScanState): number {
+  const n = chunk.length;
+  let d = st.depth;
+  let str = st.inString;
+  let esc = st.escape;
+  let end = -1;
+  let j = from;
+  while (j < n) {
+    if (str) {
+      if (esc) {
+        esc = false;
+        j++;
+      }
+      while (j < n) {
+        const c = chunk[j++]!;
+        if (c === QUOTE) {
+          str = false;
+          break;
+        }
+        if (c === BACKSLASH) {
+          if (j < n) j++;
+          else esc = true;
+        }
+      }
+      // a bare string value ends with its closing quote
+      if (!str && d === 0) {
+        end = j;
+        break;
+      }
+      continue;
+    }
+    const k = BYTE_CLASS[chunk[j]!]!;
+    if (k === 0) {
+      j++;
+      continue;
+    }
+    if (k === OPEN) d++;
+    else if (k === STRING) str = true;
+    else if (k === CLOSE) {
+      // at depth 0 the bracket is the container's
+      if (d === 0) {
+        end = j;
+        break;
+      }
+      if (--d === 0) {
+        end = j + 1;
+        break;
+      }
+    } else if (d === 0) {
+      // SEPARATOR after a number, `true`…
+      end = j;
+      break;
+    }
+    j++;
+  }
+  st.depth = d;
+  st.inString = str;
+  st.escape = esc;
+  return end;
+}
+
+/**
+ * Scans a streamed array from `chunk[from]`, element after element, recording each complete
+ * element as absolute [start, end) in `starts` / `ends` (`base` is the chunk's offset). Returns the
+ * index of the first byte it leaves to the caller — `]` closing the array, or `}` or `:`, which
+ * cannot start an element — or -1 at the end of the chunk. One call covers a chunk's worth of
+ * elements: a sample array holds millions of small numbers, and a round through the reader's
+ * modes for each one cost more than the numbers.
+ */
+function scanElements(chunk: Uint8Array, from: number, st: ScanState, base: number, starts: number[], ends: number[]): number {
+  const n = chunk.length;
+  let j = from;
+  for (;;) {
+    if (!st.inElement) {
+      while (j < n && BYTE_CLASS[chunk[j]!] === SEPARATOR) j++;
+      if (j >= n) return -1;
+      const c = chunk[j]!;
+      if (c === RBRACKET || c === RBRACE || c === COLON) return j;
+      st.inElement = true;
+      st.elemStart = base + j;
+      st.depth = 0;
+      st.inString = false;
+      st.escape = false;
+    }
+    const end = scanValue(chunk, j, st);
+    if (end < 0) return -1;
+    starts.push(st.elemStart);
+    ends.push(base + end);
+    st.inElement = false;
+    j = end;
+  }
+}
+
 export async function streamJson(
   chunks: AsyncIterable<Uint8Array>,
   handlers: JsonStreamHandlers,
@@ -107,16 +234,13 @@ export async function streamJson(
   const pieces = new Pieces();
   let mode = Mode.Start;
   let root: 'object' | 'array' = 'array';
-  let depth = 0; // nesting inside the current element or value
-  let inString = false;
-  let escape = false;
+  const scan: ScanState = { depth: 0, inString: false, escape: false, inElement: false, elemStart: 0 };
   let key = '';
   let keyStart = 0;
   let valueStart = 0;
   // elements of the current batch: absolute [start, end) pairs
   let elemStarts: number[] = [];
   let elemEnds: number[] = [];
-  let elemStart = 0;
   let arrayKey = '';
   let offset = 0; // absolute offset of the current chunk's first byte
 
@@ -181,13 +305,13 @@ export async function streamJson(
           if (b === QUOTE) {
             mode = Mode.InKey;
             keyStart = offset + i;
-            escape = false;
+            scan.escape = false;
           } else if (b === RBRACE) mode = Mode.Done;
           else fail(offset + i, `expected a key in the top-level object, found ${JSON.stringify(String.fromCharCode(b))}`);
           break;
         case Mode.InKey:
-          if (escape) escape = false;
-          else if (b === BACKSLASH) escape = true;
+          if (scan.escape) scan.escape = false;
+          else if (b === BACKSLASH) scan.escape = true;
           else if (b === QUOTE) {
             key = parseText(pieces.text(keyStart, offset + i + 1, decoder), keyStart) as string;
             mode = Mode.Colon;
@@ -207,45 +331,19 @@ export async function streamJson(
           }
           valueStart = offset + i;
           mode = Mode.Value;
-          depth = 0;
-          inString = false;
-          escape = false;
+          scan.depth = 0;
+          scan.inString = false;
+          scan.escape = false;
           continue; // rescan this byte in Value mode
-        case Mode.Value:
-        case Mode.Element: {
-          // Scan one value: strings, nesting, and the primitive's end.
-          if (inString) {
-            if (escape) escape = false;
-            else if (b === BACKSLASH) escape = true;
-            else if (b === QUOTE) {
-              inString = false;
-              if (depth === 0) {
-                // a bare string value ends here
-                i++;
-                endValue(offset + i);
-                continue;
-              }
-            }
-            break;
-          }
-          if (b === QUOTE) inString = true;
-          else if (b === LBRACE || b === LBRACKET) depth++;
-          else if (b === RBRACE || b === RBRACKET) {
-            if (depth === 0) {
-              endValue(offset + i);
-              continue; // the closing bracket belongs to the container
-            }
-            depth--;
-            if (depth === 0) {
-              i++;
-              endValue(offset + i);
-              continue;
-            }
-          } else if (depth === 0 && (b === COMMA || isSpace(b))) {
-            endValue(offset + i);
+        case Mode.Value: {
+          const end = scanValue(chunk, i, scan);
+          if (end < 0) {
+            i = n;
             continue;
           }
-          break;
+          endValue(offset + end);
+          i = end;
+          continue;
         }
         case Mode.AfterValue:
           if (isSpace(b)) break;
@@ -254,20 +352,22 @@ export async function streamJson(
           else fail(offset + i, `expected ',' or '}' after the value of "${key}"`);
           break;
         case Mode.ArrayGap:
-          if (isSpace(b) || b === COMMA) break;
-          if (b === RBRACKET) {
+        case Mode.Element: {
+          const stop = scanElements(chunk, i, scan, offset, elemStarts, elemEnds);
+          mode = scan.inElement ? Mode.Element : Mode.ArrayGap;
+          if (stop < 0) {
+            i = n;
+            continue;
+          }
+          i = stop;
+          if (chunk[i] === RBRACKET) {
             flush();
             mode = root === 'array' ? Mode.Done : Mode.AfterValue;
             break;
           }
-          if (b === RBRACE || b === COLON)
-            fail(offset + i, `unexpected ${JSON.stringify(String.fromCharCode(b))} between array elements`);
-          elemStart = offset + i;
-          mode = Mode.Element;
-          depth = 0;
-          inString = false;
-          escape = false;
-          continue;
+          fail(offset + i, `unexpected ${JSON.stringify(String.fromCharCode(chunk[i]!))} between array elements`);
+          break;
+        }
         case Mode.Done:
           if (!isSpace(b) && b !== 0) fail(offset + i, 'unexpected data after the end of the JSON value');
           break;
@@ -277,29 +377,25 @@ export async function streamJson(
     offset += n;
     // Hand over what is complete; keep only bytes of the element or value still open.
     flush();
-    if (mode === Mode.Element) pieces.trim(elemStart);
+    if (mode === Mode.Element) pieces.trim(scan.elemStart);
     else if (mode === Mode.Value) pieces.trim(valueStart);
     else if (mode === Mode.InKey) pieces.trim(keyStart);
     else pieces.clear();
   }
 
+  /** A value directly under the top-level object ends at `end`. */
   function endValue(end: number): void {
-    if (mode === Mode.Element) {
-      elemStarts.push(elemStart);
-      elemEnds.push(end);
-      mode = Mode.ArrayGap;
-    } else {
-      const text = pieces.text(valueStart, end, decoder);
-      handlers.value?.(key, parseText(text, valueStart));
-      mode = Mode.AfterValue;
-    }
+    const text = pieces.text(valueStart, end, decoder);
+    handlers.value?.(key, parseText(text, valueStart));
+    mode = Mode.AfterValue;
   }
 
   if (mode === Mode.Start) fail(0, 'the file is empty');
   let droppedBytes = 0;
   if (mode === Mode.Element) {
     // A primitive at the very end is complete (`[1,2,3` ends with 3); an object is not.
-    if (depth === 0 && !inString) {
+    const elemStart = scan.elemStart;
+    if (scan.depth === 0 && !scan.inString) {
       elemStarts.push(elemStart);
       elemEnds.push(offset);
       try {
@@ -308,7 +404,7 @@ export async function streamJson(
         droppedBytes = offset - elemStart;
       }
     } else droppedBytes = offset - elemStart;
-  } else if (mode === Mode.Value && depth === 0 && !inString) {
+  } else if (mode === Mode.Value && scan.depth === 0 && !scan.inString) {
     handlers.value?.(key, parseText(pieces.text(valueStart, offset, decoder), valueStart));
   }
   return { root, truncated: (mode as Mode) !== Mode.Done, droppedBytes, bytes: offset };

@@ -2,36 +2,137 @@
  * Line-by-line reading of UTF-8 chunks for the text formats. Lines are handed to a callback
  * (no per-line promise), without their `\n` or `\r\n`; numbering is 1-based.
  */
+import { detached } from '../model/builders';
 import { ImportError } from './errors';
 
 /** Longest line accepted; a longer one is not a profile line and would only exhaust memory. */
 const MAX_LINE = 64 * 1024 * 1024;
 
-export async function forEachLine(
+/**
+ * Calls `onLine(text, start, end, lineNo)` for every line, where `text.slice(start, end)` is the
+ * line. A parser that recognises most lines without copying them (a perf frame line it has seen
+ * before, a folded frame it knows) reads them in place; `forEachLine` is the simple form.
+ */
+export async function forEachLineIn(
   chunks: AsyncIterable<Uint8Array>,
   file: string,
-  onLine: (line: string, lineNo: number) => void,
+  onLine: (text: string, start: number, end: number, lineNo: number) => void,
 ): Promise<number> {
   const decoder = new TextDecoder('utf-8');
   let carry = '';
   let lineNo = 0;
   for await (const chunk of chunks) {
-    const text = carry + decoder.decode(chunk, { stream: true });
+    // Lines are searched in the decoded chunk itself, never in `carry + chunk`: V8 searches a
+    // joined (cons) string through a runtime call each time, which made every line cost twice
+    // as much. Only the line that straddles two chunks is joined.
+    const text = decoder.decode(chunk, { stream: true });
     let start = 0;
+    if (carry !== '') {
+      const nl = text.indexOf('\n');
+      if (nl < 0) {
+        carry += text;
+        if (carry.length > MAX_LINE)
+          throw new ImportError({ file, line: lineNo + 1, message: `line is longer than ${MAX_LINE} characters` });
+        continue;
+      }
+      const line = carry + text.slice(0, nl);
+      onLine(line, 0, line.charCodeAt(line.length - 1) === 13 ? line.length - 1 : line.length, ++lineNo);
+      start = nl + 1;
+    }
     for (;;) {
       const nl = text.indexOf('\n', start);
       if (nl < 0) break;
       const end = nl > start && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
-      onLine(text.slice(start, end), ++lineNo);
+      onLine(text, start, end, ++lineNo);
       start = nl + 1;
     }
     carry = text.slice(start);
-    if (carry.length > MAX_LINE)
-      throw new ImportError({ file, line: lineNo + 1, message: `line is longer than ${MAX_LINE} characters` });
+    if (carry.length > MAX_LINE) throw new ImportError({ file, line: lineNo + 1, message: `line is longer than ${MAX_LINE} characters` });
   }
   carry += decoder.decode();
   if (carry.length > 0) {
-    onLine(carry.endsWith('\r') ? carry.slice(0, -1) : carry, ++lineNo);
+    onLine(carry, 0, carry.endsWith('\r') ? carry.length - 1 : carry.length, ++lineNo);
   }
   return lineNo;
+}
+
+export function forEachLine(
+  chunks: AsyncIterable<Uint8Array>,
+  file: string,
+  onLine: (line: string, lineNo: number) => void,
+): Promise<number> {
+  return forEachLineIn(chunks, file, (text, start, end, lineNo) => onLine(text.slice(start, end), lineNo));
+}
+
+interface TableEntry<T> {
+  key: string;
+  value: T;
+  /** the entry looked up right after this one the last time: most likely the next again */
+  next: TableEntry<T> | undefined;
+}
+
+/** Most entries a fingerprint keeps; more (a pathological file) are simply not remembered. */
+const BUCKET_LIMIT = 8;
+
+/**
+ * Strings met before, looked up by their place in a larger text: for the lines a parser meets
+ * over and over (a perf frame line), where hashing each one as a `Map` key cost more than the
+ * rest of the parsing together. Lines come back in the same order (the frames of one stack), so
+ * the entry that followed the previous one last time is tried first; otherwise a fingerprint
+ * (length and a few characters) picks a few candidates. Either way a comparison confirms.
+ */
+export class TextTable<T> {
+  private readonly buckets = new Map<number, TableEntry<T>[]>();
+  private last: TableEntry<T> | undefined;
+
+  get(text: string, start: number, end: number): T | undefined {
+    const guess = this.last?.next;
+    let s: string | undefined;
+    // A slice and `===` compare in native code; `startsWith(key, start)` walks the characters
+    // one by one and took seven times as long.
+    if (guess !== undefined && guess.key.length === end - start) {
+      s = text.slice(start, end);
+      if (guess.key === s) {
+        this.last = guess;
+        return guess.value;
+      }
+    }
+    const bucket = this.buckets.get(fingerprint(text, start, end));
+    if (bucket === undefined) return undefined;
+    s ??= text.slice(start, end);
+    for (let i = 0; i < bucket.length; i++) {
+      const e = bucket[i]!;
+      if (e.key === s) {
+        if (this.last !== undefined) this.last.next = e;
+        this.last = e;
+        return e.value;
+      }
+    }
+    return undefined;
+  }
+
+  /** Remembers `text.slice(start, end)` (copied: see `detached`), unless its bucket is full. */
+  set(text: string, start: number, end: number, value: T): void {
+    const h = fingerprint(text, start, end);
+    let bucket = this.buckets.get(h);
+    if (bucket === undefined) this.buckets.set(h, (bucket = []));
+    if (bucket.length >= BUCKET_LIMIT) return;
+    const e: TableEntry<T> = { key: detached(text.slice(start, end)), value, next: undefined };
+    bucket.push(e);
+    if (this.last !== undefined) this.last.next = e;
+    this.last = e;
+  }
+}
+
+/**
+ * Length, 12 characters from the 7th on and the last 4: for a perf frame line
+ * (`\t          ed184d v8::internal::…+0x14d (/usr/bin/node)`) that is the low digits of the
+ * address, where lines differ most. Each character read costs, so no more are.
+ */
+function fingerprint(text: string, start: number, end: number): number {
+  let h = Math.imul(end - start, 0x9e3779b1);
+  const head = Math.min(end, start + 18);
+  for (let i = start + 6; i < head; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  for (let i = Math.max(head, end - 4); i < end; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return h;
 }

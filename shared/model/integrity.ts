@@ -41,7 +41,9 @@ export function checkProfile(p: Profile): string[] {
     const s = t.self[i]!;
     if (!Number.isFinite(s) || s < 0) say(`node ${i} has self weight ${s}`);
     const expect = s + childSum[i]!;
-    if (Math.abs(t.total[i]! - expect) > 1e-6 * Math.max(1, Math.abs(expect))) say(`node ${i} total ${t.total[i]} != ${expect}`);
+    // Written so that NaN and Infinity fail too (Infinity - Infinity is NaN, and NaN > x is false).
+    if (!Number.isFinite(t.total[i]!)) say(`node ${i} has total weight ${t.total[i]}`);
+    else if (!(Math.abs(t.total[i]! - expect) <= 1e-6 * Math.max(1, Math.abs(expect)))) say(`node ${i} total ${t.total[i]} != ${expect}`);
     if (t.end[i]! <= i || t.end[i]! > t.length) say(`node ${i} has subtree end ${t.end[i]}`);
   }
   const s = p.samples;
@@ -51,7 +53,13 @@ export function checkProfile(p: Profile): string[] {
     for (let i = 0; i < s.length; i++) {
       if (s.node[i]! < 0 || s.node[i]! >= t.length) say(`sample ${i} points at node ${s.node[i]}`);
       if (!Number.isFinite(s.weight[i]!) || s.weight[i]! < 0) say(`sample ${i} has weight ${s.weight[i]}`);
+      // a time is known (finite) or unknown (NaN), never infinite
+      if (s.time[i] === Infinity || s.time[i] === -Infinity) say(`sample ${i} has time ${s.time[i]}`);
     }
+  }
+  for (const k of ['startTime', 'endTime', 'sampleInterval'] as const) {
+    const v = p.meta[k];
+    if (v !== undefined && !Number.isFinite(v)) say(`meta.${k} is ${v}`);
   }
   return problems;
 }

@@ -18,6 +18,25 @@ export type Unit =
   /** allocated bytes (heap profiles, pprof space profiles) */
   | 'bytes';
 
+/**
+ * The largest weight one sample, line, span or allocation may carry (2^53 - 1: in nanoseconds,
+ * 104 days). Past it a count has lost its precision, and enough of them would add up to Infinity;
+ * importers that read weights from the file leave larger ones out and say so. Every `self` and
+ * `total` is finite and ≥ 0.
+ */
+export const MAX_WEIGHT = Number.MAX_SAFE_INTEGER;
+
+/**
+ * The largest magnitude of a timestamp or duration in microseconds (2^53 - 1: 285 years).
+ * Importers take a time past it as unknown, so that differences and sums of times stay finite.
+ */
+export const MAX_TIME = Number.MAX_SAFE_INTEGER;
+
+/** Whether `v` is a usable time in microseconds (see `MAX_TIME`). */
+export function isTime(v: unknown): v is number {
+  return typeof v === 'number' && v >= -MAX_TIME && v <= MAX_TIME;
+}
+
 /** The importer that read a file. */
 export type FormatId =
   | 'cpuprofile'

@@ -90,38 +90,75 @@ function makeNode(p: Profile, nodes: number[], totals: Float64Array, selfWeights
   return node;
 }
 
-/** Key id per frame, computed once per profile (numbers hash faster than key strings). */
-const keyIds = new WeakMap<Profile, Int32Array>();
-function keyIdOfFrame(p: Profile): Int32Array {
+/** Key id per frame and the number of keys, computed once per profile (numbers hash faster than key strings). */
+const keyIds = new WeakMap<Profile, { ofFrame: Int32Array; count: number }>();
+function keyIdsOf(p: Profile): { ofFrame: Int32Array; count: number } {
   let ids = keyIds.get(p);
-  if (!ids) keyIds.set(p, (ids = keyIndex(p).ofFrame));
+  if (!ids) {
+    const k = keyIndex(p);
+    keyIds.set(p, (ids = { ofFrame: k.ofFrame, count: k.keys.length }));
+  }
   return ids;
+}
+
+/** Per-key scratch columns for `childGroups`, one set per profile, all zero / -1 between calls. */
+interface Scratch {
+  sum: Float64Array;
+  slot: Int32Array;
+  seen: Uint8Array;
+}
+const scratches = new WeakMap<Profile, Scratch>();
+function scratchOf(p: Profile, keyCount: number): Scratch {
+  let s = scratches.get(p);
+  if (!s || s.sum.length < keyCount)
+    scratches.set(p, (s = { sum: new Float64Array(keyCount), slot: new Int32Array(keyCount).fill(-1), seen: new Uint8Array(keyCount) }));
+  return s;
 }
 
 /**
  * Groups the children of a set of tree nodes by frame key, in first-seen order, keeping only
- * groups at least `minValue` wide. A single parent (the common case) needs no grouping when its
- * children's keys are distinct, which the builders guarantee for frames but not for keys.
+ * groups at least `minValue` wide. Keys are summed in typed columns first and only the groups
+ * wide enough are built: a node of a big profile has thousands of children too narrow to draw,
+ * and a `Map` entry and an array for each of them were most of a view tree's cost.
  */
 function childGroups(p: Profile, nodes: number[], totals: Float64Array, minValue: number): number[][] {
-  const keyOf = keyIdOfFrame(p);
+  const { ofFrame: keyOf, count } = keyIdsOf(p);
   const frame = p.tree.frame;
-  const groups = new Map<number, number[]>();
-  const sums = new Map<number, number>();
+  const end = p.tree.end;
+  const { sum, slot, seen } = scratchOf(p, count);
+  const touched: number[] = [];
   for (const v of nodes) {
-    forEachChild(p, v, (c) => {
+    for (let c = v + 1; c < end[v]!; c = end[c]!) {
       const w = totals[c]!;
-      if (w === 0) return;
+      if (w === 0) continue;
       const k = keyOf[frame[c]!]!;
-      const sum = (sums.get(k) ?? 0) + w;
-      sums.set(k, sum);
-      const g = groups.get(k);
-      if (g) g.push(c);
-      else groups.set(k, [c]);
-    });
+      if (seen[k] === 0) {
+        seen[k] = 1;
+        touched.push(k);
+      }
+      sum[k]! += w;
+    }
   }
   const out: number[][] = [];
-  for (const [k, g] of groups) if (sums.get(k)! >= minValue) out.push(g);
+  if (touched.length > 0) {
+    for (const v of nodes) {
+      for (let c = v + 1; c < end[v]!; c = end[c]!) {
+        if (totals[c]! === 0) continue;
+        const k = keyOf[frame[c]!]!;
+        if (!(sum[k]! >= minValue)) continue;
+        const g = slot[k]!;
+        if (g < 0) {
+          slot[k] = out.length;
+          out.push([c]);
+        } else out[g]!.push(c);
+      }
+    }
+  }
+  for (const k of touched) {
+    sum[k] = 0;
+    slot[k] = -1;
+    seen[k] = 0;
+  }
   return out;
 }
 

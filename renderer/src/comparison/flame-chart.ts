@@ -27,6 +27,11 @@ export interface BoxRect {
 
 export const CELL_HEIGHT = 18;
 
+/** Cancels the d3 transitions scheduled on a selection (d3-transition adds `interrupt`). */
+function interrupt(sel: unknown): void {
+  (sel as { interrupt?: () => void }).interrupt?.();
+}
+
 /** Key path of a drawn node, root excluded. */
 export function keyPath(d: FlameNode<ViewNode>): string[] {
   const path: string[] = [];
@@ -99,14 +104,20 @@ export class FlameChart {
       select(this.el).selectAll('svg > g').remove();
       this.chart.update(tree);
     }
-    // A label is only shown on boxes of 35 px or more; the others drop their (costly to lay out)
-    // HTML label container.
-    select(this.el)
-      .selectAll<SVGForeignObjectElement, unknown>('g.frame foreignObject')
-      .filter(function () {
-        return Number(this.getAttribute('width')) < 35;
-      })
-      .remove();
+    // d3-flame-graph sets each box's width and label in zero-length transitions: two timers per
+    // box, run in a later frame. They are cancelled and done here, at once.
+    const boxes = select(this.el).selectAll<SVGGElement, FlameNode<ViewNode>>('g.frame');
+    interrupt(boxes.select('rect'));
+    interrupt(boxes.select('foreignObject').select('div'));
+    boxes.each(function (d) {
+      const w = this.getAttribute('width') ?? '0';
+      this.querySelector('rect')?.setAttribute('width', w);
+      const fo = this.querySelector('foreignObject');
+      // A label is only shown on boxes of 35 px or more; the others drop their (costly to lay
+      // out) HTML label container.
+      if (Number(w) < 35) fo?.remove();
+      else if (fo?.firstElementChild) fo.firstElementChild.textContent = d.data.name;
+    });
     this.applyHighlight();
     // User Timing entries: visible in DevTools and read by scripts/bench-ui.mjs.
     performance.measure('flamelens:draw', { start: t0 });

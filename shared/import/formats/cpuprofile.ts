@@ -23,10 +23,11 @@
  * frames deep), and parent cycles or ids that point nowhere become warnings, not hangs.
  */
 import { CallTreeBuilder, FrameTableBuilder, finishProfile } from '../../model/builders';
-import type { Profile, RunMeta } from '../../model/types';
+import { MAX_WEIGHT, type Profile, type RunMeta, isTime } from '../../model/types';
 import { ImportError } from '../errors';
 import type { Importer } from '../importer';
 import { streamJson } from '../json-stream';
+import { IdMap } from './id-map';
 import { type V8CallFrame, internV8Frame, producerFromUrls, v8Shape } from './v8-frames';
 
 type Json = Record<string, unknown>;
@@ -39,7 +40,7 @@ function isObject(v: unknown): v is Json {
 interface Raw {
   /** modern form: one entry per node, in file order */
   ids: number[];
-  index: Map<number, number>;
+  index: IdMap;
   frame: number[];
   /** the node's `parent` id, NaN when the node gives none */
   parentId: number[];
@@ -60,6 +61,17 @@ interface Raw {
 
 const MICROSECONDS_PER_SECOND = 1e6;
 
+/**
+ * A value as a message shows it: short, and never by walking a container (a 200,000-character
+ * string went whole into a message, and `JSON.stringify` recurses on 100,000 nested arrays).
+ */
+function preview(v: unknown): string {
+  if (Array.isArray(v)) return v.length === 0 ? '[]' : 'an array';
+  if (v !== null && typeof v === 'object') return 'an object';
+  const s = JSON.stringify(v) ?? String(v);
+  return s.length > 40 ? `${s.slice(0, 40)}…` : s;
+}
+
 function note(warnings: string[], count: number, text: string): void {
   if (count > 0) warnings.push(text);
 }
@@ -68,7 +80,7 @@ function note(warnings: string[], count: number, text: string): void {
 async function read(file: string, chunks: AsyncIterable<Uint8Array>, frames: FrameTableBuilder): Promise<Raw> {
   const raw: Raw = {
     ids: [],
-    index: new Map(),
+    index: new IdMap(),
     frame: [],
     parentId: [],
     hitCount: [],
@@ -82,7 +94,33 @@ async function read(file: string, chunks: AsyncIterable<Uint8Array>, frames: Fra
   };
   const number = (key: string, v: unknown, offset: number): number => {
     if (typeof v === 'number' && Number.isFinite(v)) return v;
-    throw new ImportError({ file, offset, message: `"${key}" holds ${JSON.stringify(v)}, expected a number` });
+    throw new ImportError({ file, offset, message: `"${key}" holds ${preview(v)}, expected a number` });
+  };
+  // Frames by url, name and position: a profile names a few thousand frames in each of its
+  // nodes, and interning builds a key string each time (a fifth of a big profile's import).
+  const frameCache = new Map<string, Map<string, Map<number, number>>>();
+  const frameOf = (cf: V8CallFrame): number => {
+    const line = cf.lineNumber;
+    const column = cf.columnNumber;
+    const small = (p: unknown): p is number => typeof p === 'number' && Number.isInteger(p) && p >= -1 && p < 2 ** 21;
+    if (!small(line) || !small(column)) {
+      if (typeof cf.url === 'string' && cf.url !== '') raw.urls.add(cf.url);
+      return internV8Frame(frames, cf, 0);
+    }
+    const url = typeof cf.url === 'string' ? cf.url : '';
+    const name = typeof cf.functionName === 'string' ? cf.functionName : '';
+    let byName = frameCache.get(url);
+    if (byName === undefined) frameCache.set(url, (byName = new Map()));
+    let byPosition = byName.get(name);
+    if (byPosition === undefined) byName.set(name, (byPosition = new Map()));
+    const at = (line + 1) * 2 ** 22 + column + 1;
+    let id = byPosition.get(at);
+    if (id === undefined) {
+      if (url !== '') raw.urls.add(url);
+      id = internV8Frame(frames, cf, 0);
+      byPosition.set(at, id);
+    }
+    return id;
   };
   const readNode = (v: unknown, offset: number) => {
     if (!isObject(v) || typeof v.id !== 'number') throw new ImportError({ file, offset, message: 'a node in "nodes" has no numeric "id"' });
@@ -94,10 +132,9 @@ async function read(file: string, chunks: AsyncIterable<Uint8Array>, frames: Fra
     }
     raw.index.set(v.id, raw.ids.length);
     raw.ids.push(v.id);
-    raw.frame.push(internV8Frame(frames, cf as V8CallFrame, 0));
-    if (typeof cf.url === 'string' && cf.url !== '') raw.urls.add(cf.url);
+    raw.frame.push(frameOf(cf as V8CallFrame));
     raw.parentId.push(typeof v.parent === 'number' ? v.parent : NaN);
-    raw.hitCount.push(typeof v.hitCount === 'number' && v.hitCount > 0 ? v.hitCount : 0);
+    raw.hitCount.push(typeof v.hitCount === 'number' && v.hitCount > 0 && v.hitCount <= MAX_WEIGHT ? v.hitCount : 0);
     if (Array.isArray(v.children)) {
       for (const c of v.children) {
         if (typeof c !== 'number') continue;
@@ -132,8 +169,8 @@ async function read(file: string, chunks: AsyncIterable<Uint8Array>, frames: Fra
       },
       value(key, v) {
         if (key === 'head') raw.head = v;
-        else if (key === 'startTime' && typeof v === 'number') raw.startTime = v;
-        else if (key === 'endTime' && typeof v === 'number') raw.endTime = v;
+        else if (key === 'startTime' && isTime(v)) raw.startTime = v;
+        else if (key === 'endTime' && isTime(v)) raw.endTime = v;
       },
     },
     file,
@@ -254,7 +291,7 @@ function buildLegacyTree(
       if (known === undefined) byId.set(node.id, here);
       else if (known !== here) duplicates++;
     }
-    if (typeof node.hitCount === 'number' && node.hitCount > 0) hits.push(here, node.hitCount);
+    if (typeof node.hitCount === 'number' && node.hitCount > 0 && node.hitCount <= MAX_WEIGHT) hits.push(here, node.hitCount);
     const children = node.children;
     if (Array.isArray(children)) for (let c = children.length - 1; c >= 0; c--) stack.push({ node: children[c], at: here });
   }
@@ -287,15 +324,17 @@ function addSamples(
   let backwards = 0;
   let unknown = 0;
   let firstUnknown = 0;
+  let outOfRange = 0;
   for (let j = 0; j < n; j++) {
     let time = NaN;
     if (j < times.length) {
       t = legacy ? times[j]! : t + times[j]!;
       // Deltas can be negative: 0x's samples-cpu-prof.cpuprofile has `…,329,227,-6,231,…` in
       // its timeDeltas. Times are kept non-decreasing (the running maximum), as speedscope does.
-      if (t < latest) backwards++;
+      if (!isTime(t)) outOfRange++;
+      else if (t < latest) backwards++;
       else latest = t;
-      time = latest;
+      if (isTime(t)) time = latest;
     }
     const node = nodeOf(raw.samples[j]!);
     if (node === undefined) {
@@ -305,6 +344,7 @@ function addSamples(
     tree.addSample(node, 1, time);
   }
   note(warnings, backwards, `${backwards} sample time(s) go back in time; they were taken as the latest time before them`);
+  note(warnings, outOfRange, `${outOfRange} sample time(s) are past 2^53 microseconds; those samples have no time`);
   note(warnings, unknown, `${unknown} sample(s) name node ids that are not in the file (first: ${firstUnknown}); they were left out`);
 }
 

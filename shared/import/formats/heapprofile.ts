@@ -15,7 +15,7 @@
  * walked with an explicit stack: allocation stacks can be deeper than the JS call stack allows.
  */
 import { CallTreeBuilder, FrameTableBuilder, finishProfile } from '../../model/builders';
-import type { Profile } from '../../model/types';
+import { MAX_WEIGHT, type Profile } from '../../model/types';
 import { ImportError } from '../errors';
 import type { Importer } from '../importer';
 import { streamJson } from '../json-stream';
@@ -86,7 +86,7 @@ export const heapprofileImporter: Importer = {
       if (typeof cf.url === 'string' && cf.url !== '') urls.add(cf.url);
       const here = f >= 0 ? tree.child(at, f) : at;
       const size = node.selfSize;
-      if (typeof size === 'number' && Number.isFinite(size) && size >= 0) {
+      if (typeof size === 'number' && size >= 0 && size <= MAX_WEIGHT) {
         if (size > 0) tree.addSelf(here, size);
       } else if (size !== undefined) badSizes++;
       const children = node.children;

@@ -12,12 +12,12 @@
  * - a header without a timestamp still yields its period and event (the script only looks for
  *   them after a `time:` column).
  */
-import { CallTreeBuilder, FrameTableBuilder, finishProfile } from '../../model/builders';
-import { Category, Tier } from '../../model/types';
+import { CallTreeBuilder, FrameTableBuilder, detached, finishProfile } from '../../model/builders';
+import { Category, MAX_WEIGHT, Tier, isTime } from '../../model/types';
 import type { RunMeta, Unit } from '../../model/types';
 import { ImportError } from '../errors';
 import type { Importer } from '../importer';
-import { forEachLine } from '../lines';
+import { TextTable, forEachLineIn } from '../lines';
 import { perfFrameInputs } from './perf-frames';
 
 // ---------------------------------------------------------------------------------------------
@@ -138,6 +138,8 @@ function readHeader(line: string): Header | undefined {
   if (t) {
     const frac = t[2] ?? '';
     h.time = Number(t[1]) * 1e6 + (frac === '' ? 0 : Number(frac) * 10 ** (6 - frac.length));
+    // `99999999999999999999999.5:` is not a time (and 400 digits would make it Infinity).
+    if (!isTime(h.time)) h.time = NaN;
     m = tok.exec(line);
   }
   const atEnd = eventAtEnd(line);
@@ -188,7 +190,10 @@ function readFrame(line: string, from: number, out: FrameLine): boolean {
   for (let p = line.lastIndexOf(' (', line.length - 2); p >= j; p = line.lastIndexOf(' (', p - 1)) {
     let e = p + 2;
     while (e < line.length && !isSpace(line.charCodeAt(e))) e++;
-    const close = line.lastIndexOf(')', e - 1);
+    // The last `)` of this candidate's own text, looked for there only: a search of the whole
+    // line for every ` (` made a line of 100,000 ` (` take seconds.
+    let close = e - 1;
+    while (close >= p + 2 && line.charCodeAt(close) !== 41 /* ) */) close--;
     if (close < p + 2) continue;
     out.sym = k < p ? k : p - 1;
     if (out.sym < j) return false;
@@ -198,6 +203,12 @@ function readFrame(line: string, from: number, out: FrameLine): boolean {
     return true;
   }
   return false;
+}
+
+/** A frame line met before: the frames it pushed and whether it was damaged. */
+interface SeenLine {
+  ids: number | number[];
+  damaged: boolean;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -294,6 +305,7 @@ export const perfScriptImporter: Importer = {
     const bad = { count: 0, first: 0, text: '' };
     const damaged = { count: 0, first: 0 };
     let orphans = 0;
+    const hugePeriods = { count: 0, first: 0 };
     let reportLike = false;
 
     const flush = () => {
@@ -309,7 +321,12 @@ export const perfScriptImporter: Importer = {
     // Frames by their text `symbol (dso)`, apart for processes named java (labels differ there).
     const frameCache = new Map<string, number | number[]>();
     const javaFrameCache = new Map<string, number | number[]>();
-    const pushFrame = (line: string, lineNo: number) => {
+    const pushIds = (ids: number | number[]) => {
+      if (typeof ids === 'number') stack.push(ids);
+      else for (let i = ids.length - 1; i >= 0; i--) stack.push(ids[i]!);
+    };
+    /** Pushes the frames of the frame line `readFrame` just read; returns them. */
+    const pushFrame = (line: string, lineNo: number): number | number[] => {
       if (fl.damaged && damaged.count++ === 0) damaged.first = lineNo;
       const cache = java ? javaFrameCache : frameCache;
       const key = line.slice(fl.sym, fl.close);
@@ -318,26 +335,36 @@ export const perfScriptImporter: Importer = {
         const inputs = perfFrameInputs(line.slice(fl.sym, fl.dso - 2), line.slice(fl.dso, fl.close), fl.damaged, java);
         const interned = inputs.map((f) => frames.intern(f));
         ids = interned.length === 1 ? interned[0]! : interned;
-        cache.set(key, ids);
+        cache.set(detached(key), ids);
       }
-      if (typeof ids === 'number') stack.push(ids);
-      else for (let i = ids.length - 1; i >= 0; i--) stack.push(ids[i]!);
+      pushIds(ids);
+      return ids;
     };
+    // Whole frame lines, address included, with what they pushed: a long capture repeats the
+    // same few thousand lines, so all but the first of each skip parsing (`readFrame`).
+    const lineCache = new TextTable<SeenLine>();
+    const javaLineCache = new TextTable<SeenLine>();
 
     const startSample = (h: Header, line: string, lineNo: number) => {
       headers++;
       if (h.event !== undefined) {
         if (kept === undefined && (wanted === undefined || eventMatches(h.event, wanted))) kept = h.event;
         if (h.event !== kept) {
-          skippedEvents.set(h.event, (skippedEvents.get(h.event) ?? 0) + 1);
+          skippedEvents.set(detached(h.event), (skippedEvents.get(h.event) ?? 0) + 1);
           return;
         }
+      }
+      // As the reference: a missing or zero period counts 1.
+      const period = h.period === undefined ? 0 : Number(h.period);
+      if (period > MAX_WEIGHT) {
+        // Periods are 64-bit counts, but one past 2^53 is no real period, and a few would add up
+        // to Infinity: the sample is left out (its frame lines are skipped while it is not open).
+        if (hugePeriods.count++ === 0) hugePeriods.first = lineNo;
+        return;
       }
       open = true;
       stack.length = 0;
       time = h.time;
-      // As the reference: a missing or zero period counts 1.
-      const period = h.period === undefined ? 0 : Number(h.period);
       weight = period > 0 ? period : 1;
       if (period > 0) {
         withPeriod++;
@@ -352,20 +379,31 @@ export const perfScriptImporter: Importer = {
         // swapper is the kernel's idle task: its samples are idle CPU time.
         const category = name === 'swapper' ? Category.Idle : Category.Other;
         root = frames.intern({ name, tier: Tier.Unknown, category, label });
-        rootCache.set(h.comm, root);
+        rootCache.set(detached(h.comm), root);
       }
       rootFrame = root;
       if (h.pid !== undefined) {
         // A process is named after its main thread (tid = pid), else after its first thread seen.
-        if (h.tid === h.pid || processNames[h.pid] === undefined) processNames[h.pid] = name;
-        threadNames[`${h.pid}:${h.tid}`] = name;
+        // (copied when they change: a name cut from a line would keep its whole chunk alive)
+        if ((h.tid === h.pid || processNames[h.pid] === undefined) && processNames[h.pid] !== name) processNames[h.pid] = detached(name);
+        const thread = `${h.pid}:${h.tid}`;
+        if (threadNames[thread] !== name) threadNames[thread] = detached(name);
         hasIds = true;
       }
       if (h.inlineFrame !== undefined && readFrame(line, h.inlineFrame, fl)) pushFrame(line, lineNo);
     };
 
-    const lines = await forEachLine(source.chunks(), file, (line, lineNo) => {
-      const c = line.charCodeAt(0);
+    const lines = await forEachLineIn(source.chunks(), file, (text, from, to, lineNo) => {
+      const c = from < to ? text.charCodeAt(from) : NaN;
+      if (open && isSpace(c)) {
+        const seen = (java ? javaLineCache : lineCache).get(text, from, to);
+        if (seen !== undefined) {
+          if (seen.damaged && damaged.count++ === 0) damaged.first = lineNo;
+          pushIds(seen.ids);
+          return;
+        }
+      }
+      const line = text.slice(from, to);
       if (line.length === 0 || (isSpace(c) && skipSpace(line, 0) === line.length)) {
         if (open) flush();
         return;
@@ -383,8 +421,10 @@ export const perfScriptImporter: Importer = {
         }
       }
       if (readFrame(line, 0, fl)) {
-        if (open) pushFrame(line, lineNo);
-        else if (headers === 0) orphans++;
+        if (open) {
+          const ids = pushFrame(line, lineNo);
+          if (isSpace(c)) (java ? javaLineCache : lineCache).set(text, from, to, { ids, damaged: fl.damaged });
+        } else if (headers === 0) orphans++;
         return;
       }
       if (bad.count++ === 0) {
@@ -416,6 +456,8 @@ export const perfScriptImporter: Importer = {
         `${damaged.count} frame line(s) had stray text after the "(dso)" column, first at line ${damaged.first}; their frames were kept`,
       );
     if (orphans > 0) warnings.push(`skipped ${orphans} frame line(s) before the first sample header`);
+    if (hugePeriods.count > 0)
+      warnings.push(`left out ${hugePeriods.count} sample(s) whose period is past 2^53, first at line ${hugePeriods.first}`);
     if (skippedEvents.size > 0) {
       const n = [...skippedEvents.values()].reduce((a, b) => a + b, 0);
       warnings.push(

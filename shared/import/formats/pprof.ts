@@ -18,7 +18,7 @@
  */
 import { Profile as PprofProfile } from 'pprof-format';
 import { CallTreeBuilder, type FrameInput, FrameTableBuilder, finishProfile } from '../../model/builders';
-import { Category, type Profile, type RunMeta, Tier, type Unit } from '../../model/types';
+import { Category, MAX_WEIGHT, type Profile, type RunMeta, Tier, type Unit } from '../../model/types';
 import { ImportError } from '../errors';
 import type { ImportContext, Importer } from '../importer';
 
@@ -234,7 +234,7 @@ async function parse(ctx: ImportContext): Promise<Profile> {
           if (column === 0 && anon[2]) column = Number(anon[2]);
         }
         const input: FrameInput = { name, file, line: lineNo, column, tier: Tier.Unknown };
-        const special = SPECIAL_CATEGORY[name];
+        const special = Object.hasOwn(SPECIAL_CATEGORY, name) ? SPECIAL_CATEGORY[name] : undefined;
         if (special !== undefined && file === '') input.category = special;
         ids.push(frames.intern(input));
       }
@@ -245,11 +245,16 @@ async function parse(ctx: ImportContext): Promise<Profile> {
 
   const stack: number[] = [];
   let negative = 0;
+  let tooLarge = 0;
   for (const s of prof.sample) {
     const v = num(s.value[choice.index]) * choice.scale;
     if (v === 0) continue;
     if (!(v > 0)) {
       negative++;
+      continue;
+    }
+    if (v > MAX_WEIGHT) {
+      tooLarge++;
       continue;
     }
     stack.length = 0;
@@ -262,6 +267,7 @@ async function parse(ctx: ImportContext): Promise<Profile> {
   }
   if (tree.nodeCount === 1) throw new ImportError({ file: ctx.file, message: `the profile has no samples with a ${chosen.type} value` });
   if (negative > 0) warnings.push(`${negative} sample(s) with a negative ${chosen.type} value (a difference profile?) were left out`);
+  if (tooLarge > 0) warnings.push(`${tooLarge} sample(s) with a ${chosen.type} value past 2^53 were left out`);
 
   const meta: RunMeta = {
     producer: 'pprof',

@@ -18,7 +18,7 @@
  * number of events, their bytes in the file and their paired duration.
  */
 import { CallTreeBuilder, FrameTableBuilder, finishProfile } from '../../model/builders';
-import { Category, Tier, type RunMeta } from '../../model/types';
+import { Category, MAX_TIME, type RunMeta, Tier, isTime } from '../../model/types';
 import { ImportError } from '../errors';
 import type { Importer } from '../importer';
 import { streamJson } from '../json-stream';
@@ -88,7 +88,9 @@ class TraceReader {
     const stat = this.stats.id(cat, name, ph);
     this.stats.count[stat]!++;
     this.stats.bytes[stat]! += length;
-    const ts = num(e.ts);
+    // A timestamp past 2^53 µs is taken as missing: differences of such times overflow.
+    const tsRead = num(e.ts);
+    const ts = isTime(tsRead) ? tsRead : NaN;
     if (ph === 'M') {
       this.metadata(e, name);
       return;
@@ -108,7 +110,7 @@ class TraceReader {
         // speedscope: `dur`, else `tdur`, else 0 ({"ph":"X","ts":7,"tdur":4} in simple.json)
         let dur = num(e.dur);
         if (!Number.isFinite(dur)) dur = num(e.tdur);
-        if (!(dur >= 0)) dur = 0;
+        if (!(dur >= 0 && dur <= MAX_TIME)) dur = 0;
         if (!Number.isFinite(ts)) {
           this.noTimestamp++;
           return;
@@ -335,9 +337,14 @@ export const traceEventsImporter: Importer = {
       r.sync.replay({ tree: scratch, threadNode: () => scratch.root, frame: () => 0, addDuration });
       const built = chosen.build(frames, tree);
       warnings.push(...built.warnings);
-      meta.startTime = built.start;
-      meta.endTime = Math.max(built.end, built.recordedEnd);
-      if (chosen.samples > 1) meta.sampleInterval = (built.end - built.start) / (chosen.samples - 1);
+      // A profile whose every time is missing or unusable has no time range.
+      const end = Math.max(built.end, built.recordedEnd);
+      if (Number.isFinite(built.start) && Number.isFinite(end)) {
+        meta.startTime = built.start;
+        meta.endTime = end;
+      }
+      const interval = (built.end - built.start) / (chosen.samples - 1);
+      if (chosen.samples > 1 && Number.isFinite(interval)) meta.sampleInterval = interval;
       return finishProfile({
         name: file,
         format: 'trace-events',

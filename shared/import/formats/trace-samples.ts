@@ -13,7 +13,7 @@
  */
 import type { CallTreeBuilder, FrameTableBuilder } from '../../model/builders';
 import { GrowFloat64, GrowInt32 } from '../../model/grow';
-import { Tier } from '../../model/types';
+import { Tier, isTime } from '../../model/types';
 import { Interner } from './trace-spans';
 import { type V8CallFrame, internV8Frame } from './v8-frames';
 
@@ -85,7 +85,7 @@ class V8Profile {
     for (let i = 0; i < samples.length; i++) {
       this.sampleIds.push(num(samples[i]));
       const delta = num(d[i]);
-      this.deltas.push(Number.isFinite(delta) ? delta : 0);
+      this.deltas.push(isTime(delta) ? delta : 0);
     }
     this.chunks.push({ ts, start, end: this.sampleIds.length });
   }
@@ -109,14 +109,21 @@ function frameOf(n: V8Node, frames: FrameTableBuilder): number {
 }
 
 /** Tree node for V8 node `id`, creating its path from the root; undefined for an unknown id. */
-function resolver(p: V8Profile, frames: FrameTableBuilder, tree: CallTreeBuilder): (id: number) => number | undefined {
+function resolver(
+  p: V8Profile,
+  frames: FrameTableBuilder,
+  tree: CallTreeBuilder,
+  found: { cycles: number },
+): (id: number) => number | undefined {
   const memo = new Map<number, number>();
   const chain: number[] = [];
+  const onChain = new Set<number>();
   return (id) => {
     const known = memo.get(id);
     if (known !== undefined) return known;
     if (!p.nodes.has(id)) return undefined;
     chain.length = 0;
+    onChain.clear();
     let base = tree.root;
     for (let cur: number | undefined = id; cur !== undefined;) {
       const m = memo.get(cur);
@@ -124,8 +131,14 @@ function resolver(p: V8Profile, frames: FrameTableBuilder, tree: CallTreeBuilder
         base = m;
         break;
       }
-      if (!p.nodes.has(cur) || chain.length > p.nodes.size) break; // dangling parent or a cycle
+      if (!p.nodes.has(cur)) break; // a dangling parent: the chain hangs under the root
+      if (onChain.has(cur)) {
+        // A parent cycle: cut where it closes, the chain hangs under the root.
+        found.cycles++;
+        break;
+      }
       chain.push(cur);
+      onChain.add(cur);
       cur = p.parentOf(cur);
     }
     for (let i = chain.length - 1; i >= 0; i--) {
@@ -167,8 +180,8 @@ export class ChromeSamples {
       const cpu = obj(data.cpuProfile);
       if (cpu) p.addNodes(cpu.nodes);
       p.addSamples(cpu?.samples, data.timeDeltas, ts);
-      if (Number.isFinite(num(data.startTime))) p.startTime = num(data.startTime);
-      if (Number.isFinite(num(data.endTime))) p.endTime = num(data.endTime);
+      if (isTime(num(data.startTime))) p.startTime = num(data.startTime);
+      if (isTime(num(data.endTime))) p.endTime = num(data.endTime);
       return;
     }
     const p = this.get(key);
@@ -181,8 +194,8 @@ export class ChromeSamples {
       this.emptyEvents++;
       return;
     }
-    if (Number.isFinite(num(cpu.startTime))) p.startTime = num(cpu.startTime);
-    if (Number.isFinite(num(cpu.endTime))) p.endTime = num(cpu.endTime);
+    if (isTime(num(cpu.startTime))) p.startTime = num(cpu.startTime);
+    if (isTime(num(cpu.endTime))) p.endTime = num(cpu.endTime);
     p.addNodes(cpu.nodes);
     p.addSamples(cpu.samples, cpu.timeDeltas ?? data.timeDeltas, ts);
   }
@@ -229,8 +242,9 @@ function buildV8(list: V8Profile[], frames: FrameTableBuilder, tree: CallTreeBui
   let mismatched = 0;
   let prev = -1;
   let rootNode = -1;
+  const found = { cycles: 0 };
   for (const p of list) {
-    const resolve = resolver(p, frames, tree);
+    const resolve = resolver(p, frames, tree, found);
     const t0 = Number.isFinite(p.startTime) ? p.startTime : p.declaredAt;
     start = Math.min(start, t0);
     if (p.endTime > t0) recordedEnd = Math.max(recordedEnd, p.endTime);
@@ -263,12 +277,41 @@ function buildV8(list: V8Profile[], frames: FrameTableBuilder, tree: CallTreeBui
   }
   if (unknown > 0)
     warnings.push(`${unknown} sample(s) refer to a node the profile does not define; counted on the previous sample's stack`);
+  if (found.cycles > 0) warnings.push(`${found.cycles} cycle(s) in the profile's parent links; each was cut and put under the root`);
   if (negative > 0) warnings.push(`${negative} negative time delta(s) between samples; the sample times are kept as recorded`);
   if (mismatched > 0) warnings.push(`${mismatched} chunk(s) have a different number of samples and time deltas; missing deltas count as 0`);
   return { start, end, recordedEnd, warnings };
 }
 
-const HERMES_NAME = /^(.*)\((.*):(\d+):(\d+)\)$/;
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+
+/**
+ * Hermes names a frame `function1(http://localhost:8081/index.bundle?platform=android…:1:1)`:
+ * name, script, line and column. Split exactly as `/^(.*)\((.*):(\d+):(\d+)\)$/` would, but in
+ * one pass: that expression backtracks cubically on a name full of `(` (40,000 of them took
+ * 3.5 s). The line and column are the last two `:`-separated digit runs before the final `)`,
+ * the script starts after the last `(` before them, and no part may hold a line break.
+ */
+export function splitHermesName(s: string): { name: string; file: string; line: number; column: number } | undefined {
+  const end = s.length - 1;
+  if (end < 0 || s.charCodeAt(end) !== 41 /* ) */) return undefined;
+  let c = end;
+  while (c > 0 && isDigit(s.charCodeAt(c - 1))) c--;
+  if (c === end || s.charCodeAt(c - 1) !== 58 /* : */) return undefined;
+  let l = c - 1;
+  while (l > 0 && isDigit(s.charCodeAt(l - 1))) l--;
+  if (l === c - 1 || l < 2 || s.charCodeAt(l - 1) !== 58) return undefined;
+  const colon = l - 1;
+  const paren = s.lastIndexOf('(', colon - 1);
+  if (paren < 0) return undefined;
+  for (let i = 0; i < colon; i++) {
+    const ch = s.charCodeAt(i);
+    if (ch === 10 || ch === 13 || ch === 0x2028 || ch === 0x2029) return undefined;
+  }
+  return { name: s.slice(0, paren), file: s.slice(paren + 1, colon), line: Number(s.slice(l, c - 1)), column: Number(s.slice(c, end)) };
+}
 
 interface HermesThread {
   pid: string;
@@ -294,7 +337,7 @@ export class HermesSamples {
   sample(v: unknown): void {
     const s = obj(v);
     const ts = s ? num(s.ts) : NaN;
-    if (!s || !Number.isFinite(ts) || s.sf === undefined) {
+    if (!s || !isTime(ts) || s.sf === undefined) {
       this.skipped++;
       return;
     }
@@ -321,17 +364,20 @@ export class HermesSamples {
     const table = this.stackFrames ?? {};
     const memo = new Map<string, number>();
     let missing = 0;
+    let cycles = 0;
+    const onChain = new Set<string>();
     const frameOfEntry = (f: Obj): number => {
       const raw = typeof f.name === 'string' ? f.name : '';
       // "function1(http://localhost:8081/index.bundle?platform=android…:1:1)"
-      const m = HERMES_NAME.exec(raw);
-      if (m) return frames.intern({ name: m[1]!, file: m[2]!, line: Number(m[3]), column: Number(m[4]), tier: Tier.Unknown });
+      const m = splitHermesName(raw);
+      if (m) return frames.intern({ ...m, tier: Tier.Unknown });
       return frames.intern({ name: raw, line: num(f.line) || 0, column: num(f.column) || 0, tier: Tier.Unknown });
     };
     const resolve = (sf: string): number => {
       const known = memo.get(sf);
       if (known !== undefined) return known;
       const chain: string[] = [];
+      onChain.clear();
       let base = tree.root;
       for (let cur: string | undefined = sf; cur !== undefined;) {
         const m = memo.get(cur);
@@ -339,13 +385,20 @@ export class HermesSamples {
           base = m;
           break;
         }
-        const f = obj(table[cur]);
+        // (own keys only: a frame id "__proto__" must not find Object.prototype)
+        const f: Obj | undefined = Object.hasOwn(table, cur) ? obj(table[cur]) : undefined;
         if (!f) {
           missing++;
           if (chain.length === 0) return tree.child(tree.root, frames.intern({ name: '(unknown)', tier: Tier.Unknown }));
           break;
         }
+        if (onChain.has(cur)) {
+          // {"1":{"name":"a","parent":1}}: a parent cycle, cut where it closes
+          cycles++;
+          break;
+        }
         chain.push(cur);
+        onChain.add(cur);
         if (chain.length > 100_000) break;
         // speedscope stops at a parent of 0 or none
         cur = f.parent === undefined || f.parent === null || f.parent === 0 || f.parent === '0' ? undefined : String(f.parent);
@@ -366,6 +419,7 @@ export class HermesSamples {
       end = Math.max(end, ts[i]!);
     }
     const warnings = missing > 0 ? [`${missing} sample stack frame(s) missing from stackFrames`] : [];
+    if (cycles > 0) warnings.push(`${cycles} cycle(s) in the parent links of stackFrames; each was cut and put under the root`);
     return { start, end, recordedEnd: -Infinity, warnings };
   }
 }

@@ -83,7 +83,15 @@ function hash(s: string): number {
  */
 function argsKey(args: unknown): number {
   if (!args) return 0;
-  return hash(JSON.stringify(args) ?? '');
+  let text: string;
+  try {
+    text = JSON.stringify(args) ?? '';
+  } catch {
+    // `JSON.stringify` recurses: args nested 100,000 deep overflow the stack. Such args all
+    // share one key; no real trace tells spans apart that way.
+    text = '\u0000too deep';
+  }
+  return hash(text);
 }
 
 /** How far past the front of the end queue a same-timestamp match is looked for (speedscope: unbounded). */

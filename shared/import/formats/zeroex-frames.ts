@@ -101,9 +101,12 @@ function nativeCategory(name: string): Category {
 export function codeFrame(entry: CodeEntry, tier?: Tier): FrameInput | undefined {
   const name = typeof entry.name === 'string' ? entry.name : String(entry.name ?? '');
   switch (entry.type) {
-    case 'JS':
+    case 'JS': {
       if (isPreloadFrame(name)) return undefined;
-      return jsFrame(name, tier ?? TIER_BY_KIND[entry.kind ?? ''] ?? Tier.Unknown);
+      // `kind` is the file's text: an own key only ("constructor" must not find Object.prototype's)
+      const kind = typeof entry.kind === 'string' && Object.hasOwn(TIER_BY_KIND, entry.kind) ? TIER_BY_KIND[entry.kind]! : Tier.Unknown;
+      return jsFrame(name, tier ?? kind);
+    }
     case 'CPP': {
       // macOS `nm` output leaks its symbol-type letter into V8's names on old Node:
       // {"name":"t _ssl_write","type":"CPP"} (Node 8.5 --prof-process --preprocess).

@@ -77,9 +77,17 @@ class JsonEvents {
     return s;
   }
 
-  private emitString(): void {
+  private emitString(at: number): void {
     const raw = this.text();
-    const value = this.hasEscape ? (JSON.parse(`"${raw}"`) as string) : raw;
+    let value = raw;
+    if (this.hasEscape) {
+      try {
+        value = JSON.parse(`"${raw}"`) as string;
+      } catch {
+        // `"na\xme"`: not a JSON escape
+        this.fail(at, `invalid string ${JSON.stringify(raw.slice(0, 40))} in the embedded trees`);
+      }
+    }
     if (this.expectKey) {
       this.sink.key(value);
       this.expectKey = false;
@@ -122,7 +130,7 @@ class JsonEvents {
         } else if (b === QUOTE) {
           this.parts.push(bytes.subarray(start, i));
           this.tok = Tok.None;
-          this.emitString();
+          this.emitString(base + i);
         }
         i++;
         continue;

@@ -18,7 +18,7 @@
  * one that fills `Profile.samples`.
  */
 import { CallTreeBuilder, FrameTableBuilder, finishProfile } from '../../model/builders';
-import type { Profile, RunMeta } from '../../model/types';
+import { MAX_WEIGHT, type Profile, type RunMeta, isTime } from '../../model/types';
 import { ImportError } from '../errors';
 import type { ImportContext, Importer } from '../importer';
 import { streamJson } from '../json-stream';
@@ -147,14 +147,16 @@ async function readV8Json(ctx: ImportContext, p: Parts): Promise<void> {
     ids.length = 0;
     // Leaf first, as (code index, offset) pairs; the tree wants root first.
     for (let i = s.length - 2; i >= 0; i -= 2) {
-      const id = frameOf(s[i]!);
+      // Only an integer indexes the code list (`"length"` or `"__proto__"` would find a property).
+      const index: unknown = s[i];
+      const id = Number.isInteger(index) ? frameOf(index as number) : -1;
       if (id >= 0) ids.push(id);
     }
     if (ids.length === 0) {
       empty++;
       return;
     }
-    const tm = typeof t.tm === 'number' ? t.tm : NaN;
+    const tm = isTime(t.tm) ? t.tm : NaN;
     if (tm < first) first = tm;
     if (tm > last) last = tm;
     p.tree.addSample(p.tree.addStack(ids, 0), 1, tm);
@@ -210,7 +212,13 @@ async function readHtml(ctx: ImportContext, p: Parts): Promise<void> {
   };
   // 0x's root is synthetic ("all stacks"; "(root)" for --visualize-cpu-profile) and has no samples
   // of its own; should it have some, they are kept under a frame of its name.
-  if (root.top > 0) p.tree.addSelf(p.tree.child(p.tree.root, frameId(root)), root.top);
+  let tooLarge = 0;
+  const count = (top: number) => {
+    if (top <= MAX_WEIGHT) return top;
+    tooLarge++;
+    return 0;
+  };
+  if (root.top > 0) p.tree.addSelf(p.tree.child(p.tree.root, frameId(root)), count(root.top));
   // Iterative walk: 0x trees are as deep as the deepest stack.
   const recs: TreeRecord[] = [...root.children].reverse();
   const nodes: number[] = recs.map(() => p.tree.root);
@@ -220,12 +228,13 @@ async function readHtml(ctx: ImportContext, p: Parts): Promise<void> {
     const id = frameId(r);
     // A left-out frame (0x's preload scripts) passes its children to its parent.
     const node = id >= 0 ? p.tree.child(parent, id) : parent;
-    if (r.top > 0) p.tree.addSelf(node, r.top);
+    if (r.top > 0) p.tree.addSelf(node, count(r.top));
     for (let i = r.children.length - 1; i >= 0; i--) {
       recs.push(r.children[i]!);
       nodes.push(node);
     }
   }
+  if (tooLarge > 0) p.meta.warnings.push(`${tooLarge} node(s) have a sample count past 2^53; counted as 0`);
 }
 
 async function parse(ctx: ImportContext): Promise<Profile> {

@@ -1,0 +1,211 @@
+// Big benchmark inputs made from the real sample runs in fixtures/samples (a Fastify server with
+// dd-trace): each sample is repeated end to end until the file reaches the wanted size, the way a
+// longer capture of the same server would look — later copies are shifted in time and get their
+// own ids, so that the importers pair and order events exactly as in a real long file. Files are
+// written in pieces of a few MB (never one big string). For JSON files the generator also notes
+// where the file can be cut into valid JSON texts of at most PIECE_BYTES, so that the JSON.parse
+// limit can be measured on files larger than V8's longest string.
+import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+
+const SAMPLES = new URL('../../fixtures/samples/ddtrace/', import.meta.url);
+/** Largest text handed to JSON.parse in one go (V8 strings end at ~512 MB; leave room). */
+export const PIECE_BYTES = 256 * 1024 * 1024;
+const FLUSH_BYTES = 8 * 1024 * 1024;
+
+function sample(name) {
+  const bytes = readFileSync(new URL(name, SAMPLES));
+  return (name.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('utf8');
+}
+
+/** Appends strings to a file, buffered, and counts bytes. */
+class Writer {
+  constructor(path) {
+    this.fd = openSync(path, 'w');
+    this.parts = [];
+    this.pending = 0;
+    this.bytes = 0;
+  }
+  write(s) {
+    const n = Buffer.byteLength(s);
+    this.parts.push(s);
+    this.pending += n;
+    this.bytes += n;
+    if (this.pending >= FLUSH_BYTES) this.flush();
+  }
+  flush() {
+    if (this.parts.length > 0) writeSync(this.fd, this.parts.join(''));
+    this.parts = [];
+    this.pending = 0;
+  }
+  close() {
+    this.flush();
+    closeSync(this.fd);
+  }
+}
+
+/**
+ * Cuts a JSON file into valid texts: `prefix + bytes[from, to) + suffix`. `open` starts a piece
+ * at the current offset; `cut` ends one just before a separating comma.
+ */
+class Pieces {
+  constructor() {
+    this.list = [];
+    this.current = undefined;
+  }
+  open(from, prefix) {
+    this.current = { from, prefix };
+  }
+  close(to, suffix) {
+    this.list.push({ ...this.current, to, suffix });
+    this.current = undefined;
+  }
+}
+
+/** perf script text: sample blocks repeated, timestamps moved on by the capture's length each copy. */
+export function generatePerf(path, target) {
+  const text = sample('perf.F999.script.txt.gz');
+  const blocks = text.split(/\n\n+/).filter((b) => b.trim() !== '');
+  // `node  6855  3314.846058:    1001001 cpu-clock:pppH: ` — the time column is what changes.
+  const TIME = /^(\S.*?\s)(\d+)\.(\d{6}):/;
+  const parsed = blocks.map((b) => {
+    const nl = b.indexOf('\n');
+    const header = nl < 0 ? b : b.slice(0, nl);
+    const m = TIME.exec(header);
+    if (!m) throw new Error(`unexpected perf header: ${header}`);
+    return { before: m[1], us: Number(m[2]) * 1e6 + Number(m[3]), after: header.slice(m[0].length - 1) + (nl < 0 ? '' : b.slice(nl)) };
+  });
+  const first = parsed[0].us;
+  const span = parsed[parsed.length - 1].us - first + 1001;
+  const w = new Writer(path);
+  for (let copy = 0; w.bytes < target; copy++) {
+    for (const p of parsed) {
+      const us = p.us + copy * span;
+      w.write(`${p.before}${Math.floor(us / 1e6)}.${String(us % 1e6).padStart(6, '0')}${p.after}\n\n`);
+      if (w.bytes >= target) break;
+    }
+  }
+  w.close();
+  return { path, bytes: w.bytes, kind: 'text' };
+}
+
+/**
+ * Node trace-event JSON (`{"traceEvents":[…]}`, one line, as Node writes it): the events repeated,
+ * `ts` moved on by the trace's length and async ids made unique per copy.
+ */
+export function generateTrace(path, target) {
+  const events = JSON.parse(sample('node_trace.1.log.gz')).traceEvents;
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const e of events) {
+    if (e.ph === 'M') continue;
+    lo = Math.min(lo, e.ts);
+    hi = Math.max(hi, e.ts + (e.dur || 0));
+  }
+  const span = hi - lo + 1000;
+  const ts0 = events.map((e) => e.ts);
+  const id0 = events.map((e) => (typeof e.id === 'string' ? Number(e.id) : undefined));
+  const w = new Writer(path);
+  const pieces = new Pieces();
+  const head = '{"traceEvents":[';
+  w.write(head);
+  pieces.open(0, '');
+  let pieceStart = 0;
+  let n = 0;
+  for (let copy = 0; w.bytes < target; copy++) {
+    for (let i = 0; i < events.length && w.bytes < target; i++) {
+      const e = events[i];
+      e.ts = ts0[i] + copy * span;
+      // ids are per process; a copy's spans must not pair with another copy's
+      if (id0[i] !== undefined) e.id = `0x${(id0[i] + copy * 2 ** 40).toString(16)}`;
+      const s = JSON.stringify(e);
+      if (n > 0) {
+        if (w.bytes + s.length + 2 - pieceStart > PIECE_BYTES) {
+          pieces.close(w.bytes, ']}');
+          w.write(',');
+          pieceStart = w.bytes;
+          pieces.open(w.bytes, head);
+        } else w.write(',');
+      }
+      w.write(s);
+      n++;
+    }
+  }
+  w.write(']}');
+  pieces.close(w.bytes, '');
+  w.close();
+  return { path, bytes: w.bytes, kind: 'json', events: n, pieces: pieces.list };
+}
+
+/**
+ * `.cpuprofile` as `node --cpu-prof` writes it: the profile repeated, each copy's nodes renumbered
+ * (its `(root)` merges with the others' in the call tree) and its samples following the previous
+ * copy's in time.
+ */
+export function generateCpuprofile(path, target) {
+  const p = JSON.parse(sample('CPU.20261121.233052.6494.0.001.cpuprofile'));
+  let maxId = 0;
+  for (const n of p.nodes) maxId = Math.max(maxId, n.id);
+  const nodesOf = (copy) => {
+    const off = copy * maxId;
+    return p.nodes
+      .map((n) => JSON.stringify({ ...n, id: n.id + off, ...(n.children ? { children: n.children.map((c) => c + off) } : {}) }))
+      .join(',');
+  };
+  const samplesOf = (copy) => p.samples.map((s) => s + copy * maxId).join(',');
+  const deltas = p.timeDeltas.join(',');
+  const perCopy = nodesOf(1).length + samplesOf(1).length + deltas.length + 3;
+  const copies = Math.max(1, Math.round(target / perCopy));
+  const duration = p.endTime - p.startTime;
+  const w = new Writer(path);
+  const pieces = new Pieces();
+  const head = '{"nodes":[';
+  w.write(head);
+  pieces.open(0, '');
+  let pieceStart = 0;
+  for (let c = 0; c < copies; c++) {
+    const s = nodesOf(c);
+    if (c > 0) {
+      if (w.bytes + s.length + 1 - pieceStart > PIECE_BYTES) {
+        pieces.close(w.bytes, ']}');
+        w.write(',');
+        pieceStart = w.bytes;
+        pieces.open(w.bytes, head);
+      } else w.write(',');
+    }
+    w.write(s);
+  }
+  w.write(`],"startTime":${p.startTime},"endTime":${p.startTime + copies * duration},"samples":[`);
+  for (let c = 0; c < copies; c++) w.write((c > 0 ? ',' : '') + samplesOf(c));
+  w.write('],"timeDeltas":[');
+  for (let c = 0; c < copies; c++) w.write((c > 0 ? ',' : '') + deltas);
+  w.write(']}');
+  pieces.close(w.bytes, '');
+  w.close();
+  return { path, bytes: w.bytes, kind: 'json', nodes: copies * p.nodes.length, samples: copies * p.samples.length, pieces: pieces.list };
+}
+
+/**
+ * Folded stacks: `folded` (what `flamelens collapse` prints for the perf sample, one line per
+ * distinct stack) repeated; flamegraph.pl and Flamelens add up repeated lines.
+ */
+export function generateFolded(path, target, folded) {
+  const w = new Writer(path);
+  const text = folded.endsWith('\n') ? folded : `${folded}\n`;
+  const lines = text.split('\n').filter((l) => l !== '');
+  while (w.bytes < target) {
+    for (const l of lines) {
+      w.write(`${l}\n`);
+      if (w.bytes >= target) break;
+    }
+  }
+  w.close();
+  return { path, bytes: w.bytes, kind: 'text' };
+}
+
+export const GENERATORS = {
+  'perf script': { file: 'perf.script.txt', make: generatePerf },
+  folded: { file: 'stacks.folded', make: generateFolded },
+  cpuprofile: { file: 'big.cpuprofile', make: generateCpuprofile },
+  'trace JSON': { file: 'node_trace.big.log', make: generateTrace },
+};

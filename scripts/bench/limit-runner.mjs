@@ -1,0 +1,78 @@
+// What this machine can do at best with a file of the same size, measured in its own process so
+// that the import and the limit run in the same conditions (page cache warm, fresh heap):
+//
+//   limit-runner.mjs json FILE PIECES.json   JSON.parse of the file's text (only the parse is
+//                                            timed); a file larger than one V8 string is parsed
+//                                            piece by piece, each piece a valid JSON text cut
+//                                            from the file at an element boundary
+//   limit-runner.mjs lines FILE              a bare line split: read the file in 1 MiB chunks
+//                                            (as the importers do), decode UTF-8, cut at '\n'
+//                                            into strings, the fastest way we know
+//
+// Prints one JSON line: { ms, bytes, pieces }.
+import { closeSync, createReadStream, openSync, readFileSync, readSync } from 'node:fs';
+
+function readRange(fd, from, to) {
+  const buf = Buffer.allocUnsafe(to - from);
+  let done = 0;
+  while (done < buf.length) done += readSync(fd, buf, done, buf.length - done, from + done);
+  return buf;
+}
+
+function jsonLimit(file, piecesFile) {
+  const pieces = JSON.parse(readFileSync(piecesFile, 'utf8'));
+  const fd = openSync(file, 'r');
+  let ms = 0;
+  let bytes = 0;
+  let values = 0;
+  for (const p of pieces) {
+    // One flat string, so that JSON.parse does not first have to join pieces.
+    const text = Buffer.concat([Buffer.from(p.prefix), readRange(fd, p.from, p.to), Buffer.from(p.suffix)]).toString('utf8');
+    bytes += p.to - p.from;
+    globalThis.gc?.();
+    const t0 = performance.now();
+    const v = JSON.parse(text);
+    ms += performance.now() - t0;
+    values += Object.keys(v).length;
+  }
+  closeSync(fd);
+  return { ms, bytes, pieces: pieces.length, values };
+}
+
+async function lineLimit(file) {
+  const decoder = new TextDecoder('utf-8');
+  let carry = '';
+  let lines = 0;
+  let chars = 0;
+  let bytes = 0;
+  const t0 = performance.now();
+  for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) {
+    bytes += chunk.length;
+    // Searched in the decoded chunk itself, the straddling line joined apart: searching a joined
+    // (cons) string costs V8 a runtime call per search (see shared/import/lines.ts).
+    const text = decoder.decode(chunk, { stream: true });
+    let start = 0;
+    if (carry !== '') {
+      const nl = text.indexOf('\n');
+      if (nl < 0) {
+        carry += text;
+        continue;
+      }
+      chars += (carry + text.slice(0, nl)).length;
+      lines++;
+      start = nl + 1;
+    }
+    for (let nl = text.indexOf('\n', start); nl >= 0; nl = text.indexOf('\n', start)) {
+      // The line must exist as a string, as it does for a parser.
+      chars += text.slice(start, nl).length;
+      lines++;
+      start = nl + 1;
+    }
+    carry = text.slice(start);
+  }
+  return { ms: performance.now() - t0, bytes, lines, chars, pieces: 1 };
+}
+
+const [mode, file, pieces] = process.argv.slice(2);
+const result = mode === 'json' ? jsonLimit(file, pieces) : await lineLimit(file);
+process.stdout.write(`${JSON.stringify(result)}\n`);

@@ -1,0 +1,116 @@
+// UI responsiveness with big profiles: opens N panes of synthetic profiles of M call-tree nodes
+// each in headless Chromium (served by `flamelens open --no-browser`, the built app) and times a
+// zoom (click), a reset (Esc), a search keystroke and a hover until every pane has updated (two
+// animation frames after the event), with the User Timing entries the renderer writes
+// (`flamelens:view-tree`, `flamelens:draw`) summed per interaction.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import { syntheticFolded } from './synthetic.mjs';
+
+const ROOT = new URL('../../', import.meta.url);
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+
+/** Starts the local server on the files; resolves with the child once it prints its address. */
+function serve(files, port) {
+  const server = spawn(process.execPath, ['bin/flamelens.mjs', 'open', '--no-browser', '--port', String(port), ...files], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((res, rej) => {
+    server.on('exit', (code) => rej(new Error(`flamelens open exited with ${code}`)));
+    server.stdout.on('data', (d) => String(d).includes('127.0.0.1') && res(server));
+  });
+}
+
+/**
+ * Returns { panes, nodes, firstRenderMs, drawn, interactions: [{ interaction, medianMs, maxMs,
+ * viewTreeMs, drawMs }] }. `files` may be given (already written folded files), else they are made.
+ */
+export async function benchUi({ panes, nodes, repeat = 5, files }) {
+  const dir = mkdtempSync(join(tmpdir(), 'flamelens-bench-ui-'));
+  const port = 4700 + Math.floor(Math.random() * 200);
+  let server;
+  let browser;
+  try {
+    files ??= Array.from({ length: panes }, (_, i) => {
+      const f = join(dir, `run${i + 1}.folded`);
+      writeFileSync(f, syntheticFolded(nodes, i + 1));
+      return f;
+    });
+    server = await serve(files, port);
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    });
+    const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
+    const t0 = Date.now();
+    await page.goto(`http://127.0.0.1:${port}/`);
+    await page.waitForFunction((n) => document.querySelectorAll('.pane-chart svg').length === n, panes, { timeout: 300_000 });
+    const firstRenderMs = Date.now() - t0;
+    const drawn = await page.evaluate(() => [...document.querySelectorAll('.pane-chart')].map((c) => c.querySelectorAll('g.frame').length));
+
+    /** Runs `action` in the page and returns ms until two animation frames later. */
+    const time = (action) =>
+      page.evaluate(async (src) => {
+        performance.clearMeasures();
+        const t = performance.now();
+        new Function(src)();
+        await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+        const total = performance.now() - t;
+        const sum = (name) => performance.getEntriesByName(name).reduce((s, e) => s + e.duration, 0);
+        return { total, view: sum('flamelens:view-tree'), draw: sum('flamelens:draw') };
+      }, action);
+
+    const results = { zoom: [], reset: [], search: [], hover: [] };
+    const hoverPane = panes > 1 ? 1 : 0;
+    for (let i = 0; i < repeat; i++) {
+      // zoom: click one of the widest non-root frames of the first pane
+      results.zoom.push(
+        await time(`const gs=[...document.querySelectorAll('.pane-chart')[0].querySelectorAll('g.frame')].filter(g=>g.getAttribute('name')&&!g.getAttribute('name').startsWith('run'));
+          gs.sort((a,b)=>Number(b.getAttribute('width'))-Number(a.getAttribute('width')));
+          gs[${1 + i}].dispatchEvent(new MouseEvent('click',{bubbles:true}));`),
+      );
+      results.reset.push(await time(`window.dispatchEvent(new KeyboardEvent('keydown',{key:'Escape'}))`));
+      const q = ['f', 'fn', 'fn1', 'fn12', 'fn123'][i % 5];
+      results.search.push(
+        await time(
+          `const el=document.querySelector('input[type=search]'); const set=Object.getOwnPropertyDescriptor(HTMLInputElement.prototype,'value').set; set.call(el,'${q}'); el.dispatchEvent(new Event('input',{bubbles:true}));`,
+        ),
+      );
+      results.hover.push(
+        await time(
+          `const g=[...document.querySelectorAll('.pane-chart')[${hoverPane}].querySelectorAll('g.frame')][${10 + i}]; const r=g.getBoundingClientRect(); g.querySelector('rect').dispatchEvent(new MouseEvent('mousemove',{bubbles:true,clientX:r.x+2,clientY:r.y+2}));`,
+        ),
+      );
+    }
+    const interactions = Object.entries(results).map(([interaction, v]) => ({
+      interaction,
+      medianMs: median(v.map((x) => x.total)),
+      maxMs: Math.max(...v.map((x) => x.total)),
+      viewTreeMs: median(v.map((x) => x.view)),
+      drawMs: median(v.map((x) => x.draw)),
+    }));
+    const chromiumVersion = browser.version();
+    return { panes, nodes, firstRenderMs, drawn, interactions, chromiumVersion };
+  } finally {
+    await browser?.close();
+    server?.kill();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
