@@ -45,14 +45,10 @@ export interface Union {
   childCount: GrowInt32;
 }
 
-export function newUnion(): Union {
-  const u = {
-    parent: new GrowInt32(),
-    key: new GrowInt32(),
-    firstChild: new GrowInt32(),
-    nextSibling: new GrowInt32(),
-    childCount: new GrowInt32(),
-  };
+/** An empty union (the root only), with room for `capacity` nodes before its columns grow. */
+export function newUnion(capacity = 1024): Union {
+  const column = () => new GrowInt32(Math.max(16, Math.ceil(capacity)));
+  const u = { parent: column(), key: column(), firstChild: column(), nextSibling: column(), childCount: column() };
   u.parent.push(-1);
   u.key.push(-1);
   u.firstChild.push(-1);
@@ -114,38 +110,44 @@ export function align(p: Profile, keyOfFrame: Int32Array, total: Float64Array, u
   return map;
 }
 
-/** Adds one profile's self and total weights into merged-tree columns through its node map. */
-export function accumulate(map: Int32Array, self: Float64Array, total: Float64Array, selfCol: Float64Array, totalCol: Float64Array): void {
+/**
+ * Moves one profile's node map onto the pre-order ids (`newIndex`) and adds its self and total
+ * weights into merged-tree columns through it, in one pass.
+ */
+export function accumulate(
+  map: Int32Array,
+  newIndex: Int32Array,
+  self: Float64Array,
+  total: Float64Array,
+  selfCol: Float64Array,
+  totalCol: Float64Array,
+): void {
   for (let i = 0; i < map.length; i++) {
-    const m = map[i]!;
-    if (m < 0) continue;
+    const old = map[i]!;
+    if (old < 0) continue;
+    const m = newIndex[old]!;
+    map[i] = m;
     selfCol[m]! += self[i]!;
     totalCol[m]! += total[i]!;
   }
 }
 
-/** Lays the union tree out in pre-order (children in creation order, weights still 0); returns it and old → new ids. */
+/**
+ * Lays the union tree out in pre-order (children in creation order, weights still 0); returns it
+ * and old → new ids. Nodes are created after their parent, so two linear passes do it: subtree
+ * sizes from the last node back, then each node's place right after its earlier siblings'
+ * subtrees, from the first node on.
+ */
 export function preorder(u: Union): { tree: DiffTree; newIndex: Int32Array } {
   const n = u.parent.length;
   const parentIn = u.parent.data;
-  const first = new Int32Array(n + 1);
-  for (let i = 1; i < n; i++) first[parentIn[i]! + 1]!++;
-  for (let i = 0; i < n; i++) first[i + 1]! += first[i]!;
-  const fill = first.slice(0, n);
-  const kids = new Int32Array(Math.max(0, n - 1));
-  for (let i = 1; i < n; i++) kids[fill[parentIn[i]!]!++] = i;
-  const order = new Int32Array(n);
+  const keyIn = u.key.data;
+  const size = new Int32Array(n).fill(1);
+  for (let i = n - 1; i >= 1; i--) size[parentIn[i]!]! += size[i]!;
   const newIndex = new Int32Array(n);
-  const stack = new Int32Array(Math.max(1, n));
-  let sp = 0;
-  let k = 0;
-  stack[sp++] = 0;
-  while (sp > 0) {
-    const v = stack[--sp]!;
-    newIndex[v] = k;
-    order[k++] = v;
-    for (let c = first[v + 1]! - 1; c >= first[v]!; c--) stack[sp++] = kids[c]!;
-  }
+  // where the next child of a node goes
+  const next = new Int32Array(n);
+  next[0] = 1;
   const tree: DiffTree = {
     length: n,
     parent: new Int32Array(n),
@@ -160,17 +162,22 @@ export function preorder(u: Union): { tree: DiffTree; newIndex: Int32Array } {
     deltaTotal: new Float64Array(n),
     status: new Uint8Array(n),
   };
-  for (let i = 0; i < n; i++) {
-    const old = order[i]!;
-    const p = parentIn[old]!;
-    tree.parent[i] = p < 0 ? -1 : newIndex[p]!;
-    tree.key[i] = u.key.data[old]!;
-    tree.depth[i] = p < 0 ? 0 : tree.depth[tree.parent[i]!]! + 1;
-    tree.end[i] = i + 1;
+  const { parent, key, depth, end } = tree;
+  if (n > 0) {
+    parent[0] = -1;
+    key[0] = keyIn[0]!;
+    end[0] = n;
   }
-  for (let i = n - 1; i >= 1; i--) {
-    const p = tree.parent[i]!;
-    if (tree.end[i]! > tree.end[p]!) tree.end[p] = tree.end[i]!;
+  for (let old = 1; old < n; old++) {
+    const p = newIndex[parentIn[old]!]!;
+    const i = next[parentIn[old]!]!;
+    next[parentIn[old]!] = i + size[old]!;
+    newIndex[old] = i;
+    next[old] = i + 1;
+    parent[i] = p;
+    key[i] = keyIn[old]!;
+    depth[i] = depth[p]! + 1;
+    end[i] = i + size[old]!;
   }
   return { tree, newIndex };
 }

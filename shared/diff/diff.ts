@@ -234,15 +234,15 @@ export function diffProfiles(baseline: Profile, run: Profile, opts: DiffOptions 
   const rKeys = frameKeyIds(run.frames, keyIds, keys);
   const keyCount = Math.max(1, keys.length);
 
-  const u = newUnion();
+  // The union has at most the weighted nodes of both trees; usually little more than one.
+  const u = newUnion(Math.max(baseline.tree.length, run.tree.length) * 1.25);
   // only for the children of wide nodes (see `align`)
   const index = new PairMap(1024);
   const bMap = align(baseline, bKeys, bTotal, u, index);
   const rMap = align(run, rKeys, rTotal, u, index);
   const { tree, newIndex } = preorder(u);
-  for (const m of [bMap, rMap]) for (let i = 0; i < m.length; i++) if (m[i]! >= 0) m[i] = newIndex[m[i]!]!;
-  accumulate(bMap, b.w, bTotal, tree.baseSelf, tree.baseTotal);
-  accumulate(rMap, r.w, rTotal, tree.runSelf, tree.runTotal);
+  accumulate(bMap, newIndex, b.w, bTotal, tree.baseSelf, tree.baseTotal);
+  accumulate(rMap, newIndex, r.w, rTotal, tree.runSelf, tree.runTotal);
 
   const baseSum = bTotal[0]!;
   const runSum = rTotal[0]!;

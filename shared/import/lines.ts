@@ -9,16 +9,28 @@ import { ImportError } from './errors';
 const MAX_LINE = 64 * 1024 * 1024;
 
 /**
- * Calls `onLine(text, start, end, lineNo)` for every line, where `text.slice(start, end)` is the
- * line. A parser that recognises most lines without copying them (a perf frame line it has seen
- * before, a folded frame it knows) reads them in place; `forEachLine` is the simple form.
+ * Where `forEachLineIn` goes on: a callback that recognised the lines after the current one too
+ * sets `lines` (how many more it consumed) and `next` (where the line after them starts in the
+ * same text); both are reset before each call.
+ */
+export interface LineCursor {
+  lines: number;
+  next: number;
+}
+
+/**
+ * Calls `onLine(text, start, end, lineNo, cursor)` for every line, where `text.slice(start, end)`
+ * is the line. A parser that recognises most lines without copying them (a perf frame line it has
+ * seen before, a folded frame it knows) reads them in place, and may take several at once
+ * (`LineCursor`); `forEachLine` is the simple form.
  */
 export async function forEachLineIn(
   chunks: AsyncIterable<Uint8Array>,
   file: string,
-  onLine: (text: string, start: number, end: number, lineNo: number) => void,
+  onLine: (text: string, start: number, end: number, lineNo: number, cursor: LineCursor) => void,
 ): Promise<number> {
   const decoder = new TextDecoder('utf-8');
+  const cursor: LineCursor = { lines: 0, next: 0 };
   let carry = '';
   let lineNo = 0;
   for await (const chunk of chunks) {
@@ -36,22 +48,28 @@ export async function forEachLineIn(
         continue;
       }
       const line = carry + text.slice(0, nl);
-      onLine(line, 0, line.charCodeAt(line.length - 1) === 13 ? line.length - 1 : line.length, ++lineNo);
+      cursor.lines = 0;
+      onLine(line, 0, line.charCodeAt(line.length - 1) === 13 ? line.length - 1 : line.length, ++lineNo, cursor);
       start = nl + 1;
     }
     for (;;) {
       const nl = text.indexOf('\n', start);
       if (nl < 0) break;
       const end = nl > start && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
-      onLine(text, start, end, ++lineNo);
-      start = nl + 1;
+      cursor.lines = 0;
+      onLine(text, start, end, ++lineNo, cursor);
+      if (cursor.lines > 0) {
+        lineNo += cursor.lines;
+        start = cursor.next;
+      } else start = nl + 1;
     }
     carry = text.slice(start);
     if (carry.length > MAX_LINE) throw new ImportError({ file, line: lineNo + 1, message: `line is longer than ${MAX_LINE} characters` });
   }
   carry += decoder.decode();
   if (carry.length > 0) {
-    onLine(carry, 0, carry.endsWith('\r') ? carry.length - 1 : carry.length, ++lineNo);
+    cursor.lines = 0;
+    onLine(carry, 0, carry.endsWith('\r') ? carry.length - 1 : carry.length, ++lineNo, cursor);
   }
   return lineNo;
 }

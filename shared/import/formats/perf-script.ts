@@ -17,7 +17,7 @@ import { Category, MAX_WEIGHT, Tier, isTime } from '../../model/types';
 import type { RunMeta, Unit } from '../../model/types';
 import { ImportError } from '../errors';
 import type { Importer } from '../importer';
-import { TextTable, forEachLineIn } from '../lines';
+import { type LineCursor, TextTable, forEachLineIn } from '../lines';
 import { perfFrameInputs } from './perf-frames';
 
 // ---------------------------------------------------------------------------------------------
@@ -209,6 +209,22 @@ function readFrame(line: string, from: number, out: FrameLine): boolean {
 interface SeenLine {
   ids: number | number[];
   damaged: boolean;
+  /**
+   * The rest of the sample after this line the last time (its callers down to the root: from
+   * this line's `\n` to the last frame line's end), what those lines pushed, how many lines they
+   * were and which were damaged. When the text after this line is the same again, all of it is
+   * taken at once: stacks share their lower frames (`uv_run`, `main`…) from sample to sample.
+   */
+  tail?: SeenTail;
+}
+
+interface SeenTail {
+  text: string;
+  ids: number[];
+  lines: number;
+  damaged: number;
+  /** the first damaged line, counted from this one (1: the next line) */
+  firstDamaged: number;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -309,6 +325,7 @@ export const perfScriptImporter: Importer = {
     let reportLike = false;
 
     const flush = () => {
+      noteTails();
       let node = tree.child(tree.root, rootFrame);
       for (let i = stack.length - 1; i >= 0; i--) node = tree.child(node, stack[i]!);
       tree.addSample(node, weight, time);
@@ -345,6 +362,61 @@ export const perfScriptImporter: Importer = {
     const lineCache = new TextTable<SeenLine>();
     const javaLineCache = new TextTable<SeenLine>();
 
+    // The frame lines of the sample being read, to note each one's tail when it ends: their
+    // entries, where each line's `\n` is, the stack height after it and whether it was damaged.
+    // `tailable` stays true while all of them are remembered lines of one text.
+    let sampleText = '';
+    let tailable = false;
+    const lineSeen: SeenLine[] = [];
+    const lineNl: number[] = [];
+    const lineHeight: number[] = [];
+    const lineDamaged: boolean[] = [];
+    /** a tail taken at once ends the sample's lines: the line it belongs to */
+    let takenAt = -1;
+    const resetLines = () => {
+      tailable = true;
+      sampleText = '';
+      lineSeen.length = 0;
+      lineNl.length = 0;
+      lineHeight.length = 0;
+      lineDamaged.length = 0;
+      takenAt = -1;
+    };
+    const noteLine = (seen: SeenLine | undefined, text: string, nl: number) => {
+      if (!tailable) return;
+      if (seen === undefined || (lineSeen.length > 0 && text !== sampleText) || takenAt >= 0) {
+        tailable = false;
+        return;
+      }
+      sampleText = text;
+      lineSeen.push(seen);
+      lineNl.push(nl);
+      lineHeight.push(stack.length);
+      lineDamaged.push(seen.damaged);
+    };
+    /** Notes the tail of every line of the finished sample that has none. */
+    const noteTails = () => {
+      const n = lineSeen.length;
+      if (!tailable || n === 0) return;
+      // The last part, when it was taken at once (`takenAt` is then the last line noted).
+      const taken = takenAt >= 0 ? lineSeen[takenAt]!.tail : undefined;
+      const stop = lineNl[n - 1]! + (taken ? taken.text.length : 0);
+      for (let i = 0; i < n - 1; i++) {
+        const seen = lineSeen[i]!;
+        if (seen.tail !== undefined) continue;
+        let count = 0;
+        let first = 0;
+        for (let j = i + 1; j < n; j++) if (lineDamaged[j] && count++ === 0) first = j - i;
+        let lines = n - 1 - i;
+        if (taken) {
+          if (taken.damaged > 0 && count === 0) first = lines + taken.firstDamaged;
+          count += taken.damaged;
+          lines += taken.lines;
+        }
+        seen.tail = { text: detached(sampleText.slice(lineNl[i]!, stop)), ids: stack.slice(lineHeight[i]!), lines, damaged: count, firstDamaged: first };
+      }
+    };
+
     const startSample = (h: Header, line: string, lineNo: number) => {
       headers++;
       if (h.event !== undefined) {
@@ -364,6 +436,7 @@ export const perfScriptImporter: Importer = {
       }
       open = true;
       stack.length = 0;
+      resetLines();
       time = h.time;
       weight = period > 0 ? period : 1;
       if (period > 0) {
@@ -393,13 +466,33 @@ export const perfScriptImporter: Importer = {
       if (h.inlineFrame !== undefined && readFrame(line, h.inlineFrame, fl)) pushFrame(line, lineNo);
     };
 
-    const lines = await forEachLineIn(source.chunks(), file, (text, from, to, lineNo) => {
+    const lines = await forEachLineIn(source.chunks(), file, (text, from, to, lineNo, cursor: LineCursor) => {
       const c = from < to ? text.charCodeAt(from) : NaN;
       if (open && isSpace(c)) {
         const seen = (java ? javaLineCache : lineCache).get(text, from, to);
         if (seen !== undefined) {
           if (seen.damaged && damaged.count++ === 0) damaged.first = lineNo;
           pushIds(seen.ids);
+          // this line's `\n` (after a `\r`, if any)
+          const nl = text.charCodeAt(to) === 13 ? to + 1 : to;
+          noteLine(seen, text, nl);
+          const tail = seen.tail;
+          if (tail !== undefined) {
+            const stop = nl + tail.text.length;
+            if (text.charCodeAt(stop) === 10 && text.slice(nl, stop) === tail.text) {
+              for (let i = 0; i < tail.ids.length; i++) stack.push(tail.ids[i]!);
+              if (tail.damaged > 0) {
+                if (damaged.count === 0) damaged.first = lineNo + tail.firstDamaged;
+                damaged.count += tail.damaged;
+              }
+              takenAt = lineSeen.length - 1;
+              cursor.lines = tail.lines;
+              cursor.next = stop + 1;
+              return;
+            }
+            // The sample went on differently this time: its tail is noted afresh when it ends.
+            seen.tail = undefined;
+          }
           return;
         }
       }
@@ -410,6 +503,7 @@ export const perfScriptImporter: Importer = {
       }
       if (c === 35 /* # */) {
         if (!reportLike && /^# (Overhead|Samples: )/.test(line)) reportLike = true;
+        tailable = false;
         return;
       }
       if (!isSpace(c)) {
@@ -423,10 +517,13 @@ export const perfScriptImporter: Importer = {
       if (readFrame(line, 0, fl)) {
         if (open) {
           const ids = pushFrame(line, lineNo);
-          if (isSpace(c)) (java ? javaLineCache : lineCache).set(text, from, to, { ids, damaged: fl.damaged });
+          let seen: SeenLine | undefined;
+          if (isSpace(c)) (java ? javaLineCache : lineCache).set(text, from, to, (seen = { ids, damaged: fl.damaged }));
+          noteLine(seen, text, text.charCodeAt(to) === 13 ? to + 1 : to);
         } else if (headers === 0) orphans++;
         return;
       }
+      tailable = false;
       if (bad.count++ === 0) {
         bad.first = lineNo;
         bad.text = line.length > 120 ? `${line.slice(0, 120)}…` : line;

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { fuzzSuite, gzip } from '../../test/fuzz-run';
 import { fuzzSeedsAll } from '../../test/fuzz-seeds';
 import { randomBinary } from './gen-binary';
-import { NAMES, delivered, mutatedSeeds } from './mutations';
+import { NAMES, delivered, mutatedSeeds } from './delivery';
 
 const allSeeds = fuzzSeedsAll();
 

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { CASE_MS, fuzzSuite, gzip } from '../../test/fuzz-run';
 import { seedsFor } from '../../test/fuzz-seeds';
 import { deepHead, deepModernCpuprofile, deepOptionsArb, legacyCpuprofile, modernCpuprofile } from './gen-v8';
-import { deepInputs, delivered, mutatedSeeds, sometimesDirect } from './mutations';
+import { deepInputs, delivered, mutatedSeeds, sometimesDirect } from './delivery';
 
 fuzzSuite('fuzz: V8 .cpuprofile', [
   { property: 'cpuprofile/mutated', arb: mutatedSeeds(seedsFor('cpuprofile'), gzip), fraction: 0.6 },

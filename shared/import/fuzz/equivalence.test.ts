@@ -11,7 +11,7 @@ import { fuzzSeedsAll } from '../../test/fuzz-seeds';
 import { CASE_MS, RUNS, gzip, timeoutFor } from '../../test/fuzz-run';
 import { FuzzPool } from '../../test/fuzz-pool';
 import type { Outcome } from './fuzz-harness';
-import { type Encoding, encode } from './mutations';
+import { type Encoding, encode } from './delivery';
 
 /** What must not change with the delivery. */
 function essence(o: Outcome): unknown {

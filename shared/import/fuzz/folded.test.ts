@@ -3,7 +3,7 @@ import { CASE_MS, fuzzSuite, gzip } from '../../test/fuzz-run';
 import { seedsFor } from '../../test/fuzz-seeds';
 import { deepFolded, folded } from './gen-text';
 import { deepOptionsArb } from './gen-v8';
-import { deepInputs, delivered, mutatedSeeds, sometimesDirect } from './mutations';
+import { deepInputs, delivered, mutatedSeeds, sometimesDirect } from './delivery';
 
 fuzzSuite('fuzz: folded stacks', [
   { property: 'folded/mutated', arb: mutatedSeeds(seedsFor('folded'), gzip), fraction: 0.6 },

@@ -2,7 +2,7 @@
 import { CASE_MS, fuzzSuite, gzip } from '../../test/fuzz-run';
 import { seedsFor } from '../../test/fuzz-seeds';
 import { deepHead, deepOptionsArb, heapprofile } from './gen-v8';
-import { deepInputs, delivered, mutatedSeeds, sometimesDirect } from './mutations';
+import { deepInputs, delivered, mutatedSeeds, sometimesDirect } from './delivery';
 
 fuzzSuite('fuzz: V8 .heapprofile', [
   { property: 'heapprofile/mutated', arb: mutatedSeeds(seedsFor('heapprofile'), gzip), fraction: 0.6 },

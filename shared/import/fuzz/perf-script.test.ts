@@ -3,7 +3,7 @@ import { CASE_MS, fuzzSuite, gzip } from '../../test/fuzz-run';
 import { seedsFor } from '../../test/fuzz-seeds';
 import { deepPerf, perfScript } from './gen-text';
 import { deepOptionsArb } from './gen-v8';
-import { deepInputs, delivered, mutatedSeeds, sometimesDirect } from './mutations';
+import { deepInputs, delivered, mutatedSeeds, sometimesDirect } from './delivery';
 
 fuzzSuite('fuzz: perf script', [
   { property: 'perf-script/mutated', arb: mutatedSeeds(seedsFor('perf-script'), gzip), fraction: 0.6 },

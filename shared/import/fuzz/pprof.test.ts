@@ -4,7 +4,7 @@ import { CASE_MS, fuzzSuite, gzip } from '../../test/fuzz-run';
 import { seedsFor } from '../../test/fuzz-seeds';
 import { deepPprof, pprofFieldSoup, pprofLikeBytes, pprofProfile } from './gen-pprof';
 import { deepOptionsArb } from './gen-v8';
-import { deepInputs, delivered, mutatedSeeds, sometimesDirect } from './mutations';
+import { deepInputs, delivered, mutatedSeeds, sometimesDirect } from './delivery';
 
 const generated = fc.oneof(
   { weight: 4, arbitrary: pprofProfile },

@@ -3,7 +3,7 @@ import { CASE_MS, fuzzSuite, gzip } from '../../test/fuzz-run';
 import { seedsFor } from '../../test/fuzz-seeds';
 import { deepTrace, traceEvents } from './gen-trace';
 import { deepOptionsArb } from './gen-v8';
-import { deepInputs, delivered, mutatedSeeds, sometimesDirect } from './mutations';
+import { deepInputs, delivered, mutatedSeeds, sometimesDirect } from './delivery';
 
 fuzzSuite('fuzz: trace events', [
   { property: 'trace-events/mutated', arb: mutatedSeeds(seedsFor('trace-events'), gzip), fraction: 0.6 },

@@ -4,7 +4,7 @@ import { CASE_MS, fuzzSuite, gzip } from '../../test/fuzz-run';
 import { seedsFor } from '../../test/fuzz-seeds';
 import { deepOptionsArb } from './gen-v8';
 import { deepZeroEx, zeroExHtml, zeroExTicks, zeroExV8Json } from './gen-zeroex';
-import { deepInputs, delivered, mutatedSeeds, sometimesDirect } from './mutations';
+import { deepInputs, delivered, mutatedSeeds, sometimesDirect } from './delivery';
 
 const generated = fc.oneof(
   delivered('ticks.json', zeroExTicks, gzip),
