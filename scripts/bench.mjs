@@ -118,7 +118,7 @@ function machine(chromiumVersion) {
     memoryGiB: Math.round((totalmem() / 2 ** 30) * 10) / 10,
     os: `${osType()} ${release()}`,
     node: process.version,
-    chromium,
+    chromium: /^\d/.test(chromium) ? `Chromium ${chromium}` : chromium,
   };
 }
 

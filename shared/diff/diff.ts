@@ -197,10 +197,19 @@ function heaviestFrames(p: Profile, keyOfFrame: Int32Array, total: Float64Array,
 }
 
 function rootsOf(tree: DiffTree, code: StatusCode, weight: Float64Array): Int32Array {
+  const { status, parent } = tree;
   const roots: number[] = [];
-  for (let i = 1; i < tree.length; i++) if (tree.status[i] === code && tree.status[tree.parent[i]!] !== code) roots.push(i);
-  roots.sort((a, b) => weight[b]! - weight[a]! || a - b);
-  return Int32Array.from(roots);
+  for (let i = 1; i < tree.length; i++) if (status[i] === code && status[parent[i]!] !== code) roots.push(i);
+  // Sorted through a compact copy of their weights: a comparison reading the tree's column at two
+  // far-apart places for each of 100,000 roots waited on memory more than it compared.
+  const w = new Float64Array(roots.length);
+  for (let r = 0; r < roots.length; r++) w[r] = weight[roots[r]!]!;
+  const order = roots.map((_, r) => r);
+  // Roots are in ascending node order, so ties on rank keep ascending node order too.
+  order.sort((a, b) => w[b]! - w[a]! || a - b);
+  const out = new Int32Array(roots.length);
+  for (let r = 0; r < order.length; r++) out[r] = roots[order[r]!]!;
+  return out;
 }
 
 function sampleIntervalWarning(base: Profile, run: Profile, unit: Unit): string | undefined {

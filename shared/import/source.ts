@@ -139,7 +139,8 @@ function counting(
 
 export async function openSource(src: ByteSource, opts: OpenOptions = {}): Promise<OpenedSource> {
   let reader = counting(src.stream(), src.size, opts).getReader();
-  let first = await readAtLeast(reader, 2);
+  // Four bytes: enough to tell gzip, UTF-16 without a byte-order mark, and a UTF-8 one.
+  let first = await readAtLeast(reader, 4);
   const raw0 = concat(first.chunks, 4);
   const gzipped = raw0.length >= 2 && raw0[0] === 0x1f && raw0[1] === 0x8b;
   if (gzipped) {

@@ -205,6 +205,11 @@ function readFrame(line: string, from: number, out: FrameLine): boolean {
   return false;
 }
 
+/** Tails a line may drop for missing before it stops noting new ones. */
+const TAIL_DROPS = 3;
+/** Bytes (about) all remembered tails may take together. */
+const TAIL_BUDGET = 64 * 1024 * 1024;
+
 /** A frame line met before: the frames it pushed and whether it was damaged. */
 interface SeenLine {
   ids: number | number[];
@@ -216,6 +221,11 @@ interface SeenLine {
    * taken at once: stacks share their lower frames (`uv_run`, `main`…) from sample to sample.
    */
   tail?: SeenTail;
+  /** how often the tail was there again, and not: a line whose callers vary keeps the tail it has */
+  tailHits: number;
+  tailMisses: number;
+  /** times the tail was dropped for missing; after a few, none is noted any more */
+  tailDrops: number;
 }
 
 interface SeenTail {
@@ -225,6 +235,9 @@ interface SeenTail {
   damaged: number;
   /** the first damaged line, counted from this one (1: the next line) */
   firstDamaged: number;
+  /** the call-tree node these frames lead to from the root frame `root` (-1: not known yet) */
+  node: number;
+  root: number;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -326,8 +339,22 @@ export const perfScriptImporter: Importer = {
 
     const flush = () => {
       noteTails();
-      let node = tree.child(tree.root, rootFrame);
-      for (let i = stack.length - 1; i >= 0; i--) node = tree.child(node, stack[i]!);
+      // The stack's root end is the tail taken at once, when it ends the sample: the node its
+      // frames lead to is known from the last time.
+      const taken = takenEnd === stack.length ? takenTail : undefined;
+      let node: number;
+      let i = stack.length - 1;
+      if (taken !== undefined && taken.root === rootFrame) {
+        node = taken.node;
+        i = stack.length - taken.ids.length - 1;
+      } else node = tree.child(tree.root, rootFrame);
+      for (; i >= 0; i--) {
+        node = tree.child(node, stack[i]!);
+        if (taken !== undefined && i === stack.length - taken.ids.length) {
+          taken.node = node;
+          taken.root = rootFrame;
+        }
+      }
       tree.addSample(node, weight, time);
       if (time < start) start = time;
       if (time > end) end = time;
@@ -371,8 +398,9 @@ export const perfScriptImporter: Importer = {
     const lineNl: number[] = [];
     const lineHeight: number[] = [];
     const lineDamaged: boolean[] = [];
-    /** a tail taken at once ends the sample's lines: the line it belongs to */
-    let takenAt = -1;
+    /** a tail taken at once ends the sample's lines: the tail, and the stack height after it */
+    let takenTail: SeenTail | undefined;
+    let takenEnd = -1;
     const resetLines = () => {
       tailable = true;
       sampleText = '';
@@ -380,11 +408,12 @@ export const perfScriptImporter: Importer = {
       lineNl.length = 0;
       lineHeight.length = 0;
       lineDamaged.length = 0;
-      takenAt = -1;
+      takenTail = undefined;
+      takenEnd = -1;
     };
     const noteLine = (seen: SeenLine | undefined, text: string, nl: number) => {
       if (!tailable) return;
-      if (seen === undefined || (lineSeen.length > 0 && text !== sampleText) || takenAt >= 0) {
+      if (seen === undefined || (lineSeen.length > 0 && text !== sampleText) || takenTail !== undefined) {
         tailable = false;
         return;
       }
@@ -395,15 +424,16 @@ export const perfScriptImporter: Importer = {
       lineDamaged.push(seen.damaged);
     };
     /** Notes the tail of every line of the finished sample that has none. */
+    let tailBudget = TAIL_BUDGET;
     const noteTails = () => {
       const n = lineSeen.length;
       if (!tailable || n === 0) return;
-      // The last part, when it was taken at once (`takenAt` is then the last line noted).
-      const taken = takenAt >= 0 ? lineSeen[takenAt]!.tail : undefined;
+      // The last part, when it was taken at once (by the last line noted).
+      const taken = takenTail;
       const stop = lineNl[n - 1]! + (taken ? taken.text.length : 0);
       for (let i = 0; i < n - 1; i++) {
         const seen = lineSeen[i]!;
-        if (seen.tail !== undefined) continue;
+        if (seen.tail !== undefined || seen.tailDrops >= TAIL_DROPS) continue;
         let count = 0;
         let first = 0;
         for (let j = i + 1; j < n; j++) if (lineDamaged[j] && count++ === 0) first = j - i;
@@ -413,7 +443,20 @@ export const perfScriptImporter: Importer = {
           count += taken.damaged;
           lines += taken.lines;
         }
-        seen.tail = { text: detached(sampleText.slice(lineNl[i]!, stop)), ids: stack.slice(lineHeight[i]!), lines, damaged: count, firstDamaged: first };
+        // Tails are a cache: within a budget, so that a capture with ever new lines (JIT code
+        // moving) does not grow by a stack's text for each of them.
+        const size = stop - lineNl[i]! + 8 * (stack.length - lineHeight[i]!);
+        if (size > tailBudget) return;
+        tailBudget -= size;
+        seen.tail = {
+          text: detached(sampleText.slice(lineNl[i]!, stop)),
+          ids: stack.slice(lineHeight[i]!),
+          lines,
+          damaged: count,
+          firstDamaged: first,
+          node: -1,
+          root: -1,
+        };
       }
     };
 
@@ -485,13 +528,20 @@ export const perfScriptImporter: Importer = {
                 if (damaged.count === 0) damaged.first = lineNo + tail.firstDamaged;
                 damaged.count += tail.damaged;
               }
-              takenAt = lineSeen.length - 1;
+              seen.tailHits++;
+              takenTail = tail;
+              takenEnd = stack.length;
               cursor.lines = tail.lines;
               cursor.next = stop + 1;
               return;
             }
-            // The sample went on differently this time: its tail is noted afresh when it ends.
-            seen.tail = undefined;
+            // The sample went on differently this time. A tail that misses more than it hits is
+            // noted afresh when this sample ends.
+            if (++seen.tailMisses > 2 * seen.tailHits + 2) {
+              seen.tail = undefined;
+              seen.tailMisses = seen.tailHits = 0;
+              seen.tailDrops++;
+            }
           }
           return;
         }
@@ -518,7 +568,10 @@ export const perfScriptImporter: Importer = {
         if (open) {
           const ids = pushFrame(line, lineNo);
           let seen: SeenLine | undefined;
-          if (isSpace(c)) (java ? javaLineCache : lineCache).set(text, from, to, (seen = { ids, damaged: fl.damaged }));
+          if (isSpace(c)) {
+            seen = { ids, damaged: fl.damaged, tailHits: 0, tailMisses: 0, tailDrops: 0 };
+            (java ? javaLineCache : lineCache).set(text, from, to, seen);
+          }
           noteLine(seen, text, text.charCodeAt(to) === 13 ? to + 1 : to);
         } else if (headers === 0) orphans++;
         return;

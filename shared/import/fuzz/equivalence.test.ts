@@ -57,11 +57,7 @@ describe('fuzz: the same file, any delivery', () => {
               const seed = seeds[i]!;
               const text = isUtf8(seed.bytes);
               // Re-encoding binary (pprof) or UTF-16 seeds would change their content, not their delivery.
-              let enc = text ? ENCODINGS[e]! : 'utf-8';
-              // Known issue, see regressions.test.ts: source.ts decides on a UTF-8 BOM or BOM-less
-              // UTF-16 from the first chunks when they hold 2 bytes; until fixed, those two
-              // deliveries start with chunks of 4 bytes or more.
-              if (chunk < 4 && !zip && (enc === 'utf-8-bom' || enc === 'utf-16le' || enc === 'utf-16be')) enc = 'utf-8';
+              const enc = text ? ENCODINGS[e]! : 'utf-8';
               // CRLF changes text inside a line-oriented file's frames only at line ends, which readers strip.
               let bytes = encode(seed.bytes, enc);
               if (zip) bytes = gzip(bytes);
