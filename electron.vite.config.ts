@@ -27,6 +27,8 @@ export default defineConfig({
     worker: { format: 'es' },
     build: {
       outDir: resolve('out/renderer'),
+      // FLAMELENS_NO_MINIFY=1 keeps function names readable in CPU profiles (bench-ui --profile).
+      minify: process.env.FLAMELENS_NO_MINIFY ? false : 'oxc',
       rollupOptions: { input: resolve('renderer/index.html') },
     },
   },

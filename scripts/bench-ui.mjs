@@ -2,6 +2,7 @@
 // UI responsiveness with big profiles (see scripts/bench/ui.mjs); `npm run bench` runs it as part
 // of the whole benchmark. Prints a table and writes JSON.
 //   node scripts/bench-ui.mjs [--panes 4] [--nodes 300000] [--repeat 5] [--json out.json]
+//                             [--only zoom,search,hover] [--profile out.cpuprofile]   (a CPU profile of the page over the interactions)
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { benchUi } from './bench/ui.mjs';
@@ -12,11 +13,13 @@ const { values } = parseArgs({
     nodes: { type: 'string', default: '300000' },
     json: { type: 'string' },
     repeat: { type: 'string', default: '5' },
+    profile: { type: 'string' },
+    only: { type: 'string' },
   },
 });
 const panes = Number(values.panes);
 const nodes = Number(values.nodes);
-const r = await benchUi({ panes, nodes, repeat: Number(values.repeat) });
+const r = await benchUi({ panes, nodes, repeat: Number(values.repeat), profile: values.profile, only: values.only?.split(',') });
 
 console.log(
   `Flamelens UI benchmark: ${panes} panes × ${nodes.toLocaleString('en-US')}-node profiles, headless Chromium ${r.chromiumVersion}, 1600×1000`,

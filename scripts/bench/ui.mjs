@@ -35,7 +35,7 @@ function serve(files, port) {
  * Returns { panes, nodes, firstRenderMs, drawn, interactions: [{ interaction, medianMs, maxMs,
  * viewTreeMs, drawMs }] }. `files` may be given (already written folded files), else they are made.
  */
-export async function benchUi({ panes, nodes, repeat = 5, files }) {
+export async function benchUi({ panes, nodes, repeat = 5, files, profile, only }) {
   const dir = mkdtempSync(join(tmpdir(), 'flamelens-bench-ui-'));
   const port = 4700 + Math.floor(Math.random() * 200);
   let server;
@@ -77,35 +77,49 @@ export async function benchUi({ panes, nodes, repeat = 5, files }) {
         return { total, view: sum('flamelens:view-tree'), draw: sum('flamelens:draw') };
       }, action);
 
+    // A V8 CPU profile of the renderer over all interactions, for finding where the time goes.
+    const cdp = profile ? await page.context().newCDPSession(page) : undefined;
+    if (cdp) {
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+      await cdp.send('Profiler.start');
+    }
     const results = { zoom: [], reset: [], search: [], hover: [] };
+    const on = (what) => !only || only.includes(what);
     const hoverPane = panes > 1 ? 1 : 0;
     for (let i = 0; i < repeat; i++) {
       // zoom: click one of the widest non-root frames of the first pane
-      results.zoom.push(
-        await time(`const gs=[...document.querySelectorAll('.pane-chart')[0].querySelectorAll('g.frame')].filter(g=>g.getAttribute('name')&&!g.getAttribute('name').startsWith('run'));
+      if (on('zoom'))
+        results.zoom.push(
+          await time(`const gs=[...document.querySelectorAll('.pane-chart')[0].querySelectorAll('g.frame')].filter(g=>g.getAttribute('name')&&!g.getAttribute('name').startsWith('run'));
           gs.sort((a,b)=>Number(b.getAttribute('width'))-Number(a.getAttribute('width')));
           gs[${1 + i}].dispatchEvent(new MouseEvent('click',{bubbles:true}));`),
-      );
-      results.reset.push(await time(`window.dispatchEvent(new KeyboardEvent('keydown',{key:'Escape'}))`));
+        );
+      if (on('reset') || on('zoom')) results.reset.push(await time(`window.dispatchEvent(new KeyboardEvent('keydown',{key:'Escape'}))`));
       const q = ['f', 'fn', 'fn1', 'fn12', 'fn123'][i % 5];
-      results.search.push(
-        await time(
-          `const el=document.querySelector('input[type=search]'); const set=Object.getOwnPropertyDescriptor(HTMLInputElement.prototype,'value').set; set.call(el,'${q}'); el.dispatchEvent(new Event('input',{bubbles:true}));`,
-        ),
-      );
-      results.hover.push(
-        await time(
-          `const g=[...document.querySelectorAll('.pane-chart')[${hoverPane}].querySelectorAll('g.frame')][${10 + i}]; const r=g.getBoundingClientRect(); g.querySelector('rect').dispatchEvent(new MouseEvent('mousemove',{bubbles:true,clientX:r.x+2,clientY:r.y+2}));`,
-        ),
-      );
+      if (on('search'))
+        results.search.push(
+          await time(
+            `const el=document.querySelector('input[type=search]'); const set=Object.getOwnPropertyDescriptor(HTMLInputElement.prototype,'value').set; set.call(el,'${q}'); el.dispatchEvent(new Event('input',{bubbles:true}));`,
+          ),
+        );
+      if (on('hover'))
+        results.hover.push(
+          await time(
+            `const g=[...document.querySelectorAll('.pane-chart')[${hoverPane}].querySelectorAll('g.frame')][${10 + i}]; const r=g.getBoundingClientRect(); g.querySelector('rect').dispatchEvent(new MouseEvent('mousemove',{bubbles:true,clientX:r.x+2,clientY:r.y+2}));`,
+          ),
+        );
     }
-    const interactions = Object.entries(results).map(([interaction, v]) => ({
-      interaction,
-      medianMs: median(v.map((x) => x.total)),
-      maxMs: Math.max(...v.map((x) => x.total)),
-      viewTreeMs: median(v.map((x) => x.view)),
-      drawMs: median(v.map((x) => x.draw)),
-    }));
+    if (cdp) writeFileSync(profile, JSON.stringify((await cdp.send('Profiler.stop')).profile));
+    const interactions = Object.entries(results)
+      .filter(([, v]) => v.length > 0)
+      .map(([interaction, v]) => ({
+        interaction,
+        medianMs: median(v.map((x) => x.total)),
+        maxMs: Math.max(...v.map((x) => x.total)),
+        viewTreeMs: median(v.map((x) => x.view)),
+        drawMs: median(v.map((x) => x.draw)),
+      }));
     const chromiumVersion = browser.version();
     return { panes, nodes, firstRenderMs, drawn, interactions, chromiumVersion };
   } finally {

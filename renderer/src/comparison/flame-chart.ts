@@ -7,6 +7,7 @@
 import flamegraph, { type FlameGraph, type FlameNode } from 'd3-flame-graph';
 import { select } from 'd3-selection';
 import type { ViewNode } from '../../../shared/view/view-tree';
+import { LABEL_PAD, fitLabel } from './label-fit';
 
 export interface FlameChartHandlers {
   /** a frame was clicked: its key path from the root */
@@ -94,29 +95,44 @@ export class FlameChart {
   render(tree: ViewNode, width: number, icicle: boolean, colorOf: (d: ViewNode) => string): void {
     const t0 = performance.now();
     this.colorOf = colorOf;
-    this.chart.width(Math.max(50, Math.floor(width))).inverted(icicle);
+    const w = Math.max(50, Math.floor(width));
+    this.chart.width(w).inverted(icicle);
     if (!this.mounted) {
       select(this.el).datum(tree).call(this.chart);
       this.mounted = true;
-    } else {
-      // Boxes are re-created rather than re-used: node ids restart with every tree, so a reused
-      // box would belong to another frame (and keep a label slot it may no longer need).
-      select(this.el).selectAll('svg > g').remove();
-      this.chart.update(tree);
-    }
-    // d3-flame-graph sets each box's width and label in zero-length transitions: two timers per
-    // box, run in a later frame. They are cancelled and done here, at once.
+    } else this.chart.update(tree);
+    // d3-flame-graph keeps the boxes of a redraw (matched by node id: the n-th node of the new
+    // tree takes the n-th node's box) and moves them and sets their widths and labels in
+    // zero-length transitions: timers run in a later frame. They are cancelled and done here, at
+    // once. Its HTML labels are replaced by SVG text (see label-fit.ts).
+    const svg = this.el.querySelector('svg');
+    const h = Number(svg?.getAttribute('height') ?? 0);
     const boxes = select(this.el).selectAll<SVGGElement, FlameNode<ViewNode>>('g.frame');
+    interrupt(boxes);
     interrupt(boxes.select('rect'));
     interrupt(boxes.select('foreignObject').select('div'));
     boxes.each(function (d) {
-      const w = this.getAttribute('width') ?? '0';
-      this.querySelector('rect')?.setAttribute('width', w);
-      const fo = this.querySelector('foreignObject');
-      // A label is only shown on boxes of 35 px or more; the others drop their (costly to lay
-      // out) HTML label container.
-      if (Number(w) < 35) fo?.remove();
-      else if (fo?.firstElementChild) fo.firstElementChild.textContent = d.data.name;
+      const bw = (d.x1 - d.x0) * w;
+      const y = icicle ? d.depth * CELL_HEIGHT : h - (d.depth + 1) * CELL_HEIGHT;
+      // Set only when changed: each attribute write makes the browser restyle the box.
+      const transform = `translate(${d.x0 * w},${y})`;
+      if (this.getAttribute('transform') !== transform) this.setAttribute('transform', transform);
+      const rect = this.firstElementChild;
+      if (rect && rect.getAttribute('width') !== String(bw)) rect.setAttribute('width', String(bw));
+      this.querySelector('foreignObject')?.remove();
+      const label = bw >= 35 ? fitLabel(d.data.name, bw - 2 * LABEL_PAD) : '';
+      let text = this.querySelector<SVGTextElement>('text.frame-label');
+      if (label === '') text?.remove();
+      else {
+        if (!text) {
+          text = document.createElementNS('http://www.w3.org/2000/svg', 'text');
+          text.setAttribute('class', 'frame-label');
+          text.setAttribute('x', String(LABEL_PAD));
+          text.setAttribute('y', String(CELL_HEIGHT - 5));
+          this.appendChild(text);
+        }
+        if (text.textContent !== label) text.textContent = label;
+      }
     });
     this.applyHighlight();
     // User Timing entries: visible in DevTools and read by scripts/bench-ui.mjs.
