@@ -123,3 +123,23 @@ test('highlight boxes are drawn, moved and deleted', async ({ page }) => {
   await label.getByRole('button', { name: /Delete note/ }).click();
   await expect(label).toBeHidden();
 });
+
+test('a note dragged onto another frame is pinned to that frame', async ({ page }) => {
+  await annotate(page);
+  const agent = pane(page, 'dd-trace.cpuprofile');
+  const note = agent.getByRole('note', { name: `Note: ${NOTE}` });
+  const target = agent.locator('g.frame[name="parserOnHeadersComplete"]').first();
+  const from = (await note.boundingBox())!;
+  const to = (await target.locator('rect').boundingBox())!;
+  expect(Math.abs(from.x - to.x)).toBeGreaterThan(20); // it starts elsewhere
+  await page.mouse.move(from.x + 8, from.y + from.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 8 });
+  await page.mouse.up();
+  // The note now sits on parserOnHeadersComplete's box (its callout starts at the box's left edge).
+  await expect.poll(async () => Math.abs((await note.boundingBox())!.x - to.x)).toBeLessThan(4);
+  await page.screenshot({ path: 'test-results/note-repinned.png' });
+  // Undo puts it back on its first frame.
+  await page.keyboard.press('Control+z');
+  await expect.poll(async () => Math.abs((await note.boundingBox())!.x - from.x)).toBeLessThan(4);
+});

@@ -1,6 +1,6 @@
 import { useRef, useState } from 'react';
 import { type Annotation, type AnnotationDoc, type Region, annotationsForRun, isKeyAnchor, normalizeRegion } from '../../../shared/annotate/annotations';
-import type { BoxRect, FlameChart } from '../comparison/flame-chart';
+import { type BoxRect, type FlameChart, framePathAt } from '../comparison/flame-chart';
 import { useStore } from '../store/store';
 
 interface Placed {
@@ -27,7 +27,8 @@ function place(chart: FlameChart, doc: AnnotationDoc, runId: string, _tick: numb
 /**
  * A pane's annotations drawn over its flamegraph: notes pinned to frames (they follow the frame
  * through zoom, and show on every pane that has it unless pinned to one), highlight boxes around
- * frames or areas. Double-click a note to edit it; drag a box to move it; × deletes.
+ * frames or areas. Double-click a note to edit it; drag a box to move it, or a note onto another
+ * frame to pin it there; × deletes.
  */
 export function NotesLayer({ runId, chart, tick }: { runId: string; chart: FlameChart | null; tick: number }) {
   const doc = useStore((s) => s.annotationHistory.present);
@@ -67,10 +68,17 @@ export function NotesLayer({ runId, chart, tick }: { runId: string; chart: Flame
         const p = local(ev);
         setDrag({ ...drag, x1: p.x, y1: p.y });
       }}
-      onPointerUp={() => {
+      onPointerUp={(ev) => {
         if (!drag || !chart) return;
         setDrag(null);
-        if (drag.moving) {
+        if (drag.moving && isKeyAnchor(drag.moving.anchor)) {
+          // A note dropped on a frame is pinned to it; a click (no real move) or a drop beside
+          // every frame leaves it where it was.
+          if (Math.hypot(drag.x1 - drag.x0, drag.y1 - drag.y0) < 4) return;
+          const path = framePathAt(ev.clientX, ev.clientY);
+          if (path && path.length > 0 && path.join('\u0001') !== drag.moving.anchor.keyPath.join('\u0001'))
+            s.annotationChanged({ type: 'moved', id: drag.moving.id, anchor: { keyPath: path } });
+        } else if (drag.moving) {
           const r = (drag.moving.anchor as { region: Region }).region;
           const { width, height } = chart.size();
           const moved = normalizeRegion({ ...r, x: r.x + (drag.x1 - drag.x0) / width, y: r.y + (drag.y1 - drag.y0) / height });
@@ -82,7 +90,6 @@ export function NotesLayer({ runId, chart, tick }: { runId: string; chart: Flame
       {placed.map(({ a, rect }) => {
         const dx = drag?.moving?.id === a.id ? drag.x1 - drag.x0 : 0;
         const dy = drag?.moving?.id === a.id ? drag.y1 - drag.y0 : 0;
-        const region = !isKeyAnchor(a.anchor);
         return (
           <div key={a.id} className={`annotation annotation-${a.kind}`} style={{ left: rect.x + dx, top: rect.y + dy, width: rect.w, height: rect.h }}>
             {(a.kind === 'note' || a.text) && (
@@ -92,7 +99,7 @@ export function NotesLayer({ runId, chart, tick }: { runId: string; chart: Flame
                 aria-label={`Note: ${a.text}`}
                 onDoubleClick={() => setEditing(a.id)}
                 onPointerDown={(ev) => {
-                  if (!region || (ev.target as Element).closest('button, input')) return;
+                  if ((ev.target as Element).closest('button, input')) return;
                   ev.stopPropagation();
                   const p = local(ev);
                   layer.current!.setPointerCapture?.(ev.pointerId);

@@ -42,6 +42,18 @@ export function keyPath(d: FlameNode<ViewNode>): string[] {
   return path.reverse();
 }
 
+/**
+ * The key path of the frame drawn at a point of the window, in any pane (null where there is
+ * none): where a note dragged onto a frame is pinned.
+ */
+export function framePathAt(clientX: number, clientY: number): string[] | null {
+  for (const el of document.elementsFromPoint(clientX, clientY)) {
+    const g = el.closest('g.frame');
+    if (g) return keyPath(select<Element, FlameNode<ViewNode>>(g).datum());
+  }
+  return null;
+}
+
 export class FlameChart {
   private readonly chart: FlameGraph<ViewNode>;
   private mounted = false;
