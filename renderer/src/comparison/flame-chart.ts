@@ -146,7 +146,8 @@ export class FlameChart {
         if (text.textContent !== label) text.textContent = label;
       }
     });
-    this.applyHighlight();
+    // d3-flame-graph has just set every box's class: only a hovered function needs marking again.
+    if (this.hoveredKey) this.applyHighlight();
     // User Timing entries: visible in DevTools and read by scripts/bench-ui.mjs.
     performance.measure('flamelens:draw', { start: t0 });
   }
@@ -167,8 +168,9 @@ export class FlameChart {
 
   /** Where the boxes of these key paths are drawn (undefined where not drawn). */
   boxes(paths: readonly (readonly string[])[]): (BoxRect | undefined)[] {
-    const wanted = new Map(paths.map((p, i) => [p.join('\u0001'), i]));
     const out: (BoxRect | undefined)[] = paths.map(() => undefined);
+    if (paths.length === 0) return out;
+    const wanted = new Map(paths.map((p, i) => [p.join('\u0001'), i]));
     select(this.el)
       .selectAll<SVGGElement, FlameNode<ViewNode>>('g.frame')
       .each(function (d) {
