@@ -50,22 +50,25 @@ export interface MatchShare {
 }
 
 /**
- * How much of a run the matching frames own. One pass over the pre-order tree: a node is "under
- * a match" when its frame matches or its parent is.
+ * How much of a run the matching frames own: inclusive, the weight of every node with a matching
+ * frame on its stack; self, the weight of nodes whose own frame matches.
  */
 export function matchShare(p: Profile, frameMatches: Uint8Array, weights: Float64Array = p.tree.self): MatchShare {
-  const t = p.tree;
-  const under = new Uint8Array(t.length);
+  const { frame, end, length } = p.tree;
   let inc = 0;
   let self = 0;
   let total = 0;
-  for (let i = 1; i < t.length; i++) {
-    const m = frameMatches[t.frame[i]!]!;
-    under[i] = m | under[t.parent[i]!]!;
-    const w = weights[i]!;
-    total += w;
-    if (under[i]) inc += w;
-    if (m) self += w;
+  // Pre-order: a matching node's subtree is the run of nodes up to its `end`, all of it under a
+  // match. Read front to back, with no per-node state (this runs on every search keystroke).
+  for (let i = 1; i < length; ) {
+    if (frameMatches[frame[i]!]) {
+      for (const e = end[i]!; i < e; i++) {
+        const w = weights[i]!;
+        total += w;
+        inc += w;
+        if (frameMatches[frame[i]!]) self += w;
+      }
+    } else total += weights[i++]!;
   }
   total += weights[0]!;
   return {
