@@ -19,6 +19,32 @@ function naiveShare(t: { length: number; frame: Int32Array | number[]; parent: I
   return { inc, self, total };
 }
 
+describe('compileQuery', () => {
+  it('plain text is a case-insensitive substring of the name or the file, special characters and all', () => {
+    const q = compileQuery('(Anonymous) [x]')!;
+    expect(q.match('foo (anonymous) [X] bar', '')).toBe(true);
+    expect(q.match('anonymous x', '')).toBe(false);
+    expect(compileQuery('DD-TRACE')!.match('wrap', '/app/node_modules/dd-trace/src/x.js')).toBe(true);
+    expect(compileQuery('a.b')!.match('axb', '')).toBe(false);
+  });
+
+  it('/regex/ is tried on the name and on the file', () => {
+    const q = compileQuery('/^send.*Trace$/')!;
+    expect(q.match('sendWithTrace', '')).toBe(true);
+    expect(q.match('x', 'sendTrace')).toBe(true);
+    expect(compileQuery('/[/')!.error).toMatch(/invalid regular expression/);
+  });
+});
+
+describe('matchFrames', () => {
+  it('gives the same flags with the per-file shortcut as frame by frame', async () => {
+    const p = await folded('a;b;c 1\n');
+    const q = compileQuery('/^$/')!; // matches an empty name or an empty file: every frame here has no file
+    const plain = (name: string, file: string) => q.match(name, file);
+    expect([...matchFrames(p, q.match)]).toEqual([...matchFrames(p, plain)]);
+  });
+});
+
 describe('matchShare', () => {
   it('counts a stack once however many matching frames it holds', async () => {
     const p = await folded('a;x;b;x 3\na;c 1\nx 2\n');

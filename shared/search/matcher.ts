@@ -6,7 +6,15 @@
  */
 import type { Profile } from '../model/types';
 
-export type FrameMatcher = (name: string, file: string) => boolean;
+export type FrameMatcher = ((name: string, file: string) => boolean) & {
+  /** set when the matcher is one test applied to the name and to the file: `test(name) || test(file)` */
+  test?: (s: string) => boolean;
+};
+
+/** A matcher that tries one test on the function name and on the file path. */
+function eitherOf(test: (s: string) => boolean): FrameMatcher {
+  return Object.assign((name: string, file: string) => test(name) || test(file), { test });
+}
 
 export interface CompiledQuery {
   match: FrameMatcher;
@@ -22,20 +30,40 @@ export function compileQuery(query: string): CompiledQuery | undefined {
     try {
       const flags = re[2]!.replace(/[gy]/g, '');
       const rx = new RegExp(re[1]!, flags);
-      return { match: (name, file) => rx.test(name) || rx.test(file) };
+      return { match: eitherOf((x) => rx.test(x)) };
     } catch (e) {
       return { match: () => false, error: `invalid regular expression: ${(e as Error).message}` };
     }
   }
-  const needle = q.toLowerCase();
-  return { match: (name, file) => name.toLowerCase().includes(needle) || file.toLowerCase().includes(needle) };
+  // A case-insensitive expression of the escaped text: the same substring test as lower-casing
+  // both sides, without a new string per frame name on every keystroke.
+  const rx = new RegExp(q.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'), 'i');
+  return { match: eitherOf((x) => rx.test(x)) };
 }
 
-/** Per-frame match flags for a profile (each distinct frame is tested once). */
+/**
+ * Per-frame match flags for a profile: each distinct frame is tested once, and a file path —
+ * shared by all the functions in it — is tested once for all of them.
+ */
 export function matchFrames(p: Profile, match: FrameMatcher): Uint8Array {
   const f = p.frames;
   const out = new Uint8Array(f.length);
-  for (let i = 0; i < f.length; i++) out[i] = match(f.name[i]!, f.file[i]!) ? 1 : 0;
+  const test = match.test;
+  if (!test) {
+    for (let i = 0; i < f.length; i++) out[i] = match(f.name[i]!, f.file[i]!) ? 1 : 0;
+    return out;
+  }
+  const fileMatches = new Map<string, boolean>();
+  for (let i = 0; i < f.length; i++) {
+    if (test(f.name[i]!)) {
+      out[i] = 1;
+      continue;
+    }
+    const file = f.file[i]!;
+    let m = fileMatches.get(file);
+    if (m === undefined) fileMatches.set(file, (m = test(file)));
+    if (m) out[i] = 1;
+  }
   return out;
 }
 
