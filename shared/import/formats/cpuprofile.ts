@@ -96,10 +96,13 @@ async function read(file: string, chunks: AsyncIterable<Uint8Array>, frames: Fra
     if (typeof v === 'number' && Number.isFinite(v)) return v;
     throw new ImportError({ file, offset, message: `"${key}" holds ${preview(v)}, expected a number` });
   };
-  // Frames by url, name and position: a profile names a few thousand frames in each of its
-  // nodes, and interning builds a key string each time (a fifth of a big profile's import).
-  const frameCache = new Map<string, Map<string, Map<number, number>>>();
-  const frameOf = (cf: V8CallFrame): number => {
+  // Frames by script id and position, then url and name: a profile names a few thousand frames
+  // in each of its nodes, and interning builds a key string each time (a fifth of a big
+  // profile's import). The script id (`"scriptId":"65"`, short) and the position are cheap keys;
+  // url and name, fresh strings of every parsed node, are only compared, never hashed. The
+  // script id only narrows the search: equal url, name and position make the same frame.
+  const frameCache = new Map<unknown, Map<number, { url: string; name: string; id: number }[]>>();
+  const frameOf = (cf: V8CallFrame & { scriptId?: unknown }): number => {
     const line = cf.lineNumber;
     const column = cf.columnNumber;
     const small = (p: unknown): p is number => typeof p === 'number' && Number.isInteger(p) && p >= -1 && p < 2 ** 21;
@@ -109,36 +112,45 @@ async function read(file: string, chunks: AsyncIterable<Uint8Array>, frames: Fra
     }
     const url = typeof cf.url === 'string' ? cf.url : '';
     const name = typeof cf.functionName === 'string' ? cf.functionName : '';
-    let byName = frameCache.get(url);
-    if (byName === undefined) frameCache.set(url, (byName = new Map()));
-    let byPosition = byName.get(name);
-    if (byPosition === undefined) byName.set(name, (byPosition = new Map()));
+    const script = typeof cf.scriptId === 'string' || typeof cf.scriptId === 'number' ? cf.scriptId : '';
+    let byPosition = frameCache.get(script);
+    if (byPosition === undefined) frameCache.set(script, (byPosition = new Map()));
     const at = (line + 1) * 2 ** 22 + column + 1;
-    let id = byPosition.get(at);
-    if (id === undefined) {
-      if (url !== '') raw.urls.add(url);
-      id = internV8Frame(frames, cf, 0);
-      byPosition.set(at, id);
+    let list = byPosition.get(at);
+    if (list === undefined) byPosition.set(at, (list = []));
+    for (let i = 0; i < list.length; i++) {
+      const f = list[i]!;
+      if (f.url === url && f.name === name) return f.id;
     }
+    if (url !== '') raw.urls.add(url);
+    const id = internV8Frame(frames, cf, 0);
+    list.push({ url, name, id });
     return id;
   };
   const readNode = (v: unknown, offset: number) => {
-    if (!isObject(v) || typeof v.id !== 'number') throw new ImportError({ file, offset, message: 'a node in "nodes" has no numeric "id"' });
+    if (!isObject(v)) throw new ImportError({ file, offset, message: 'a node in "nodes" has no numeric "id"' });
+    const id = v.id;
+    if (typeof id !== 'number') throw new ImportError({ file, offset, message: 'a node in "nodes" has no numeric "id"' });
     const cf = v.callFrame;
-    if (!isObject(cf)) throw new ImportError({ file, offset, message: `node ${v.id} has no "callFrame" object` });
-    if (raw.index.has(v.id)) {
+    if (!isObject(cf)) throw new ImportError({ file, offset, message: `node ${id} has no "callFrame" object` });
+    if (raw.index.has(id)) {
       raw.duplicateIds++;
       return;
     }
-    raw.index.set(v.id, raw.ids.length);
-    raw.ids.push(v.id);
+    const at = raw.ids.length;
+    raw.index.set(id, at);
+    raw.ids.push(id);
     raw.frame.push(frameOf(cf as V8CallFrame));
-    raw.parentId.push(typeof v.parent === 'number' ? v.parent : NaN);
-    raw.hitCount.push(typeof v.hitCount === 'number' && v.hitCount > 0 && v.hitCount <= MAX_WEIGHT ? v.hitCount : 0);
-    if (Array.isArray(v.children)) {
-      for (const c of v.children) {
+    const parent = v.parent;
+    raw.parentId.push(typeof parent === 'number' ? parent : NaN);
+    const hits = v.hitCount;
+    raw.hitCount.push(typeof hits === 'number' && hits > 0 && hits <= MAX_WEIGHT ? hits : 0);
+    const children = v.children;
+    if (Array.isArray(children)) {
+      for (let i = 0; i < children.length; i++) {
+        const c: unknown = children[i];
         if (typeof c !== 'number') continue;
-        raw.edgeParent.push(raw.ids.length - 1);
+        raw.edgeParent.push(at);
         raw.edgeChild.push(c);
       }
     }
@@ -167,6 +179,8 @@ async function read(file: string, chunks: AsyncIterable<Uint8Array>, frames: Fra
             throw new ImportError({ file, offset, message: 'not a V8 CPU profile: this is a trace-event file ("traceEvents")' });
         }
       },
+      // Offsets serve only error messages, which get them from the stream (see `places`).
+      places: false,
       value(key, v) {
         if (key === 'head') raw.head = v;
         else if (key === 'startTime' && isTime(v)) raw.startTime = v;

@@ -8,6 +8,12 @@ import type { TraceEventStat } from '../../model/types';
 /** Per (category, name, phase) counters, nested maps so that no key string is built per event. */
 export class StatTable {
   private readonly index = new Map<string, Map<string, Map<string, number>>>();
+  /**
+   * The last category and its names: nearly every event of a Node trace is in one category
+   * ("node,node.async_hooks"), and looking up a fresh string hashes it each time.
+   */
+  private lastCat: string | undefined;
+  private lastByName: Map<string, Map<string, number>> | undefined;
   private readonly cat: string[] = [];
   private readonly name: string[] = [];
   private readonly phase: string[] = [];
@@ -16,14 +22,19 @@ export class StatTable {
   readonly duration: number[] = [];
 
   id(cat: string, name: string, phase: string): number {
-    let byCat = this.index.get(phase);
-    if (!byCat) this.index.set(phase, (byCat = new Map()));
-    let byName = byCat.get(cat);
-    if (!byName) byCat.set(cat, (byName = new Map()));
-    let i = byName.get(name);
+    let byName = this.lastByName;
+    if (cat !== this.lastCat || byName === undefined) {
+      byName = this.index.get(cat);
+      if (!byName) this.index.set(cat, (byName = new Map()));
+      this.lastCat = cat;
+      this.lastByName = byName;
+    }
+    let byPhase = byName.get(name);
+    if (!byPhase) byName.set(name, (byPhase = new Map()));
+    let i = byPhase.get(phase);
     if (i === undefined) {
       i = this.cat.length;
-      byName.set(name, i);
+      byPhase.set(phase, i);
       this.cat.push(cat);
       this.name.push(name);
       this.phase.push(phase);
