@@ -24,12 +24,72 @@ export interface LineCursor {
  * seen before, a folded frame it knows) reads them in place, and may take several at once
  * (`LineCursor`); `forEachLine` is the simple form.
  */
+/**
+ * UTF-8 chunks to text, each chunk decoded whole. Node's `TextDecoder` leaves its fast path for
+ * good once asked to decode with `stream: true`, and the slow path makes an external two-byte
+ * string (twice the memory of the chunk, outside the heap, and every search and comparison in it
+ * reads two bytes a character); the fast path makes a one-byte string of ASCII text. So a
+ * sequence cut by the chunk's end is held back and decoded with the next chunk, which is what
+ * the streaming decoder does. A byte-order mark is dropped only at the very start, as there.
+ */
+export class Utf8Chunks {
+  private readonly first = new TextDecoder('utf-8');
+  private readonly rest = new TextDecoder('utf-8', { ignoreBOM: true });
+  private started = false;
+  /** the start of a sequence that the last chunk ended inside of */
+  private held: Uint8Array | undefined;
+
+  decode(chunk: Uint8Array): string {
+    let bytes = chunk;
+    if (this.held !== undefined) {
+      bytes = new Uint8Array(this.held.length + chunk.length);
+      bytes.set(this.held);
+      bytes.set(chunk, this.held.length);
+      this.held = undefined;
+    }
+    const whole = completeUtf8(bytes);
+    if (whole < bytes.length) {
+      this.held = bytes.slice(whole);
+      bytes = bytes.subarray(0, whole);
+    }
+    return bytes.length === 0 ? '' : this.decoder().decode(bytes);
+  }
+
+  /** What is left at the end: a cut-off sequence, decoded as the streaming decoder ends it. */
+  end(): string {
+    const held = this.held;
+    this.held = undefined;
+    return held === undefined ? '' : this.decoder().decode(held);
+  }
+
+  private decoder(): TextDecoder {
+    const d = this.started ? this.rest : this.first;
+    this.started = true;
+    return d;
+  }
+}
+
+/**
+ * How many of `bytes` end before a sequence that is cut off at their end: a lead byte with fewer
+ * continuation bytes after it than it announces. (Bytes that are invalid in any case decode to
+ * the same U+FFFD whichever chunk they are decoded with.)
+ */
+function completeUtf8(bytes: Uint8Array): number {
+  const n = bytes.length;
+  let lead = n - 1;
+  while (lead >= 0 && lead > n - 4 && (bytes[lead]! & 0xc0) === 0x80) lead--;
+  if (lead < 0) return n;
+  const b = bytes[lead]!;
+  const length = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
+  return n - lead < length ? lead : n;
+}
+
 export async function forEachLineIn(
   chunks: AsyncIterable<Uint8Array>,
   file: string,
   onLine: (text: string, start: number, end: number, lineNo: number, cursor: LineCursor) => void,
 ): Promise<number> {
-  const decoder = new TextDecoder('utf-8');
+  const decoder = new Utf8Chunks();
   const cursor: LineCursor = { lines: 0, next: 0 };
   let carry = '';
   let lineNo = 0;
@@ -37,7 +97,7 @@ export async function forEachLineIn(
     // Lines are searched in the decoded chunk itself, never in `carry + chunk`: V8 searches a
     // joined (cons) string through a runtime call each time, which made every line cost twice
     // as much. Only the line that straddles two chunks is joined.
-    const text = decoder.decode(chunk, { stream: true });
+    const text = decoder.decode(chunk);
     let start = 0;
     if (carry !== '') {
       const nl = text.indexOf('\n');
@@ -66,7 +126,7 @@ export async function forEachLineIn(
     carry = text.slice(start);
     if (carry.length > MAX_LINE) throw new ImportError({ file, line: lineNo + 1, message: `line is longer than ${MAX_LINE} characters` });
   }
-  carry += decoder.decode();
+  carry += decoder.end();
   if (carry.length > 0) {
     cursor.lines = 0;
     onLine(carry, 0, carry.endsWith('\r') ? carry.length - 1 : carry.length, ++lineNo, cursor);

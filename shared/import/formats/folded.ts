@@ -10,7 +10,7 @@ import { CallTreeBuilder, type FrameInput, FrameTableBuilder, finishProfile } fr
 import { Category, MAX_WEIGHT, Tier } from '../../model/types';
 import { ImportError } from '../errors';
 import type { Importer } from '../importer';
-import { TextTable, forEachLine } from '../lines';
+import { TextTable, forEachLineIn } from '../lines';
 import { HEAD_BYTES } from '../source';
 
 // JavaScript's `\s`, which is what the count's separator may be.
@@ -66,6 +66,16 @@ export function splitFoldedLine(line: string): [stack: string, count: string] | 
 
 const VISIBLE = /\S/;
 
+/**
+ * Whether `stack` holds the frames of `prev` up to the one that ends at `e` (a `;` or its end
+ * follows there), given that both are known to agree before `from`. One native comparison of
+ * slices: a loop over the characters took several times as long.
+ */
+function sharesFrames(stack: string, prev: string, from: number, e: number): boolean {
+  if (e > stack.length || (e < stack.length && stack.charCodeAt(e) !== 0x3b)) return false;
+  return stack.slice(from, e) === prev.slice(from, e);
+}
+
 function frameCategory(label: string): Category | undefined {
   if (label.endsWith('_[k]')) return Category.Kernel;
   return undefined;
@@ -114,47 +124,89 @@ export const foldedImporter: Importer = {
       }
       return id;
     };
-    // the previous line's stack, where each of its frames ends and the tree node it reached
+    // The previous line's stack, where each of its frames ends and the tree node it reached (the
+    // first `depth` entries), and where its first character that is not white space is.
     let prevStack = '';
+    let prevVisible = 0;
+    let depth = 0;
     const prevEnds: number[] = [];
     const prevNodes: number[] = [];
-    await forEachLine(source.chunks(), file, (line, lineNo) => {
-      if (line.trim() === '') return;
-      const m = splitFoldedLine(line);
-      if (!m) {
-        if (skipped++ === 0) firstSkipped = lineNo;
-        return;
+    const skip = (text: string, start: number, end: number, lineNo: number) => {
+      if (text.slice(start, end).trim() === '') return;
+      if (skipped++ === 0) firstSkipped = lineNo;
+    };
+    await forEachLineIn(source.chunks(), file, (text, start, end, lineNo) => {
+      // The line is read in place, as `splitFoldedLine` reads it: the count after the last white
+      // space, the stack before it.
+      let w = end - 1;
+      while (w >= start && !isSpace(text.charCodeAt(w))) w--;
+      let i = w + 1;
+      let count = 0;
+      while (i < end && isDigit(text.charCodeAt(i))) count = count * 10 + (text.charCodeAt(i++) - 0x30);
+      if (w < start || i === w + 1) return skip(text, start, end, lineNo);
+      // Up to 15 digits, adding them up is exact; past them, or with a fraction, `Number` reads it.
+      let exact = i - w - 1 <= 15;
+      if (i < end && text.charCodeAt(i) === 0x2e) {
+        exact = false;
+        i++;
+        while (i < end && isDigit(text.charCodeAt(i))) i++;
       }
-      const weight = Number(m[1]);
+      if (i !== end) return skip(text, start, end, lineNo);
+      const stack = text.slice(start, w);
+      // The frames it shares with the previous line are not read again. How many there are is
+      // found by comparing whole prefixes (a prefix shared up to frame k is shared up to every
+      // frame before it), from the deepest down in growing steps, then by halving the range:
+      // sorted output (what collapsers write) mostly shares all but the last few frames.
+      let lo = 0;
+      let hi = depth;
+      // deepest first, then 2, 4, 8… frames further up
+      for (let off = 0, grow = 0; lo < hi; off = grow, grow = 2 * grow + 1) {
+        const k = Math.max(lo + 1, hi - off);
+        if (sharesFrames(stack, prevStack, 0, prevEnds[k - 1]!)) lo = k;
+        else hi = k - 1;
+        if (lo > 0) break;
+      }
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if (sharesFrames(stack, prevStack, lo > 0 ? prevEnds[lo - 1]! : 0, prevEnds[mid - 1]!)) lo = mid;
+        else hi = mid - 1;
+      }
+      // Only the rest needs checking: the shared part was valid on the previous line. A stack
+      // holds no line break (\n cannot occur in a line) and something that is not white space.
+      const shared = lo > 0 ? prevEnds[lo - 1]! : 0;
+      if (stack.indexOf('\r', shared) >= 0 || stack.indexOf('\u2028', shared) >= 0 || stack.indexOf('\u2029', shared) >= 0)
+        return skip(text, start, end, lineNo);
+      let visible = prevVisible;
+      if (visible >= shared) {
+        visible = shared;
+        while (visible < stack.length && isSpace(stack.charCodeAt(visible))) visible++;
+        if (visible === stack.length) return skip(text, start, end, lineNo);
+      }
+      const weight = exact ? count : Number(text.slice(w + 1, end));
       if (!(weight <= MAX_WEIGHT)) {
         if (tooLarge++ === 0) firstTooLarge = lineNo;
         return;
       }
-      // The stack root → leaf, walked down the tree as its frames are read (no array of parts).
-      // The frames it shares with the previous line are not read again: how many there are is
-      // found by comparing whole prefixes (a prefix shared up to frame k is shared up to every
-      // frame before it), a few comparisons where collapsers sort their output.
-      const stack = m[0];
-      let lo = 0;
-      let hi = prevEnds.length;
-      while (lo < hi) {
-        const mid = (lo + hi + 1) >> 1;
-        const e = prevEnds[mid - 1]!;
-        const fits = e === stack.length || (e < stack.length && stack.charCodeAt(e) === 0x3b); /* ; */
-        if (fits && stack.slice(0, e) === prevStack.slice(0, e)) lo = mid;
-        else hi = mid - 1;
-      }
-      prevEnds.length = lo;
-      prevNodes.length = lo;
+      // The stack root → leaf, walked down the tree from the last frame shared, as its frames are
+      // read (no array of parts).
+      depth = lo;
       prevStack = stack;
+      prevVisible = visible;
       let node = lo > 0 ? prevNodes[lo - 1]! : tree.root;
-      if (lo === 0 || prevEnds[lo - 1]! < stack.length) {
-        for (let from = lo > 0 ? prevEnds[lo - 1]! + 1 : 0; ;) {
+      if (lo === 0 || shared < stack.length) {
+        for (let from = lo > 0 ? shared + 1 : 0; ;) {
           const semi = stack.indexOf(';', from);
           const to = semi < 0 ? stack.length : semi;
           node = tree.child(node, frameOf(stack, from, to));
-          prevEnds.push(to);
-          prevNodes.push(node);
+          // within the arrays or pushed: a write past their end makes V8 drop optimized code
+          if (depth < prevEnds.length) {
+            prevEnds[depth] = to;
+            prevNodes[depth] = node;
+          } else {
+            prevEnds.push(to);
+            prevNodes.push(node);
+          }
+          depth++;
           if (semi < 0) break;
           from = semi + 1;
         }

@@ -91,14 +91,21 @@ function frameInput(part: string, dso: string, label: string): FrameInput {
 }
 
 /**
- * The frames one frame line stands for, caller first: usually one, none for a symbol the
- * reference leaves out, several for an inlined `a->b` chain. `symbol` is the symbol column as
- * printed (offset included), `dsoColumn` the text inside the dso's parentheses, `damaged` whether
- * the line had a `)` inside that column or text after it, and `java` whether the process is named
- * `java` (the reference labels its frames differently).
+ * The symbol column as printed without its `+0x481` offset: what the frames depend on (the same
+ * function is printed with as many offsets as it has call sites).
  */
-export function perfFrameInputs(symbol: string, dsoColumn: string, damaged: boolean, java: boolean): FrameInput[] {
-  const sym = symbol.replace(OFFSET, '');
+export function withoutOffset(symbol: string): string {
+  return symbol.replace(OFFSET, '');
+}
+
+/**
+ * The frames one frame line stands for, caller first: usually one, none for a symbol the
+ * reference leaves out, several for an inlined `a->b` chain. `sym` is the symbol column as
+ * printed without its offset (`withoutOffset`), `dsoColumn` the text inside the dso's
+ * parentheses, `damaged` whether the line had a `)` inside that column or text after it, and
+ * `java` whether the process is named `java` (the reference labels its frames differently).
+ */
+export function perfFrameInputs(sym: string, dsoColumn: string, damaged: boolean, java: boolean): FrameInput[] {
   // The reference leaves out symbols that start with "(": perf prints process names that way.
   if (sym.charCodeAt(0) === 40 /* ( */) return [];
   // A cut-off dso column (`([kernel.kallsyms])/libpthread-2.19.so)`) still says where the code is.

@@ -3,9 +3,11 @@
  * period event:`) followed by the call chain leaf first, one `address symbol (dso)` line per
  * frame, and a blank line. Reference: Brendan Gregg's FlameGraph `stackcollapse-perf.pl` with
  * default options (https://github.com/brendangregg/FlameGraph), whose output `collapse()`
- * reproduces. This file reads the lines: headers, frame line layout, samples, event types and
- * weights; what each frame is called (its reference label, V8 function, script and tier, dso
- * naming) is worked out in perf-frames.ts. Where we part ways with the script, on purpose:
+ * reproduces. This file reads the lines: frame line layout, samples, event types and weights;
+ * headers are cut into their columns in perf-header.ts, what each frame is called (its reference
+ * label, V8 function, script and tier, dso naming) is worked out in perf-frames.ts, and what is
+ * remembered of frame lines to read a long capture fast is in perf-tails.ts. Where we part ways
+ * with the script, on purpose:
  * - the last sample is kept when the file does not end with a blank line (the script drops it);
  * - a header met before the blank line that should close the previous sample closes it (the
  *   script would glue both stacks together), which also reads `perf script` without `-g`;
@@ -13,153 +15,17 @@
  *   them after a `time:` column).
  */
 import { CallTreeBuilder, FrameTableBuilder, detached, finishProfile } from '../../model/builders';
-import { Category, MAX_WEIGHT, Tier, isTime } from '../../model/types';
+import { Category, MAX_WEIGHT, Tier } from '../../model/types';
 import type { RunMeta, Unit } from '../../model/types';
 import { ImportError } from '../errors';
 import type { Importer } from '../importer';
 import { type LineCursor, TextTable, forEachLineIn } from '../lines';
-import { perfFrameInputs } from './perf-frames';
+import { perfFrameInputs, withoutOffset } from './perf-frames';
+import { type Header, HeaderReader, isSpace, readHeader, skipSpace } from './perf-header';
+import { SampleLines, type SeenLine, newSeenLine } from './perf-tails';
 
-// ---------------------------------------------------------------------------------------------
-// Characters. Perl's \s and \w (ASCII) are what the reference output depends on.
-
-function isSpace(c: number): boolean {
-  return c === 32 || (c >= 9 && c <= 13);
-}
-function isDigit(c: number): boolean {
-  return c >= 48 && c <= 57;
-}
 function isWord(c: number): boolean {
   return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
-}
-function skipSpace(s: string, i: number): number {
-  while (i < s.length && isSpace(s.charCodeAt(i))) i++;
-  return i;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Sample header lines.
-
-interface Header {
-  /** process name as printed, spaces included (`V8 WorkerThread`) */
-  comm: string;
-  pid?: string;
-  tid: string;
-  /** microseconds; NaN without a timestamp column */
-  time: number;
-  event?: string;
-  period?: string;
-  /** where a frame printed on the header line itself starts (`perf script` without `-g`) */
-  inlineFrame?: number;
-}
-
-interface Ids {
-  comm: string;
-  first: string;
-  second?: string;
-  /** index of the blank after the ids */
-  end: number;
-}
-
-/** The ids when the comm is `line.slice(0, e)` and `line[e]` is a blank; else undefined. */
-function idsAfter(line: string, e: number): Ids | undefined {
-  const n = line.length;
-  let j = skipSpace(line, e);
-  const d0 = j;
-  while (j < n && isDigit(line.charCodeAt(j))) j++;
-  if (j === d0) return undefined;
-  const first = line.slice(d0, j);
-  while (j < n && line.charCodeAt(j) === 47 /* / */) j++;
-  const t0 = j;
-  while (j < n && isDigit(line.charCodeAt(j))) j++;
-  if (j >= n || !isSpace(line.charCodeAt(j))) return undefined;
-  const ids: Ids = { comm: line.slice(0, e), first, end: j };
-  if (j > t0) ids.second = line.slice(t0, j);
-  return ids;
-}
-
-/**
- * comm, pid and tid, read as the reference reads them: the shortest name of two or more
- * characters followed by blanks and a number (`swapper     0 [001] …`), the number optionally
- * `pid/tid` (`iperf 27409/28744 [000] …`), then a blank. A name may contain spaces
- * (`V8 WorkerThread 24636/25607 [000] …`) but a name followed by a number is cut there. A
- * one-character name is only a fallback (the reference skips such lines; `x 12 1.0: cycles:`).
- */
-function readIds(line: string): Ids | undefined {
-  for (let e = 2; e < line.length; e++) {
-    if (!isSpace(line.charCodeAt(e))) continue;
-    const ids = idsAfter(line, e);
-    if (ids) return ids;
-    // Any longer name ending inside the same run of blanks meets the same text after it.
-    e = skipSpace(line, e) - 1;
-  }
-  return line.length > 1 && isSpace(line.charCodeAt(1)) ? idsAfter(line, 1) : undefined;
-}
-
-/**
- * The event and period as the reference finds them: the line ends in `EVENT:` (the event may
- * carry modifiers, `cpu-clock:pppH:`), preceded by an optional period right after a colon —
- * `dd 29776 666709.771979:   10101010 cpu-clock: `.
- */
-function eventAtEnd(line: string): { event: string; period?: string } | undefined {
-  let e = line.length;
-  while (e > 0 && isSpace(line.charCodeAt(e - 1))) e--;
-  if (e < 2 || line.charCodeAt(e - 1) !== 58 /* : */) return undefined;
-  let s = e - 1;
-  while (s > 0 && !isSpace(line.charCodeAt(s - 1))) s--;
-  if (s === e - 1 || s === 0) return undefined;
-  const event = line.slice(s, e - 1);
-  let w = s;
-  while (w > 0 && isSpace(line.charCodeAt(w - 1))) w--;
-  let d = w;
-  while (d > 0 && isDigit(line.charCodeAt(d - 1))) d--;
-  if (d < w) {
-    let c = d;
-    while (c > 0 && isSpace(line.charCodeAt(c - 1))) c--;
-    return c > 0 && line.charCodeAt(c - 1) === 58 ? { event, period: line.slice(d, w) } : undefined;
-  }
-  if (w > 0 && line.charCodeAt(w - 1) === 58) return { event };
-  return undefined;
-}
-
-const TIME = /^(\d+)(?:\.(\d+))?:$/;
-
-function readHeader(line: string): Header | undefined {
-  const ids = readIds(line);
-  if (!ids) return undefined;
-  const h: Header = { comm: ids.comm, tid: ids.second ?? ids.first, time: NaN };
-  if (ids.second !== undefined) h.pid = ids.first;
-  // The columns after the ids: [cpu] time: period event: — each may be missing.
-  const tok = /\S+/g;
-  tok.lastIndex = ids.end;
-  let m = tok.exec(line);
-  if (m && /^\[\d+\]$/.test(m[0])) m = tok.exec(line);
-  const t = m ? TIME.exec(m[0]) : null;
-  if (t) {
-    const frac = t[2] ?? '';
-    h.time = Number(t[1]) * 1e6 + (frac === '' ? 0 : Number(frac) * 10 ** (6 - frac.length));
-    // `99999999999999999999999.5:` is not a time (and 400 digits would make it Infinity).
-    if (!isTime(h.time)) h.time = NaN;
-    m = tok.exec(line);
-  }
-  const atEnd = eventAtEnd(line);
-  if (atEnd) {
-    h.event = atEnd.event;
-    if (atEnd.period !== undefined) h.period = atEnd.period;
-    return h;
-  }
-  if (m && /^\d+$/.test(m[0])) {
-    h.period = m[0];
-    m = tok.exec(line);
-  }
-  if (m && m[0].length > 1 && m[0].endsWith(':')) {
-    h.event = m[0].slice(0, -1);
-    const rest = skipSpace(line, tok.lastIndex);
-    if (rest < line.length) h.inlineFrame = rest;
-  } else {
-    delete h.period;
-  }
-  return h;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -203,41 +69,6 @@ function readFrame(line: string, from: number, out: FrameLine): boolean {
     return true;
   }
   return false;
-}
-
-/** Tails a line may drop for missing before it stops noting new ones. */
-const TAIL_DROPS = 3;
-/** Bytes (about) all remembered tails may take together. */
-const TAIL_BUDGET = 64 * 1024 * 1024;
-
-/** A frame line met before: the frames it pushed and whether it was damaged. */
-interface SeenLine {
-  ids: number | number[];
-  damaged: boolean;
-  /**
-   * The rest of the sample after this line the last time (its callers down to the root: from
-   * this line's `\n` to the last frame line's end), what those lines pushed, how many lines they
-   * were and which were damaged. When the text after this line is the same again, all of it is
-   * taken at once: stacks share their lower frames (`uv_run`, `main`…) from sample to sample.
-   */
-  tail?: SeenTail;
-  /** how often the tail was there again, and not: a line whose callers vary keeps the tail it has */
-  tailHits: number;
-  tailMisses: number;
-  /** times the tail was dropped for missing; after a few, none is noted any more */
-  tailDrops: number;
-}
-
-interface SeenTail {
-  text: string;
-  ids: number[];
-  lines: number;
-  damaged: number;
-  /** the first damaged line, counted from this one (1: the next line) */
-  firstDamaged: number;
-  /** the call-tree node these frames lead to from the root frame `root` (-1: not known yet) */
-  node: number;
-  root: number;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -317,13 +148,15 @@ export const perfScriptImporter: Importer = {
     const threadNames: Record<string, string> = {};
     let hasIds = false;
 
-    // The sample being read: its root frame, weight, time and frames leaf first.
+    // The sample being read: its root frame, weight, time and frames leaf first (`height` of
+    // them: a counter, as emptying an array once per sample is a call into the runtime).
     let open = false;
     let rootFrame = 0;
     let weight = 1;
     let time = NaN;
     let java = false;
     const stack: number[] = [];
+    let height = 0;
     let withPeriod = 0;
     let periodSum = 0;
     let start = Infinity;
@@ -336,21 +169,23 @@ export const perfScriptImporter: Importer = {
     let orphans = 0;
     const hugePeriods = { count: 0, first: 0 };
     let reportLike = false;
+    const sampleLines = new SampleLines();
 
     const flush = () => {
-      noteTails();
+      sampleLines.noteTails(stack, height);
       // The stack's root end is the tail taken at once, when it ends the sample: the node its
       // frames lead to is known from the last time.
-      const taken = takenEnd === stack.length ? takenTail : undefined;
+      const taken = sampleLines.takenEnd === height ? sampleLines.taken : undefined;
+      const below = taken === undefined ? -1 : height - (taken.ids.length - taken.from);
       let node: number;
-      let i = stack.length - 1;
+      let i = height - 1;
       if (taken !== undefined && taken.root === rootFrame) {
         node = taken.node;
-        i = stack.length - taken.ids.length - 1;
+        i = below - 1;
       } else node = tree.child(tree.root, rootFrame);
       for (; i >= 0; i--) {
         node = tree.child(node, stack[i]!);
-        if (taken !== undefined && i === stack.length - taken.ids.length) {
+        if (taken !== undefined && i === below) {
           taken.node = node;
           taken.root = rootFrame;
         }
@@ -362,12 +197,23 @@ export const perfScriptImporter: Importer = {
     };
 
     const fl: FrameLine = { sym: 0, dso: 0, close: 0, damaged: false };
-    // Frames by their text `symbol (dso)`, apart for processes named java (labels differ there).
+    // Frames by their text `symbol+0x1f (dso`, apart for processes named java (labels differ
+    // there); and by the same text without the offset, met again for every call site of a
+    // function: naming and interning its frames once per function, not once per call site.
     const frameCache = new Map<string, number | number[]>();
     const javaFrameCache = new Map<string, number | number[]>();
+    const symbolCache = new Map<string, number | number[]>();
+    const javaSymbolCache = new Map<string, number | number[]>();
+    // Writes stay within the array or push: a write past its end would make V8 drop the
+    // optimized code of the line reader (and compile it again) until it had seen that happen.
+    const put = (id: number) => {
+      if (height < stack.length) stack[height] = id;
+      else stack.push(id);
+      height++;
+    };
     const pushIds = (ids: number | number[]) => {
-      if (typeof ids === 'number') stack.push(ids);
-      else for (let i = ids.length - 1; i >= 0; i--) stack.push(ids[i]!);
+      if (typeof ids === 'number') put(ids);
+      else for (let i = ids.length - 1; i >= 0; i--) put(ids[i]!);
     };
     /** Pushes the frames of the frame line `readFrame` just read; returns them. */
     const pushFrame = (line: string, lineNo: number): number | number[] => {
@@ -376,9 +222,19 @@ export const perfScriptImporter: Importer = {
       const key = line.slice(fl.sym, fl.close);
       let ids = cache.get(key);
       if (ids === undefined) {
-        const inputs = perfFrameInputs(line.slice(fl.sym, fl.dso - 2), line.slice(fl.dso, fl.close), fl.damaged, java);
-        const interned = inputs.map((f) => frames.intern(f));
-        ids = interned.length === 1 ? interned[0]! : interned;
+        // The dso column holds no blank, so no `" ("`: the text without the offset is unambiguous.
+        // (What the frames depend on: `damaged` only matters with a `)` inside the column, which
+        // makes every line with that column damaged.)
+        const sym = withoutOffset(line.slice(fl.sym, fl.dso - 2));
+        const bySymbol = java ? javaSymbolCache : symbolCache;
+        const symKey = sym + line.slice(fl.dso - 2, fl.close);
+        ids = bySymbol.get(symKey);
+        if (ids === undefined) {
+          const inputs = perfFrameInputs(sym, line.slice(fl.dso, fl.close), fl.damaged, java);
+          const interned = inputs.map((f) => frames.intern(f));
+          ids = interned.length === 1 ? interned[0]! : interned;
+          bySymbol.set(detached(symKey), ids);
+        }
         cache.set(detached(key), ids);
       }
       pushIds(ids);
@@ -389,78 +245,30 @@ export const perfScriptImporter: Importer = {
     const lineCache = new TextTable<SeenLine>();
     const javaLineCache = new TextTable<SeenLine>();
 
-    // The frame lines of the sample being read, to note each one's tail when it ends: their
-    // entries, where each line's `\n` is, the stack height after it and whether it was damaged.
-    // `tailable` stays true while all of them are remembered lines of one text.
-    let sampleText = '';
-    let tailable = false;
-    const lineSeen: SeenLine[] = [];
-    const lineNl: number[] = [];
-    const lineHeight: number[] = [];
-    const lineDamaged: boolean[] = [];
-    /** a tail taken at once ends the sample's lines: the tail, and the stack height after it */
-    let takenTail: SeenTail | undefined;
-    let takenEnd = -1;
-    const resetLines = () => {
-      tailable = true;
-      sampleText = '';
-      lineSeen.length = 0;
-      lineNl.length = 0;
-      lineHeight.length = 0;
-      lineDamaged.length = 0;
-      takenTail = undefined;
-      takenEnd = -1;
-    };
-    const noteLine = (seen: SeenLine | undefined, text: string, nl: number) => {
-      if (!tailable) return;
-      if (seen === undefined || (lineSeen.length > 0 && text !== sampleText) || takenTail !== undefined) {
-        tailable = false;
-        return;
+    /** What a sample takes from its header's comm and ids, worked out once per header shape. */
+    interface Thread {
+      root: number;
+      name: string;
+      java: boolean;
+      /** `pid:tid`, with ids */
+      thread: string | undefined;
+    }
+    const threadOf = (h: Header): Thread => {
+      // The reference's root is the comm with blanks made `_` (`V8 WorkerThread` → `V8_WorkerThread`).
+      const label = h.comm.replaceAll(' ', '_');
+      const name = h.comm.trimEnd();
+      let root = rootCache.get(h.comm);
+      if (root === undefined) {
+        // swapper is the kernel's idle task: its samples are idle CPU time.
+        const category = name === 'swapper' ? Category.Idle : Category.Other;
+        root = frames.intern({ name, tier: Tier.Unknown, category, label });
+        rootCache.set(detached(h.comm), root);
       }
-      sampleText = text;
-      lineSeen.push(seen);
-      lineNl.push(nl);
-      lineHeight.push(stack.length);
-      lineDamaged.push(seen.damaged);
+      return { root, name, java: label === 'java', thread: h.pid === undefined ? undefined : `${h.pid}:${h.tid}` };
     };
-    /** Notes the tail of every line of the finished sample that has none. */
-    let tailBudget = TAIL_BUDGET;
-    const noteTails = () => {
-      const n = lineSeen.length;
-      if (!tailable || n === 0) return;
-      // The last part, when it was taken at once (by the last line noted).
-      const taken = takenTail;
-      const stop = lineNl[n - 1]! + (taken ? taken.text.length : 0);
-      for (let i = 0; i < n - 1; i++) {
-        const seen = lineSeen[i]!;
-        if (seen.tail !== undefined || seen.tailDrops >= TAIL_DROPS) continue;
-        let count = 0;
-        let first = 0;
-        for (let j = i + 1; j < n; j++) if (lineDamaged[j] && count++ === 0) first = j - i;
-        let lines = n - 1 - i;
-        if (taken) {
-          if (taken.damaged > 0 && count === 0) first = lines + taken.firstDamaged;
-          count += taken.damaged;
-          lines += taken.lines;
-        }
-        // Tails are a cache: within a budget, so that a capture with ever new lines (JIT code
-        // moving) does not grow by a stack's text for each of them.
-        const size = stop - lineNl[i]! + 8 * (stack.length - lineHeight[i]!);
-        if (size > tailBudget) return;
-        tailBudget -= size;
-        seen.tail = {
-          text: detached(sampleText.slice(lineNl[i]!, stop)),
-          ids: stack.slice(lineHeight[i]!),
-          lines,
-          damaged: count,
-          firstDamaged: first,
-          node: -1,
-          root: -1,
-        };
-      }
-    };
+    const headerReader = new HeaderReader<Thread>();
 
-    const startSample = (h: Header, line: string, lineNo: number) => {
+    const startSample = (h: Header, text: string, from: number, to: number, lineNo: number) => {
       headers++;
       if (h.event !== undefined) {
         if (kept === undefined && (wanted === undefined || eventMatches(h.event, wanted))) kept = h.event;
@@ -478,109 +286,115 @@ export const perfScriptImporter: Importer = {
         return;
       }
       open = true;
-      stack.length = 0;
-      resetLines();
+      height = 0;
+      sampleLines.reset();
       time = h.time;
       weight = period > 0 ? period : 1;
       if (period > 0) {
         withPeriod++;
         periodSum += period;
       }
-      // The reference's root is the comm with blanks made `_` (`V8 WorkerThread` → `V8_WorkerThread`).
-      const label = h.comm.replaceAll(' ', '_');
-      const name = h.comm.trimEnd();
-      java = label === 'java';
-      let root = rootCache.get(h.comm);
-      if (root === undefined) {
-        // swapper is the kernel's idle task: its samples are idle CPU time.
-        const category = name === 'swapper' ? Category.Idle : Category.Other;
-        root = frames.intern({ name, tier: Tier.Unknown, category, label });
-        rootCache.set(detached(h.comm), root);
+      const shape = headerReader.shape;
+      let t = shape?.extra;
+      if (t === undefined) {
+        t = threadOf(h);
+        if (shape !== undefined) shape.extra = t;
       }
-      rootFrame = root;
+      java = t.java;
+      rootFrame = t.root;
       if (h.pid !== undefined) {
         // A process is named after its main thread (tid = pid), else after its first thread seen.
         // (copied when they change: a name cut from a line would keep its whole chunk alive)
+        const name = t.name;
         if ((h.tid === h.pid || processNames[h.pid] === undefined) && processNames[h.pid] !== name) processNames[h.pid] = detached(name);
-        const thread = `${h.pid}:${h.tid}`;
-        if (threadNames[thread] !== name) threadNames[thread] = detached(name);
+        if (threadNames[t.thread!] !== name) threadNames[t.thread!] = detached(name);
         hasIds = true;
       }
-      if (h.inlineFrame !== undefined && readFrame(line, h.inlineFrame, fl)) pushFrame(line, lineNo);
+      if (h.inlineFrame !== undefined) {
+        const line = text.slice(from, to);
+        if (readFrame(line, h.inlineFrame, fl)) pushFrame(line, lineNo);
+      }
     };
 
-    const lines = await forEachLineIn(source.chunks(), file, (text, from, to, lineNo, cursor: LineCursor) => {
-      const c = from < to ? text.charCodeAt(from) : NaN;
-      if (open && isSpace(c)) {
-        const seen = (java ? javaLineCache : lineCache).get(text, from, to);
-        if (seen !== undefined) {
-          if (seen.damaged && damaged.count++ === 0) damaged.first = lineNo;
-          pushIds(seen.ids);
-          // this line's `\n` (after a `\r`, if any)
-          const nl = text.charCodeAt(to) === 13 ? to + 1 : to;
-          noteLine(seen, text, nl);
-          const tail = seen.tail;
-          if (tail !== undefined) {
-            const stop = nl + tail.text.length;
-            if (text.charCodeAt(stop) === 10 && text.slice(nl, stop) === tail.text) {
-              for (let i = 0; i < tail.ids.length; i++) stack.push(tail.ids[i]!);
-              if (tail.damaged > 0) {
-                if (damaged.count === 0) damaged.first = lineNo + tail.firstDamaged;
-                damaged.count += tail.damaged;
-              }
-              seen.tailHits++;
-              takenTail = tail;
-              takenEnd = stack.length;
-              cursor.lines = tail.lines;
-              cursor.next = stop + 1;
-              return;
-            }
-            // The sample went on differently this time. A tail that misses more than it hits is
-            // noted afresh when this sample ends.
-            if (++seen.tailMisses > 2 * seen.tailHits + 2) {
-              seen.tail = undefined;
-              seen.tailMisses = seen.tailHits = 0;
-              seen.tailDrops++;
-            }
-          }
+    // The line reader is three functions, the one called for every line small: V8 optimizes a
+    // function after an amount of work that grows with its size, and the first megabytes of a
+    // big file are read before that.
+
+    /** A frame line met before: the frames it pushes, and the rest of its sample when that is a tail of it. */
+    const seenLine = (seen: SeenLine, text: string, to: number, lineNo: number, cursor: LineCursor) => {
+      if (seen.damaged && damaged.count++ === 0) damaged.first = lineNo;
+      pushIds(seen.ids);
+      // this line's `\n` (after a `\r`, if any; a line joined across chunks ends the text)
+      const nl = to < text.length && text.charCodeAt(to) === 13 ? to + 1 : to;
+      sampleLines.note(seen, text, nl, height);
+      const tail = sampleLines.take(seen, text, nl, height);
+      if (tail === undefined) return;
+      const ids = tail.ids;
+      for (let i = tail.from; i < ids.length; i++) put(ids[i]!);
+      if (tail.damaged > 0) {
+        if (damaged.count === 0) damaged.first = lineNo + tail.firstDamaged;
+        damaged.count += tail.damaged;
+      }
+      cursor.lines = tail.lines;
+      cursor.next = nl + tail.text.length + 1;
+      // The blank line that ends the sample, read here too.
+      if (cursor.next < text.length && text.charCodeAt(cursor.next) === 10) {
+        flush();
+        cursor.lines++;
+        cursor.next++;
+      }
+    };
+
+    /** Any other line: blank, a header, a comment, a frame line met for the first time, or bad. */
+    const otherLine = (text: string, from: number, to: number, lineNo: number, c: number) => {
+      if (from === to) {
+        if (open) flush();
+        return;
+      }
+      if (!isSpace(c) && c !== 35 /* # */) {
+        const h = headerReader.read(text, from, to);
+        if (h) {
+          if (open) flush();
+          startSample(h, text, from, to, lineNo);
           return;
         }
       }
       const line = text.slice(from, to);
-      if (line.length === 0 || (isSpace(c) && skipSpace(line, 0) === line.length)) {
+      if (isSpace(c) && skipSpace(line, 0) === line.length) {
         if (open) flush();
         return;
       }
-      if (c === 35 /* # */) {
+      if (c === 35) {
         if (!reportLike && /^# (Overhead|Samples: )/.test(line)) reportLike = true;
-        tailable = false;
+        sampleLines.tailable = false;
         return;
-      }
-      if (!isSpace(c)) {
-        const h = readHeader(line);
-        if (h) {
-          if (open) flush();
-          startSample(h, line, lineNo);
-          return;
-        }
       }
       if (readFrame(line, 0, fl)) {
         if (open) {
           const ids = pushFrame(line, lineNo);
           let seen: SeenLine | undefined;
           if (isSpace(c)) {
-            seen = { ids, damaged: fl.damaged, tailHits: 0, tailMisses: 0, tailDrops: 0 };
+            seen = newSeenLine(ids, fl.damaged);
             (java ? javaLineCache : lineCache).set(text, from, to, seen);
           }
-          noteLine(seen, text, text.charCodeAt(to) === 13 ? to + 1 : to);
+          sampleLines.note(seen, text, to < text.length && text.charCodeAt(to) === 13 ? to + 1 : to, height);
         } else if (headers === 0) orphans++;
         return;
       }
-      tailable = false;
+      sampleLines.tailable = false;
       if (bad.count++ === 0) {
         bad.first = lineNo;
         bad.text = line.length > 120 ? `${line.slice(0, 120)}…` : line;
       }
+    };
+
+    const lines = await forEachLineIn(source.chunks(), file, (text, from, to, lineNo, cursor: LineCursor) => {
+      const c = from < to ? text.charCodeAt(from) : NaN;
+      if (open && isSpace(c)) {
+        const seen = (java ? javaLineCache : lineCache).get(text, from, to);
+        if (seen !== undefined) return seenLine(seen, text, to, lineNo, cursor);
+      }
+      otherLine(text, from, to, lineNo, c);
     });
     if (open) flush();
 
