@@ -75,6 +75,12 @@ declare const __FLAMELENS_VERSION__: string;
 
 /** Runs the command line with the process's arguments (bin/flamelens.mjs calls this). */
 export function run(): void {
+  // Output piped into a command that stops reading (`flamelens collapse x | head`): stop quietly,
+  // as Unix tools do, instead of dying with an unhandled EPIPE.
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(0);
+    throw err;
+  });
   void main(process.argv.slice(2)).then((code) => {
     process.exitCode = code;
   });

@@ -193,6 +193,7 @@ export function generateFolded(path, target, folded) {
   const w = new Writer(path);
   const text = folded.endsWith('\n') ? folded : `${folded}\n`;
   const lines = text.split('\n').filter((l) => l !== '');
+  if (lines.length === 0) throw new Error('generateFolded: the folded sample is empty');
   while (w.bytes < target) {
     for (const l of lines) {
       w.write(`${l}\n`);

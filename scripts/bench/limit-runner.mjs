@@ -39,8 +39,23 @@ function jsonLimit(file, piecesFile) {
   return { ms, bytes, pieces: pieces.length, values };
 }
 
+/** Bytes of `b` that end before a UTF-8 sequence cut off at its end. */
+function completeUtf8(b) {
+  for (let back = 1; back <= Math.min(3, b.length); back++) {
+    const c = b[b.length - back];
+    if ((c & 0xc0) === 0x80) continue; // a continuation byte: look further back
+    const need = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 1;
+    return need > back ? b.length - back : b.length;
+  }
+  return b.length;
+}
+
 async function lineLimit(file, end = Infinity) {
+  // Each chunk decoded whole (an incomplete last character held back for the next one): the
+  // fastest decoding Node offers, and the one the importers use (shared/import/lines.ts). Node
+  // 20's streaming decode gives two-byte strings, slower to search.
   const decoder = new TextDecoder('utf-8');
+  let held = new Uint8Array(0);
   let carry = '';
   let lines = 0;
   let chars = 0;
@@ -50,7 +65,11 @@ async function lineLimit(file, end = Infinity) {
     bytes += chunk.length;
     // Searched in the decoded chunk itself, the straddling line joined apart: searching a joined
     // (cons) string costs V8 a runtime call per search (see shared/import/lines.ts).
-    const text = decoder.decode(chunk, { stream: true });
+    let bytesIn = chunk;
+    if (held.length > 0) bytesIn = Buffer.concat([held, chunk]);
+    const whole = completeUtf8(bytesIn);
+    held = bytesIn.subarray(whole);
+    const text = decoder.decode(bytesIn.subarray(0, whole));
     let start = 0;
     if (carry !== '') {
       const nl = text.indexOf('\n');
