@@ -1,16 +1,41 @@
 /** Files and folders on disk as import sources, streamed (never read whole). */
-import { createReadStream, readdirSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
+import { type FileHandle, open } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { Readable } from 'node:stream';
 import type { ByteSource, ImportSource } from '../../shared/import/source';
+
+const CHUNK = 1 << 20;
+
+/**
+ * A file read in 1 MiB pieces straight into a web stream, each piece when the reader asks for it
+ * (wrapping a Node stream with `Readable.toWeb` cost a tenth of a fast import).
+ */
+function fileStream(path: string): ReadableStream<Uint8Array> {
+  let fh: FileHandle | undefined;
+  const close = async () => {
+    const h = fh;
+    fh = undefined;
+    await h?.close();
+  };
+  return new ReadableStream<Uint8Array>({
+    async start() {
+      fh = await open(path, 'r');
+    },
+    async pull(controller) {
+      const buf = new Uint8Array(CHUNK);
+      const { bytesRead } = await fh!.read(buf, 0, CHUNK, null);
+      if (bytesRead === 0) {
+        await close();
+        controller.close();
+      } else controller.enqueue(bytesRead === CHUNK ? buf : buf.subarray(0, bytesRead));
+    },
+    cancel: close,
+  }, { highWaterMark: 2 }); // read one piece ahead of the parser
+}
 
 export function fileSource(path: string): ByteSource {
   const size = statSync(path).size;
-  return {
-    name: basename(path),
-    size,
-    stream: () => Readable.toWeb(createReadStream(path, { highWaterMark: 1 << 20 })) as unknown as ReadableStream<Uint8Array>,
-  };
+  return { name: basename(path), size, stream: () => fileStream(path) };
 }
 
 /** A path as a source: a regular file, or a folder's regular files (a `<pid>.0x` directory). */
