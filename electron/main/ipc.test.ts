@@ -176,6 +176,15 @@ describe('saveFile', () => {
     expect([...readFileSync(savePath)]).toEqual([137, 80, 78, 71]);
   });
 
+  it('puts a saved workspace on the recent list, and not an exported picture', async () => {
+    const h = createHandlers(deps);
+    savePath = join(dir, 'out.svg');
+    await h.saveFile(req('<svg/>'));
+    savePath = join(dir, 'team.flamelens');
+    await h.saveFile(req(new Uint8Array([0x1f, 0x8b]), 'team.flamelens'));
+    expect(deps.recent.list()).toEqual([savePath]);
+  });
+
   it('reports a failed write and leaves the previous file as it was', async () => {
     const h = createHandlers(deps);
     savePath = join(dir, 'team.flamelens');
