@@ -265,9 +265,9 @@ async function parse(ctx: ImportContext): Promise<Profile> {
     if (stack.length === 0) stack.push(frames.intern({ name: '(no stack)', tier: Tier.Unknown, category: Category.Other }));
     tree.addStack(stack, v);
   }
-  if (tree.nodeCount === 1) throw new ImportError({ file: ctx.file, message: `the profile has no samples with a ${chosen.type} value` });
-  if (negative > 0) warnings.push(`${negative} sample(s) with a negative ${chosen.type} value (a difference profile?) were left out`);
-  if (tooLarge > 0) warnings.push(`${tooLarge} sample(s) with a ${chosen.type} value past 2^53 were left out`);
+  if (tree.nodeCount === 1) throw new ImportError({ file: ctx.file, message: `the profile has no samples with a ${shownType(chosen.type)} value` });
+  if (negative > 0) warnings.push(`${negative} sample(s) with a negative ${shownType(chosen.type)} value (a difference profile?) were left out`);
+  if (tooLarge > 0) warnings.push(`${tooLarge} sample(s) with a ${shownType(chosen.type)} value past 2^53 were left out`);
 
   const meta: RunMeta = {
     producer: 'pprof',
@@ -295,6 +295,17 @@ async function parse(ctx: ImportContext): Promise<Profile> {
     tree,
     meta,
   });
+}
+
+/**
+ * A sample type's name as messages show it: it comes from the file's string table and may hold
+ * anything, so it is shortened, and quoted with its invisible characters escaped unless it is
+ * plain printable text.
+ */
+function shownType(t: string): string {
+  const s = t.length > 40 ? `${t.slice(0, 40)}…` : t;
+  if (s !== '' && /^[\x20-\x7e…]*$/.test(s)) return s;
+  return JSON.stringify(s).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 export const pprofImporter: Importer = {

@@ -151,6 +151,16 @@ describe('fuzz regressions: numbers past what a double or a column holds', () =>
   });
 });
 
+describe('fuzz regressions: names from the file in messages', () => {
+  it('pprof: a sample type named "\\r" made a message the oracle could not read; it is quoted and escaped', async () => {
+    // found by a run of 100,000 cases per format (generated pprof, case 32,856)
+    const bytes = Uint8Array.from(atob('CgQIBRAAMgAyADIAMgAyADIBDUgAUABaBAgAEABg////////////AXAA'), (c) => c.charCodeAt(0));
+    const e = await failure('cpu.pb.gz', bytes);
+    expect(e.message).toBe('cpu.pb.gz: the profile has no samples with a "\\r" value');
+    expect(await accepted(input('cpu.pb.gz', bytes))).toMatchObject({ kind: 'import-error' });
+  });
+});
+
 describe('fuzz regressions: errors that were not ImportErrors', () => {
   const gz = gzipSync(enc.encode('a;b;c 1\na;b 2\n'.repeat(1000)));
 
