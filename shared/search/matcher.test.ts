@@ -48,7 +48,7 @@ describe('matchFrames', () => {
 describe('matchShare', () => {
   it('counts a stack once however many matching frames it holds', async () => {
     const p = await folded('a;x;b;x 3\na;c 1\nx 2\n');
-    const s = matchShare(p, matchFrames(p, compileQuery('x').match));
+    const s = matchShare(p, matchFrames(p, compileQuery('x')!.match));
     expect(s.inclusiveWeight).toBe(5);
     expect(s.selfWeight).toBe(5);
     expect(s.inclusive).toBeCloseTo(5 / 6);
@@ -60,7 +60,7 @@ describe('matchShare', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(fc.tuple(stack, fc.integer({ min: 1, max: 50 })), { minLength: 1, maxLength: 40 }), fc.constantFrom(...names), async (lines, q) => {
         const p = await folded(lines.map(([s, n]) => `${s.join(';')} ${n}`).join('\n'));
-        const m = matchFrames(p, compileQuery(q).match);
+        const m = matchFrames(p, compileQuery(q)!.match);
         const got = matchShare(p, m);
         const want = naiveShare(p.tree, m, p.tree.self);
         expect(got.inclusiveWeight).toBe(want.inc);
