@@ -33,6 +33,17 @@ test('a range picked on the heatmap is what the flamegraph shows', async ({ page
   await page.screenshot({ path: 'test-results/heatmap.png' });
   // A click on the bottom cell of the first second (its first 20 ms), then one on the top cell of
   // the second second.
+  // The cells are small (8 px high): wait until the dialog has stopped moving (fonts loaded, text
+  // wrapped), or a click meant for the bottom row can land below it.
+  await page.evaluate(() => document.fonts.ready);
+  await expect
+    .poll(async () => {
+      const a = await canvas.boundingBox();
+      await page.waitForTimeout(100);
+      const b = await canvas.boundingBox();
+      return a !== null && b !== null && a.x === b.x && a.y === b.y;
+    })
+    .toBe(true);
   const cellPoint = async (column: number, row: number) => {
     const box = (await canvas.boundingBox())!;
     return [box.x + column * cw + cw / 2, box.y + row * ch + ch / 2] as const;
