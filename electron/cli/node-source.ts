@@ -22,7 +22,8 @@ function fileStream(path: string): ReadableStream<Uint8Array> {
       fh = await open(path, 'r');
     },
     async pull(controller) {
-      const buf = new Uint8Array(CHUNK);
+      // not zeroed first: every byte handed on is read from the file
+      const buf = Buffer.allocUnsafeSlow(CHUNK);
       const { bytesRead } = await fh!.read(buf, 0, CHUNK, null);
       if (bytesRead === 0) {
         await close();

@@ -16,6 +16,8 @@ const MAX_LINE = 64 * 1024 * 1024;
 export interface LineCursor {
   lines: number;
   next: number;
+  /** changes whenever `text` is another string than in the call before (for work once per text) */
+  text: number;
 }
 
 /**
@@ -90,7 +92,7 @@ export async function forEachLineIn(
   onLine: (text: string, start: number, end: number, lineNo: number, cursor: LineCursor) => void,
 ): Promise<number> {
   const decoder = new Utf8Chunks();
-  const cursor: LineCursor = { lines: 0, next: 0 };
+  const cursor: LineCursor = { lines: 0, next: 0, text: 0 };
   let carry = '';
   let lineNo = 0;
   for await (const chunk of chunks) {
@@ -109,9 +111,11 @@ export async function forEachLineIn(
       }
       const line = carry + text.slice(0, nl);
       cursor.lines = 0;
+      cursor.text++;
       onLine(line, 0, line.charCodeAt(line.length - 1) === 13 ? line.length - 1 : line.length, ++lineNo, cursor);
       start = nl + 1;
     }
+    cursor.text++;
     for (;;) {
       const nl = text.indexOf('\n', start);
       if (nl < 0) break;
@@ -129,6 +133,7 @@ export async function forEachLineIn(
   carry += decoder.end();
   if (carry.length > 0) {
     cursor.lines = 0;
+    cursor.text++;
     onLine(carry, 0, carry.endsWith('\r') ? carry.length - 1 : carry.length, ++lineNo, cursor);
   }
   return lineNo;
@@ -189,13 +194,16 @@ export class TextTable<T> {
     return undefined;
   }
 
-  /** Remembers `text.slice(start, end)` (copied: see `detached`), unless its bucket is full. */
-  set(text: string, start: number, end: number, value: T): void {
+  /**
+   * Remembers `text.slice(start, end)` (copied: see `detached`; or `kept`, a copy of it the caller
+   * already has), unless its bucket is full.
+   */
+  set(text: string, start: number, end: number, value: T, kept?: string): void {
     const h = fingerprint(text, start, end);
     let bucket = this.buckets.get(h);
     if (bucket === undefined) this.buckets.set(h, (bucket = []));
     if (bucket.length >= BUCKET_LIMIT) return;
-    const e: TableEntry<T> = { key: detached(text.slice(start, end)), value, next: undefined };
+    const e: TableEntry<T> = { key: kept ?? detached(text.slice(start, end)), value, next: undefined };
     bucket.push(e);
     if (this.last !== undefined) this.last.next = e;
     this.last = e;

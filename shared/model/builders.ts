@@ -87,6 +87,11 @@ export class FrameTableBuilder {
     return this.name.length;
   }
 
+  /** The label of frame `id` as kept (a copy that holds on to nothing else). */
+  labelOf(id: number): string {
+    return this.label[id]!;
+  }
+
   intern(f: FrameInput): number {
     let tier = f.tier;
     let name = f.name;
@@ -101,9 +106,11 @@ export class FrameTableBuilder {
     if (known !== undefined) return known;
     const n = this.name.length;
     this.index.set(id, n);
-    name = detached(name);
+    const kept = detached(name);
+    // a label equal to the name (folded stacks) is kept once
+    label = label === name ? kept : detached(label);
+    name = kept;
     file = detached(file);
-    label = detached(label);
     this.name.push(name);
     this.file.push(file);
     this.line.push(line);

@@ -43,15 +43,18 @@ export function collapse(p: Profile, weights: Float64Array = p.tree.self, opts: 
   const labels = new Array<string>(p.frames.length);
   for (let i = 0; i < labels.length; i++) labels[i] = collapseLabel(p, i);
   const path = new Array<string>(t.length);
+  // whether the path holds a frame: an empty label is a frame too (`;a` is not `a`)
+  const framed = new Uint8Array(t.length);
   const merged = new Map<string, number>();
   path[0] = '';
   for (let i = 1; i < t.length; i++) {
     const parent = t.parent[i]!;
     const label = labels[t.frame[i]!]!;
     const skip = opts.omitNames?.has(label) ?? false;
-    path[i] = skip ? path[parent]! : path[parent] === '' ? label : `${path[parent]};${label}`;
+    path[i] = skip ? path[parent]! : framed[parent] ? `${path[parent]};${label}` : label;
+    framed[i] = skip ? framed[parent]! : 1;
     const w = weights[i]!;
-    if (w !== 0 && path[i] !== '') merged.set(path[i]!, (merged.get(path[i]!) ?? 0) + w);
+    if (w !== 0 && framed[i] && path[i] !== '') merged.set(path[i]!, (merged.get(path[i]!) ?? 0) + w);
   }
   const keys = [...merged.keys()].sort(compareBytes);
   return keys.map((k) => `${k} ${Math.round(merged.get(k)!)}`);

@@ -39,4 +39,10 @@ describe('folded stacks', () => {
     expect(p.tree.total[0]).toBe(7);
     expect(collapse(p)[0]).toBe('a;b 5');
   });
+
+  it('keeps empty frames, first ones included, when printed again', async () => {
+    const text = ';a 1\na 2\na;;b 3\n';
+    const p = await importProfile(bytesSource('e.folded', text));
+    expect(collapse(p)).toEqual([';a 1', 'a 2', 'a;;b 3']);
+  });
 });

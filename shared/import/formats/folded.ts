@@ -9,6 +9,7 @@
 import { CallTreeBuilder, type FrameInput, FrameTableBuilder, finishProfile } from '../../model/builders';
 import { Category, MAX_WEIGHT, Tier } from '../../model/types';
 import { ImportError } from '../errors';
+import { ChildLabels } from '../child-labels';
 import type { Importer } from '../importer';
 import { TextTable, forEachLineIn } from '../lines';
 import { HEAD_BYTES } from '../source';
@@ -66,14 +67,85 @@ export function splitFoldedLine(line: string): [stack: string, count: string] | 
 
 const VISIBLE = /\S/;
 
+/** Failed whole-prefix comparisons after which `sharedDepth` halves the range instead. */
+const WALK_TRIES = 3;
+
 /**
- * Whether `stack` holds the frames of `prev` up to the one that ends at `e` (a `;` or its end
- * follows there), given that both are known to agree before `from`. One native comparison of
- * slices: a loop over the characters took several times as long.
+ * How many of the previous stack's first `depth` frames the stack `text[start, end)` begins with,
+ * where the previous one is at `prevStart` in `prev` and its frame k ends `ends[k]` characters in.
+ * A prefix shared up to frame k is shared up to every frame before it, and sorted output (what
+ * collapsers write) mostly shares all but the last few frames. So frames are tried from the
+ * deepest up, each first on a few characters (the frame ends where it did, and its first and last
+ * characters agree), and only a likely one is confirmed by comparing the whole prefix, natively.
+ * Should a few such comparisons fail (frames that look alike), the rest of the range is halved.
  */
-function sharesFrames(stack: string, prev: string, from: number, e: number): boolean {
-  if (e > stack.length || (e < stack.length && stack.charCodeAt(e) !== 0x3b)) return false;
-  return stack.slice(from, e) === prev.slice(from, e);
+function sharedDepth(
+  text: string,
+  start: number,
+  end: number,
+  prev: string,
+  prevStart: number,
+  ends: readonly number[],
+  depth: number,
+): number {
+  const len = end - start;
+  let k = depth;
+  for (let tries = 0; k > 0 && tries < WALK_TRIES; k--) {
+    const e = ends[k - 1]!;
+    const s = k > 1 ? ends[k - 2]! + 1 : 0;
+    if (e > len || (e < len && text.charCodeAt(start + e) !== 0x3b)) continue;
+    if (
+      e > s &&
+      (text.charCodeAt(start + e - 1) !== prev.charCodeAt(prevStart + e - 1) ||
+        text.charCodeAt(start + s) !== prev.charCodeAt(prevStart + s))
+    )
+      continue;
+    if (text.slice(start, start + e) === prev.slice(prevStart, prevStart + e)) return k;
+    tries++;
+  }
+  // shared up to `lo` frames (known), and not beyond `hi`
+  let lo = 0;
+  let hi = k;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    const e = ends[mid - 1]!;
+    const f = lo > 0 ? ends[lo - 1]! : 0;
+    const ok = e === len || (e < len && text.charCodeAt(start + e) === 0x3b);
+    if (ok && text.slice(start + f, start + e) === prev.slice(prevStart + f, prevStart + e)) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/**
+ * Finds the line breaks other than \n (what a stack may not hold) in a text read front to back:
+ * where the next \r, U+2028 and U+2029 are is remembered, so each is searched for once (natively)
+ * however many lines ask. Most texts hold none at all.
+ */
+class Breaks {
+  private readonly next = [-1, -1, -1];
+  private static readonly CHARS = ['\r', '\u2028', '\u2029'];
+
+  /** Starts on a new text. */
+  reset(text: string): void {
+    for (let i = 0; i < 3; i++) this.next[i] = text.indexOf(Breaks.CHARS[i]!);
+  }
+
+  /** Whether `text[from, to)` holds one; `from` never goes back within a text. */
+  within(text: string, from: number, to: number): boolean {
+    let found = false;
+    for (let i = 0; i < 3; i++) {
+      let n = this.next[i]!;
+      if (n >= 0 && n < from) this.next[i] = n = text.indexOf(Breaks.CHARS[i]!, from);
+      if (n >= 0 && n < to) found = true;
+    }
+    return found;
+  }
+
+  /** Whether the text holds any at all from `from` on. */
+  any(): boolean {
+    return this.next[0]! >= 0 || this.next[1]! >= 0 || this.next[2]! >= 0;
+  }
 }
 
 function frameCategory(label: string): Category | undefined {
@@ -120,24 +192,38 @@ export const foldedImporter: Importer = {
         const cat = frameCategory(label);
         if (cat !== undefined) frame.category = cat;
         id = frames.intern(frame);
-        byLabel.set(stack, from, to, id);
+        byLabel.set(stack, from, to, id, frames.labelOf(id));
       }
       return id;
     };
-    // The previous line's stack, where each of its frames ends and the tree node it reached (the
-    // first `depth` entries), and where its first character that is not white space is.
-    let prevStack = '';
+    // Most frames are found among the children of the node before them, without hashing.
+    const kids = new ChildLabels();
+    const newChild = (node: number, stack: string, from: number, to: number): number => {
+      const made = tree.nodeCount;
+      const frame = frameOf(stack, from, to);
+      const c = tree.child(node, frame);
+      if (c >= made) kids.add(node, c, frames.labelOf(frame));
+      return c;
+    };
+    // The previous line's stack (at `prevStart` in `prevText`), where each of its frames ends
+    // (counted from its start) and the tree node it reached (the first `depth` entries), and
+    // where its first character that is not white space is.
+    let prevText = '';
+    let prevStart = 0;
     let prevVisible = 0;
     let depth = 0;
     const prevEnds: number[] = [];
     const prevNodes: number[] = [];
+    const breaks = new Breaks();
+    let breaksText = -1;
     const skip = (text: string, start: number, end: number, lineNo: number) => {
       if (text.slice(start, end).trim() === '') return;
       if (skipped++ === 0) firstSkipped = lineNo;
     };
-    await forEachLineIn(source.chunks(), file, (text, start, end, lineNo) => {
-      // The line is read in place, as `splitFoldedLine` reads it: the count after the last white
-      // space, the stack before it.
+    // Lines are read in place in the text they came in: no string is made for a line or a frame
+    // met before (a slice of the text made each character read cost several times more).
+    await forEachLineIn(source.chunks(), file, (text, start, end, lineNo, cursor) => {
+      // The count after the last white space, the stack before it, as `splitFoldedLine` reads it.
       let w = end - 1;
       while (w >= start && !isSpace(text.charCodeAt(w))) w--;
       let i = w + 1;
@@ -152,35 +238,22 @@ export const foldedImporter: Importer = {
         while (i < end && isDigit(text.charCodeAt(i))) i++;
       }
       if (i !== end) return skip(text, start, end, lineNo);
-      const stack = text.slice(start, w);
-      // The frames it shares with the previous line are not read again. How many there are is
-      // found by comparing whole prefixes (a prefix shared up to frame k is shared up to every
-      // frame before it), from the deepest down in growing steps, then by halving the range:
-      // sorted output (what collapsers write) mostly shares all but the last few frames.
-      let lo = 0;
-      let hi = depth;
-      // deepest first, then 2, 4, 8… frames further up
-      for (let off = 0, grow = 0; lo < hi; off = grow, grow = 2 * grow + 1) {
-        const k = Math.max(lo + 1, hi - off);
-        if (sharesFrames(stack, prevStack, 0, prevEnds[k - 1]!)) lo = k;
-        else hi = k - 1;
-        if (lo > 0) break;
-      }
-      while (lo < hi) {
-        const mid = (lo + hi + 1) >> 1;
-        if (sharesFrames(stack, prevStack, lo > 0 ? prevEnds[lo - 1]! : 0, prevEnds[mid - 1]!)) lo = mid;
-        else hi = mid - 1;
-      }
+      // The stack is text[start, w). The frames it shares with the previous line are not read again.
+      const lo = depth > 0 ? sharedDepth(text, start, w, prevText, prevStart, prevEnds, depth) : 0;
       // Only the rest needs checking: the shared part was valid on the previous line. A stack
-      // holds no line break (\n cannot occur in a line) and something that is not white space.
+      // holds no line break and something that is not white space. Most texts hold no break
+      // at all, which one search per text (not per line) tells.
       const shared = lo > 0 ? prevEnds[lo - 1]! : 0;
-      if (stack.indexOf('\r', shared) >= 0 || stack.indexOf('\u2028', shared) >= 0 || stack.indexOf('\u2029', shared) >= 0)
-        return skip(text, start, end, lineNo);
+      if (cursor.text !== breaksText) {
+        breaksText = cursor.text;
+        breaks.reset(text);
+      }
+      if (breaks.any() && breaks.within(text, start + shared, w)) return skip(text, start, end, lineNo);
       let visible = prevVisible;
       if (visible >= shared) {
         visible = shared;
-        while (visible < stack.length && isSpace(stack.charCodeAt(visible))) visible++;
-        if (visible === stack.length) return skip(text, start, end, lineNo);
+        while (start + visible < w && isSpace(text.charCodeAt(start + visible))) visible++;
+        if (start + visible === w) return skip(text, start, end, lineNo);
       }
       const weight = exact ? count : Number(text.slice(w + 1, end));
       if (!(weight <= MAX_WEIGHT)) {
@@ -190,25 +263,33 @@ export const foldedImporter: Importer = {
       // The stack root → leaf, walked down the tree from the last frame shared, as its frames are
       // read (no array of parts).
       depth = lo;
-      prevStack = stack;
+      prevText = text;
+      prevStart = start;
       prevVisible = visible;
       let node = lo > 0 ? prevNodes[lo - 1]! : tree.root;
-      if (lo === 0 || shared < stack.length) {
-        for (let from = lo > 0 ? shared + 1 : 0; ;) {
-          const semi = stack.indexOf(';', from);
-          const to = semi < 0 ? stack.length : semi;
-          node = tree.child(node, frameOf(stack, from, to));
+      if (lo === 0 || start + shared < w) {
+        for (let from = lo > 0 ? start + shared + 1 : start; ;) {
+          let to: number;
+          const known = kids.find(node, text, from, w, 0x3b);
+          if (known >= 0) {
+            node = known;
+            to = kids.end;
+          } else {
+            const semi = text.indexOf(';', from);
+            to = semi < 0 || semi > w ? w : semi;
+            node = newChild(node, text, from, to);
+          }
           // within the arrays or pushed: a write past their end makes V8 drop optimized code
           if (depth < prevEnds.length) {
-            prevEnds[depth] = to;
+            prevEnds[depth] = to - start;
             prevNodes[depth] = node;
           } else {
-            prevEnds.push(to);
+            prevEnds.push(to - start);
             prevNodes.push(node);
           }
           depth++;
-          if (semi < 0) break;
-          from = semi + 1;
+          if (to === w) break;
+          from = to + 1;
         }
       }
       tree.addSelf(node, weight);
