@@ -22,13 +22,14 @@ function fileStream(path: string): ReadableStream<Uint8Array> {
       fh = await open(path, 'r');
     },
     async pull(controller) {
-      // not zeroed first: every byte handed on is read from the file
+      // Memory of its own, not zeroed first (every byte handed on is read from the file), seen
+      // as a plain Uint8Array: a Buffer's `slice` would not copy.
       const buf = Buffer.allocUnsafeSlow(CHUNK);
       const { bytesRead } = await fh!.read(buf, 0, CHUNK, null);
       if (bytesRead === 0) {
         await close();
         controller.close();
-      } else controller.enqueue(bytesRead === CHUNK ? buf : buf.subarray(0, bytesRead));
+      } else controller.enqueue(new Uint8Array(buf.buffer, buf.byteOffset, bytesRead));
     },
     cancel: close,
   }, { highWaterMark: 2 }); // read one piece ahead of the parser
