@@ -5,9 +5,9 @@
  * default options (https://github.com/brendangregg/FlameGraph), whose output `collapse()`
  * reproduces. This file reads the lines: frame line layout, samples, event types and weights;
  * headers are cut into their columns in perf-header.ts, what each frame is called (its reference
- * label, V8 function, script and tier, dso naming) is worked out in perf-frames.ts, and what is
- * remembered of frame lines to read a long capture fast is in perf-tails.ts. Where we part ways
- * with the script, on purpose:
+ * label, V8 function, script and tier, dso naming) is worked out in perf-frames.ts, frame lines
+ * are cut into their columns in perf-frame-line.ts, and what is remembered of frame lines to read
+ * a long capture fast is in perf-tails.ts. Where we part ways with the script, on purpose:
  * - the last sample is kept when the file does not end with a blank line (the script drops it);
  * - a header met before the blank line that should close the previous sample closes it (the
  *   script would glue both stacks together), which also reads `perf script` without `-g`;
@@ -21,55 +21,9 @@ import { ImportError } from '../errors';
 import type { Importer } from '../importer';
 import { type LineCursor, TextTable, forEachLineIn } from '../lines';
 import { perfFrameInputs, withoutOffset } from './perf-frames';
+import { type FrameLine, readFrame } from './perf-frame-line';
 import { type Header, HeaderReader, isSpace, readHeader, skipSpace } from './perf-header';
 import { SampleLines, type SeenLine, newSeenLine } from './perf-tails';
-
-function isWord(c: number): boolean {
-  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Frame lines.
-
-/** Where the parts of a frame line are: `line.slice(sym, dso - 2)` is the symbol, `line.slice(dso, close)` the dso. */
-interface FrameLine {
-  sym: number;
-  dso: number;
-  close: number;
-  /** text after the dso column, or a `)` inside it: a damaged line */
-  damaged: boolean;
-}
-
-/**
- * `\t    7f4d74061181 JS:^EventEmitter.init node:events:347:29+0x481 (/tmp/perf-6394.map)`:
- * an address, the symbol, and the last ` (dso)` whose parentheses hold no blank. Symbols may
- * contain ` (` themselves (`arrayOopDesc::base(BasicType) const (/…/libjvm.so)`), and a missing
- * symbol leaves two blanks (`7f1e2215d058  (/lib/x86_64-linux-gnu/libc-2.15.so)`), which the
- * reference turns into a frame named " ". Fills `out` (one object reused for every line).
- */
-function readFrame(line: string, from: number, out: FrameLine): boolean {
-  const i = skipSpace(line, from);
-  let j = i;
-  while (j < line.length && isWord(line.charCodeAt(j))) j++;
-  if (j === i) return false;
-  const k = skipSpace(line, j);
-  for (let p = line.lastIndexOf(' (', line.length - 2); p >= j; p = line.lastIndexOf(' (', p - 1)) {
-    let e = p + 2;
-    while (e < line.length && !isSpace(line.charCodeAt(e))) e++;
-    // The last `)` of this candidate's own text, looked for there only: a search of the whole
-    // line for every ` (` made a line of 100,000 ` (` take seconds.
-    let close = e - 1;
-    while (close >= p + 2 && line.charCodeAt(close) !== 41 /* ) */) close--;
-    if (close < p + 2) continue;
-    out.sym = k < p ? k : p - 1;
-    if (out.sym < j) return false;
-    out.dso = p + 2;
-    out.close = close;
-    out.damaged = skipSpace(line, close + 1) < line.length || line.indexOf(')', p + 2) < close;
-    return true;
-  }
-  return false;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Event types.
