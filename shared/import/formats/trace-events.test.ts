@@ -1,52 +1,18 @@
+/** Trace events importer: detection, speedscope's trace-event fixtures (spans and Hermes samples) and variants real files have. */
 import { readFileSync, readdirSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { checkProfile } from '../../model/integrity';
 import type { Profile } from '../../model/types';
-import { fileSource, fixturePath, readText } from '../../test/files';
+import { fixturePath, readText } from '../../test/files';
+import { SPEEDSCOPE, frameName, load, rootChildren, speedscopeProfiles, stacks } from '../../test/trace-events';
 import { ImportError } from '../errors';
 import { importProfile } from '../import-profile';
 import { bytesSource } from '../source';
 import { traceEventsImporter } from './trace-events';
 
-const SPEEDSCOPE = fixturePath('corpus/speedscope/sample/profiles');
 const traceEvent = (f: string) => `${SPEEDSCOPE}/trace-event/${f}`;
 
-/** The fields of a trace event the tests read. */
-interface RawEvent {
-  ph: string;
-  cat?: string;
-  name?: string;
-  pid: number;
-  tid: number;
-  ts: number;
-  dur?: number;
-  id?: string;
-  args?: { data?: { cpuProfile?: { samples?: number[] } } };
-}
-
-interface SpeedscopeProfile {
-  name: string;
-  total_weight: number;
-  total_non_idle_weight: number;
-}
-function speedscopeProfiles(path: string): SpeedscopeProfile[] {
-  return JSON.parse(readText(`${path}.expected.json`)).speedscope_run.profiles;
-}
-
-async function load(path: string, name: string, chunkSize?: number): Promise<Profile> {
-  const p = await importProfile(fileSource(path, name, chunkSize));
-  expect(checkProfile(p)).toEqual([]);
-  expect(p.format).toBe('trace-events');
-  return p;
-}
-
-const frameName = (p: Profile, node: number) => (node === 0 ? '' : p.frames.name[p.tree.frame[node]!]!);
-function rootChildren(p: Profile): number[] {
-  const out: number[] = [];
-  for (let i = 1; i < p.tree.length; i++) if (p.tree.parent[i] === 0) out.push(i);
-  return out;
-}
 /** The total of each thread root, by `pid/tid`. */
 function threadTotals(p: Profile): Record<string, number> {
   const out: Record<string, number> = {};
@@ -59,60 +25,6 @@ function threadTotals(p: Profile): Record<string, number> {
 /** `pid 0, tid 1` / `p0 (pid 0), p0t0 (tid 0)` / `p2t0 (pid 2, tid 0)` → `0/1`… */
 function pidTid(speedscopeName: string): string {
   return `${/pid (\d+)/.exec(speedscopeName)![1]}/${/tid (\d+)/.exec(speedscopeName)![1]}`;
-}
-/** Folded stacks under one root child, for small readable expectations. */
-function stacks(p: Profile, under = 0): string[] {
-  const out: string[] = [];
-  const t = p.tree;
-  for (let i = under + 1; i < t.end[under]!; i++) {
-    if (t.self[i] === 0) continue;
-    const path: string[] = [];
-    for (let n = i; n !== under; n = t.parent[n]!) path.unshift(frameName(p, n));
-    out.push(`${path.join(';')} ${t.self[i]}`);
-  }
-  return out;
-}
-
-/**
- * speedscope's weighting of Chrome samples (chrome.ts): consecutive samples of one node are one
- * run; a run lasts until the next run's time (times held back from going backwards); `(idle)`
- * and `(root)` runs are idle; the profile's total is its recorded duration or, when longer, the
- * time of the last stack change.
- */
-function speedscopeChromeWeights(p: Profile): { total: number; nonIdle: number } {
-  const s = p.samples!;
-  const idle = (node: number) => {
-    const name = frameName(p, node);
-    return node === 0 || name === '(idle)' || name === '(root)' || p.frames.file[p.tree.frame[node]!] === 'native dummy.js';
-  };
-  const runs: { node: number; time: number }[] = [];
-  let lastValid = -Infinity;
-  const push = (node: number, t: number) => {
-    if (t < lastValid) t = lastValid;
-    else lastValid = t;
-    runs.push({ node, time: t });
-  };
-  let maxTime = -Infinity;
-  for (let i = 0; i < s.length; i++) {
-    if (i === 0 || s.node[i] !== s.node[i - 1]) push(s.node[i]!, s.time[i]!);
-    maxTime = Math.max(maxTime, s.time[i]!);
-  }
-  // speedscope closes with the node of the sample before the last, at the last time.
-  if (s.length > 1) push(s.node[s.length - 2]!, s.time[s.length - 1]!);
-  let nonIdle = 0;
-  let prev = -1;
-  let lastChange = -Infinity;
-  for (let k = 0; k < runs.length; k++) {
-    const stack = idle(runs[k]!.node) ? -1 : runs[k]!.node;
-    if (stack !== prev) lastChange = runs[k]!.time;
-    prev = stack;
-    if (k + 1 < runs.length && stack >= 0) nonIdle += runs[k + 1]!.time - runs[k]!.time;
-  }
-  // Frames still open at the end close at the last time.
-  if (prev >= 0) lastChange = runs[runs.length - 1]!.time;
-  const start = p.meta.startTime!;
-  const recordedEnd = p.meta.endTime! > maxTime ? p.meta.endTime! : -Infinity;
-  return { total: Math.max(recordedEnd, lastChange) - start, nonIdle };
 }
 
 describe('trace events: detection', () => {
@@ -247,166 +159,6 @@ describe('trace events: speedscope trace-event fixtures', () => {
     expect(p.meta.thread).toBe('hermes (7512/2)');
     expect(p.meta.warnings).toEqual(['samples of 1 other thread(s) are not shown: mqt_js (7512/1) (3 samples)']);
     expect(stacks(p)).toEqual(['[root thread 2] 3', '[root thread 2];function3 1', '[root thread 2];function4 1']);
-  });
-});
-
-describe('trace events: Chrome traces with CPU samples', () => {
-  const chrome = [
-    ['Chrome/65/simple-timeline.json', 'simple-timeline.json'],
-    ['Chrome/66/worker.json', 'worker.json - CrRendererMain'],
-    ['Chrome/69/simple.json', 'simple.json'],
-    ['Chrome/70/worker.json', 'worker.json - CrRendererMain'],
-    ['Chrome/116/Trace-20230603T221323.json', 'Trace-20230603T221323.json'],
-    // speedscope also lists an empty second profile on the same thread (an artefact; see MANIFEST).
-    ['Chrome/141/no-arg-data.json', 'no-arg-data.json - CrRendererMain'],
-    ['source-maps/chrome-85-esbuild.json', 'chrome-85-esbuild.json'],
-  ] as const;
-
-  /** Events in the file, and samples of the chosen thread, counted straight from the JSON. */
-  function countInFile(path: string, pid: string, tid: string): { events: number; samples: number } {
-    const raw = JSON.parse(readText(path));
-    const events: RawEvent[] = raw.traceEvents ?? raw;
-    const ids = new Set<string>();
-    let samples = 0;
-    for (const e of events) {
-      if (String(e.pid) !== pid || String(e.tid) !== tid) continue;
-      if (e.name === 'CpuProfile') samples += e.args!.data!.cpuProfile!.samples!.length;
-      if (e.name === 'Profile') ids.add(`${e.pid}:${e.id}`);
-    }
-    for (const e of events) {
-      if (e.name === 'ProfileChunk' && ids.has(`${e.pid}:${e.id}`)) samples += e.args?.data?.cpuProfile?.samples?.length ?? 0;
-    }
-    return { events: events.length, samples };
-  }
-
-  for (const [f, profileName] of chrome) {
-    it(`matches speedscope's totals for ${f}`, async () => {
-      const path = `${SPEEDSCOPE}/${f}`;
-      const want = speedscopeProfiles(path).find((e) => e.name === profileName)!;
-      for (const name of [f.split('/').pop()!, '']) {
-        const p = await load(path, name, 4096);
-        expect([p.kind, p.unit]).toEqual(['sampled', 'samples']);
-        expect(p.meta.producer).toBe('Chrome DevTools trace');
-        expect(p.meta.thread).toMatch(/^CrRendererMain \(/);
-        const [pid, tid] = /\((\S+)\/(\S+)\)$/.exec(p.meta.thread!)!.slice(1) as [string, string];
-        const inFile = countInFile(path, pid, tid);
-        expect(p.samples!.length).toBe(inFile.samples);
-        expect(p.traceStats!.reduce((n, st) => n + st.count, 0)).toBe(inFile.events);
-        expect(p.tree.total[0]).toBe(p.samples!.length);
-        const got = speedscopeChromeWeights(p);
-        expect(got.nonIdle).toBeCloseTo(want.total_non_idle_weight, 3);
-        expect(got.total).toBeCloseTo(want.total_weight, 3);
-      }
-    });
-  }
-
-  it('shows the main thread of a trace with a worker and warns about the worker', async () => {
-    const p = await load(`${SPEEDSCOPE}/Chrome/70/worker.json`, '');
-    expect(p.meta.thread).toBe('CrRendererMain (29018/775)');
-    expect(p.meta.warnings).toContain('samples of 1 other thread(s) are not shown: DedicatedWorker thread (29018/7443) (1400 samples)');
-  });
-
-  it('skips chunks without data (Chrome 141)', async () => {
-    const p = await load(`${SPEEDSCOPE}/Chrome/141/no-arg-data.json`, '');
-    expect(p.meta.warnings).toContain('2 CPU profile event(s) without data were skipped');
-  });
-});
-
-describe('trace events: real Node.js traces', () => {
-  interface Count {
-    count: number;
-    bytes: number;
-    duration: number;
-  }
-  /**
-   * Counted independently: the whole file through JSON.parse, bytes from JSON.stringify (the file
-   * is written compactly, so that is each event's own text: checked), B/E paired per thread and
-   * b/e per category and id with plain stacks (these files nest cleanly).
-   */
-  function countEvents(text: string) {
-    const parsed = JSON.parse(text) as { traceEvents: RawEvent[] };
-    const counts = new Map<string, Count>();
-    const get = (e: RawEvent) => {
-      const k = `${e.cat ?? ''}|${e.name ?? ''}|${e.ph}`;
-      let c = counts.get(k);
-      if (!c) counts.set(k, (c = { count: 0, bytes: 0, duration: 0 }));
-      return c;
-    };
-    let at = text.indexOf('[') + 1;
-    let notVerbatim = 0;
-    const open = new Map<string, RawEvent[]>();
-    for (const e of parsed.traceEvents) {
-      const json = JSON.stringify(e);
-      if (!text.startsWith(json, at)) notVerbatim++;
-      at += json.length + 1;
-      const c = get(e);
-      c.count++;
-      c.bytes += Buffer.byteLength(json);
-      if (e.ph === 'X') c.duration += e.dur!;
-      const key = e.ph === 'B' || e.ph === 'E' ? `${e.pid}:${e.tid}` : `${e.cat}|${e.id}`;
-      if (e.ph === 'B' || e.ph === 'b') {
-        if (!open.has(key)) open.set(key, []);
-        open.get(key)!.push(e);
-      } else if (e.ph === 'E' || e.ph === 'e') {
-        const b = open.get(key)!.pop()!;
-        get(b).duration += e.ts - b.ts;
-      }
-    }
-    return { counts, notVerbatim, events: parsed.traceEvents.length };
-  }
-
-  const runs = new Map<string, Promise<Profile>>();
-  /** Imports a run once and checks its statistics against the independent count. */
-  function run(name: string): Promise<Profile> {
-    if (!runs.has(name)) {
-      runs.set(
-        name,
-        (async () => {
-          const path = fixturePath(`samples/${name}/node_trace.1.log.gz`);
-          const want = countEvents(gunzipSync(readFileSync(path)).toString('utf8'));
-          expect(want.notVerbatim).toBe(0);
-          const p = await load(path, 'node_trace.1.log.gz', 1 << 20);
-          const got = new Map(
-            p.traceStats!.map((s) => [`${s.category}|${s.name}|${s.phase}`, { count: s.count, bytes: s.bytes, duration: s.duration }]),
-          );
-          expect(got).toEqual(want.counts);
-          expect(p.traceStats!.reduce((n, s) => n + s.count, 0)).toBe(want.events);
-          expect([p.kind, p.unit, p.meta.producer]).toEqual(['spans', 'microseconds', 'node --trace-event-categories']);
-          return p;
-        })(),
-      );
-    }
-    return runs.get(name)!;
-  }
-
-  it('counts every baseline event by category, name and phase, with bytes and durations', async () => {
-    const p = await run('baseline');
-    expect(p.traceStats!.reduce((n, s) => n + s.count, 0)).toBe(464849);
-    expect(p.meta.threadNames!['6164:6164']).toBe('JavaScriptMainThread');
-    // Spans: the main thread, then the async resources with their callbacks nested.
-    const [main, async] = rootChildren(p);
-    expect([frameName(p, main!), frameName(p, async!)]).toEqual(['JavaScriptMainThread (6164/6164)', 'async']);
-    const resources = stacks(p, async).map((s) => s.split(' ')[0]!);
-    expect(resources).toEqual(
-      expect.arrayContaining(['PROMISE;PROMISE_CALLBACK', 'TickObject;TickObject_CALLBACK', 'Timeout;Timeout_CALLBACK']),
-    );
-    expect(stacks(p, main!)).toEqual(
-      expect.arrayContaining([expect.stringMatching(/^fs\.sync\.open \d+$/), expect.stringMatching(/^MinorGC;V8\.GCScavenger \d+$/)]),
-    );
-    expect(p.meta.warnings.join('\n')).toMatch(/async span\(s\) never ended .*PROMISE ×302/);
-  });
-
-  it('shows what dd-trace adds: new event types and twice the fs.sync events', async () => {
-    const base = await run('baseline');
-    const dd = await run('ddtrace');
-    const names = (p: Profile) => new Set(p.traceStats!.map((s) => s.name));
-    const fsSync = (p: Profile) => p.traceStats!.filter((s) => s.name.startsWith('fs.sync.')).reduce((n, s) => n + s.count, 0);
-    for (const n of ['HTTPCLIENTREQUEST', 'UDPWRAP']) {
-      expect(names(base).has(n)).toBe(false);
-      expect(names(dd).has(n)).toBe(true);
-    }
-    expect(fsSync(dd) / fsSync(base)).toBeGreaterThan(1.7);
-    expect(fsSync(dd) / fsSync(base)).toBeLessThan(2.5);
   });
 });
 
