@@ -34,15 +34,31 @@ describe('ChildLabels', () => {
     expect(k.end).toBe(0);
   });
 
-  it('tries the most recently used child first and gives up after a few', () => {
+  it('looks on from the child after the one used last, wrapping around, and gives up after a few', () => {
     const k = new ChildLabels();
     for (let i = 1; i <= 20; i++) k.add(0, i, `f${i}`);
-    // the 8 made last are looked at, the older ones are left to the caller's hashing
-    expect(k.find(0, 'f20', 0, 3, 0x3b)).toBe(20);
-    expect(k.find(0, 'f13', 0, 3, 0x3b)).toBe(13);
+    // f20 was made last: the search starts after it, that is from f1 again
+    expect(k.find(0, 'f8', 0, 2, 0x3b)).toBe(8);
+    expect(k.find(0, 'f9', 0, 2, 0x3b)).toBe(9);
+    // f10…f17 are the 8 looked at now
+    expect(k.find(0, 'f17', 0, 3, 0x3b)).toBe(17);
+    // f18, f19, f20, then f1…f5
     expect(k.find(0, 'f12', 0, 3, 0x3b)).toBe(-1);
-    // f13 moved to the front: f20…f14 and f13 still fit, f12 does not
-    expect(k.find(0, 'f14', 0, 3, 0x3b)).toBe(14);
+    // nothing found moves nothing: after f17 still come f18, f19, f20, f1…
+    expect(k.find(0, 'f3', 0, 2, 0x3b)).toBe(3);
+    expect(k.end).toBe(2);
+    expect(k.find(0, 'f99', 0, 3, 0x3b)).toBe(-1);
+    expect(k.end).toBe(-1);
+  });
+
+  it('looks at each of a few children once', () => {
+    const k = new ChildLabels();
+    k.add(0, 1, 'a');
+    k.add(0, 2, 'b');
+    expect(k.find(0, 'c', 0, 1, 0x3b)).toBe(-1);
+    expect(k.find(0, 'a', 0, 1, 0x3b)).toBe(1);
+    expect(k.find(0, 'b', 0, 1, 0x3b)).toBe(2);
+    expect(k.find(0, 'a', 0, 1, 0x3b)).toBe(1);
   });
 
   it('refuses nodes recorded out of order', () => {

@@ -16,16 +16,8 @@ const MAX_LINE = 64 * 1024 * 1024;
 export interface LineCursor {
   lines: number;
   next: number;
-  /** changes whenever `text` is another string than in the call before (for work once per text) */
-  text: number;
 }
 
-/**
- * Calls `onLine(text, start, end, lineNo, cursor)` for every line, where `text.slice(start, end)`
- * is the line. A parser that recognises most lines without copying them (a perf frame line it has
- * seen before, a folded frame it knows) reads them in place, and may take several at once
- * (`LineCursor`); `forEachLine` is the simple form.
- */
 /**
  * UTF-8 chunks to text, each chunk decoded whole. Node's `TextDecoder` leaves its fast path for
  * good once asked to decode with `stream: true`, and the slow path makes an external two-byte
@@ -86,13 +78,21 @@ function completeUtf8(bytes: Uint8Array): number {
   return n - lead < length ? lead : n;
 }
 
+/**
+ * Calls `onLine(text, start, end, lineNo, cursor)` for every line, where `text.slice(start, end)`
+ * is the line. A parser that recognises most lines without copying them (a perf frame line it has
+ * seen before, a folded frame it knows) reads them in place, and may take several at once
+ * (`LineCursor`); `forEachLine` is the simple form. `onText(text)` is called before the first
+ * line of each text, for work done once per text rather than once per line.
+ */
 export async function forEachLineIn(
   chunks: AsyncIterable<Uint8Array>,
   file: string,
   onLine: (text: string, start: number, end: number, lineNo: number, cursor: LineCursor) => void,
+  onText?: (text: string) => void,
 ): Promise<number> {
   const decoder = new Utf8Chunks();
-  const cursor: LineCursor = { lines: 0, next: 0, text: 0 };
+  const cursor: LineCursor = { lines: 0, next: 0 };
   let carry = '';
   let lineNo = 0;
   for await (const chunk of chunks) {
@@ -111,11 +111,11 @@ export async function forEachLineIn(
       }
       const line = carry + text.slice(0, nl);
       cursor.lines = 0;
-      cursor.text++;
+      onText?.(line);
       onLine(line, 0, line.charCodeAt(line.length - 1) === 13 ? line.length - 1 : line.length, ++lineNo, cursor);
       start = nl + 1;
     }
-    cursor.text++;
+    onText?.(text);
     for (;;) {
       const nl = text.indexOf('\n', start);
       if (nl < 0) break;
@@ -133,7 +133,7 @@ export async function forEachLineIn(
   carry += decoder.end();
   if (carry.length > 0) {
     cursor.lines = 0;
-    cursor.text++;
+    onText?.(carry);
     onLine(carry, 0, carry.endsWith('\r') ? carry.length - 1 : carry.length, ++lineNo, cursor);
   }
   return lineNo;
