@@ -70,6 +70,11 @@ const VISIBLE = /\S/;
 /** Failed whole-prefix comparisons after which `sharedDepth` halves the range instead. */
 const WALK_TRIES = 3;
 
+/** Whether a frame may end `e` characters into the stack `text[start, start + len)`: at its end or at a `;`. */
+function frameEndsAt(text: string, start: number, len: number, e: number): boolean {
+  return e === len || (e < len && text.charCodeAt(start + e) === 0x3b);
+}
+
 /**
  * How many of the previous stack's first `depth` frames the stack `text[start, end)` begins with,
  * where the previous one is at `prevStart` in `prev` and its frame k ends `ends[k]` characters in.
@@ -93,7 +98,7 @@ function sharedDepth(
   for (let tries = 0; k > 0 && tries < WALK_TRIES; k--) {
     const e = ends[k - 1]!;
     const s = k > 1 ? ends[k - 2]! + 1 : 0;
-    if (e > len || (e < len && text.charCodeAt(start + e) !== 0x3b)) continue;
+    if (!frameEndsAt(text, start, len, e)) continue;
     if (
       e > s &&
       (text.charCodeAt(start + e - 1) !== prev.charCodeAt(prevStart + e - 1) ||
@@ -110,8 +115,7 @@ function sharedDepth(
     const mid = (lo + hi + 1) >> 1;
     const e = ends[mid - 1]!;
     const f = lo > 0 ? ends[lo - 1]! : 0;
-    const ok = e === len || (e < len && text.charCodeAt(start + e) === 0x3b);
-    if (ok && text.slice(start + f, start + e) === prev.slice(prevStart + f, prevStart + e)) lo = mid;
+    if (frameEndsAt(text, start, len, e) && text.slice(start + f, start + e) === prev.slice(prevStart + f, prevStart + e)) lo = mid;
     else hi = mid - 1;
   }
   return lo;
@@ -133,18 +137,12 @@ class Breaks {
 
   /** Whether `text[from, to)` holds one; `from` never goes back within a text. */
   within(text: string, from: number, to: number): boolean {
-    let found = false;
     for (let i = 0; i < 3; i++) {
       let n = this.next[i]!;
       if (n >= 0 && n < from) this.next[i] = n = text.indexOf(Breaks.CHARS[i]!, from);
-      if (n >= 0 && n < to) found = true;
+      if (n >= 0 && n < to) return true;
     }
-    return found;
-  }
-
-  /** Whether the text holds any at all from `from` on. */
-  any(): boolean {
-    return this.next[0]! >= 0 || this.next[1]! >= 0 || this.next[2]! >= 0;
+    return false;
   }
 }
 
@@ -183,24 +181,24 @@ export const foldedImporter: Importer = {
     // Frames by label: a label always makes the same frame, and interning builds a key string.
     // Found in place (`TextTable`): hashing every label as a `Map` key took 40% of an import.
     const byLabel = new TextTable<number>();
-    const frameOf = (stack: string, from: number, to: number): number => {
-      let id = byLabel.get(stack, from, to);
+    const frameOf = (text: string, from: number, to: number): number => {
+      let id = byLabel.get(text, from, to);
       if (id === undefined) {
-        const label = stack.slice(from, to);
+        const label = text.slice(from, to);
         // Labels stay as written, empty ones included ("a;;b" is what some collapsers emit).
         const frame: FrameInput = { name: label === '' ? '(empty)' : label, tier: Tier.Unknown, label };
         const cat = frameCategory(label);
         if (cat !== undefined) frame.category = cat;
         id = frames.intern(frame);
-        byLabel.set(stack, from, to, id, frames.labelOf(id));
+        byLabel.set(text, from, to, id, frames.labelOf(id));
       }
       return id;
     };
     // Most frames are found among the children of the node before them, without hashing.
     const kids = new ChildLabels();
-    const newChild = (node: number, stack: string, from: number, to: number): number => {
+    const newChild = (node: number, text: string, from: number, to: number): number => {
       const made = tree.nodeCount;
-      const frame = frameOf(stack, from, to);
+      const frame = frameOf(text, from, to);
       const c = tree.child(node, frame);
       if (c >= made) kids.add(node, c, frames.labelOf(frame));
       return c;
@@ -246,7 +244,7 @@ export const foldedImporter: Importer = {
         // holds no line break and something that is not white space. Most texts hold no break
         // at all, which one search per text (not per line) tells.
         const shared = lo > 0 ? prevEnds[lo - 1]! : 0;
-        if (breaks.any() && breaks.within(text, start + shared, w)) return skip(text, start, end, lineNo);
+        if (breaks.within(text, start + shared, w)) return skip(text, start, end, lineNo);
         let visible = prevVisible;
         if (visible >= shared) {
           visible = shared;
