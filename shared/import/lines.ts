@@ -147,11 +147,17 @@ export function forEachLine(
   return forEachLineIn(chunks, file, (text, start, end, lineNo) => onLine(text.slice(start, end), lineNo));
 }
 
-interface TableEntry<T> {
-  key: string;
-  value: T;
+/**
+ * A class and `new Array`, not literals: entries are kept for the whole import, and V8 recompiles
+ * the functions that make long-lived literals (see formats/perf-tails.ts).
+ */
+class TableEntry<T> {
   /** the entry looked up right after this one the last time: most likely the next again */
-  next: TableEntry<T> | undefined;
+  next: TableEntry<T> | undefined = undefined;
+  constructor(
+    readonly key: string,
+    readonly value: T,
+  ) {}
 }
 
 /** Most entries a fingerprint keeps; more (a pathological file) are simply not remembered. */
@@ -201,9 +207,9 @@ export class TextTable<T> {
   set(text: string, start: number, end: number, value: T, kept?: string): void {
     const h = fingerprint(text, start, end);
     let bucket = this.buckets.get(h);
-    if (bucket === undefined) this.buckets.set(h, (bucket = []));
+    if (bucket === undefined) this.buckets.set(h, (bucket = new Array<TableEntry<T>>()));
     if (bucket.length >= BUCKET_LIMIT) return;
-    const e: TableEntry<T> = { key: kept ?? detached(text.slice(start, end)), value, next: undefined };
+    const e = new TableEntry(kept ?? detached(text.slice(start, end)), value);
     bucket.push(e);
     if (this.last !== undefined) this.last.next = e;
     this.last = e;

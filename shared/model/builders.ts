@@ -77,10 +77,10 @@ export class FrameTableBuilder {
   private readonly file: string[] = [];
   private readonly line = new GrowInt32();
   private readonly column = new GrowInt32();
+  /** the category an importer gave, or -1: worked out in `finish` from the name, file and dso */
   private readonly category: number[] = [];
+  private readonly dso: string[] = [];
   private readonly tier: number[] = [];
-  private readonly pkg: string[] = [];
-  private readonly key: string[] = [];
   private readonly label: string[] = [];
 
   get length(): number {
@@ -115,26 +115,42 @@ export class FrameTableBuilder {
     this.file.push(file);
     this.line.push(line);
     this.column.push(column);
-    const category = f.category ?? categorize(name, file, f.dso ?? '');
-    this.category.push(category);
+    this.category.push(f.category ?? -1);
+    this.dso.push(f.category === undefined && f.dso ? detached(f.dso) : '');
     this.tier.push(tier);
-    this.pkg.push(category === Category.Dependency ? packageOf(file) : '');
-    this.key.push(frameKey(name, file));
     this.label.push(label);
     return n;
   }
 
+  /**
+   * The table. What is derived from a frame's name and file (category, package, key) is worked
+   * out here, in one pass: while a big file is read, the code that reads its lines is what the
+   * engine should be compiling, not code that runs once per distinct frame.
+   */
   finish(): FrameTable {
+    const n = this.name.length;
+    const category = new Uint8Array(n);
+    const pkg = new Array<string>(n);
+    const key = new Array<string>(n);
+    for (let i = 0; i < n; i++) {
+      const name = this.name[i]!;
+      const file = this.file[i]!;
+      const given = this.category[i]!;
+      const c = given >= 0 ? given : categorize(name, file, this.dso[i]!);
+      category[i] = c;
+      pkg[i] = c === Category.Dependency ? packageOf(file) : '';
+      key[i] = frameKey(name, file);
+    }
     return {
-      length: this.name.length,
+      length: n,
       name: this.name,
       file: this.file,
       line: this.line.finish(),
       column: this.column.finish(),
-      category: Uint8Array.from(this.category),
+      category,
       tier: Uint8Array.from(this.tier),
-      pkg: this.pkg,
-      key: this.key,
+      pkg,
+      key,
       label: this.label,
     };
   }
@@ -159,9 +175,10 @@ export class CallTreeBuilder {
    * confirmed against the node's own parent and frame columns, so it stores no keys. Importers
    * call `child` once per frame of every sample; a `Map` keyed by `parent * 2^26 + frame` (a heap
    * number past 2^31) cost several times more time and about six times the memory. 0 marks an
-   * empty slot: the root is nobody's child.
+   * empty slot: the root is nobody's child. It starts tiny so that it grows during the first
+   * few samples: code that first runs after V8 has optimized `child` makes V8 compile it again.
    */
-  private slots = new Int32Array(2048);
+  private slots = new Int32Array(2);
   private readonly sampleNode = new GrowInt32(16);
   private readonly sampleTime = new GrowFloat64(16);
   private readonly sampleWeight = new GrowFloat64(16);

@@ -1,14 +1,17 @@
-/** Append-only typed-array columns that double their capacity as they fill. */
+/**
+ * Append-only typed-array columns that double their capacity as they fill. Each starts empty and
+ * takes its first capacity on the first push, so that the growing code has run before V8
+ * optimizes a caller: code that has never run is left out of the optimized code, and the first
+ * time it is needed V8 throws the optimized code away and compiles it again.
+ */
 
 export class GrowInt32 {
-  data: Int32Array;
+  data = new Int32Array(0);
   length = 0;
-  constructor(capacity = 1024) {
-    this.data = new Int32Array(capacity);
-  }
+  constructor(private readonly capacity = 1024) {}
   push(v: number): number {
     if (this.length === this.data.length) {
-      const next = new Int32Array(this.data.length * 2);
+      const next = new Int32Array(Math.max(this.capacity, this.data.length * 2));
       next.set(this.data);
       this.data = next;
     }
@@ -22,14 +25,12 @@ export class GrowInt32 {
 }
 
 export class GrowFloat64 {
-  data: Float64Array;
+  data = new Float64Array(0);
   length = 0;
-  constructor(capacity = 1024) {
-    this.data = new Float64Array(capacity);
-  }
+  constructor(private readonly capacity = 1024) {}
   push(v: number): number {
     if (this.length === this.data.length) {
-      const next = new Float64Array(this.data.length * 2);
+      const next = new Float64Array(Math.max(this.capacity, this.data.length * 2));
       next.set(this.data);
       this.data = next;
     }

@@ -50,7 +50,8 @@ function referenceLabel(part: string, dso: string, java: boolean): string {
 /** Model fields for one frame (one part of an inlined `a->b` symbol). */
 function frameInput(part: string, dso: string, label: string): FrameInput {
   const jit = JIT_MAP.test(dso);
-  const f: FrameInput = { name: part, tier: Tier.Unknown, dso, label };
+  // every field set, unknown ones empty: frames of one shape keep the code that reads them simple
+  const f: FrameInput = { name: part, file: '', line: 0, column: 0, tier: Tier.Unknown, dso, label };
   if (part === '[unknown]' || part.trim() === '') {
     // No symbol: name the code after what perf knows about where it lives.
     if (dso === '[unknown]' || dso === '') f.name = '[unknown]';
@@ -104,14 +105,22 @@ export function withoutOffset(symbol: string): string {
  * printed without its offset (`withoutOffset`), `dsoColumn` the text inside the dso's
  * parentheses, `damaged` whether the line had a `)` inside that column or text after it, and
  * `java` whether the process is named `java` (the reference labels its frames differently).
+ * Undefined when there are none (not an empty array: arrays made two ways would make the
+ * caller's optimized code start over when it meets the second).
  */
-export function perfFrameInputs(sym: string, dsoColumn: string, damaged: boolean, java: boolean): FrameInput[] {
+export function perfFrameInputs(sym: string, dsoColumn: string, damaged: boolean, java: boolean): FrameInput[] | undefined {
   // The reference leaves out symbols that start with "(": perf prints process names that way.
-  if (sym.charCodeAt(0) === 40 /* ( */) return [];
+  if (sym.charCodeAt(0) === 40 /* ( */) return undefined;
   // A cut-off dso column (`([kernel.kallsyms])/libpthread-2.19.so)`) still says where the code is.
   const dso = damaged ? dsoColumn.slice(0, dsoColumn.indexOf(')') >>> 0) : dsoColumn;
   // perf-map-agent writes inlined Java frames on one line, caller first, and the reference
   // marks every callee `_[i]`: `LSimpleTemplateScript3;::run->Lorg/…/AbstractCallSite;::call`
   // → `LSimpleTemplateScript3:::run;org/…/AbstractCallSite:::call_[i]`.
-  return sym.split('->').map((p, i) => frameInput(p, dso, referenceLabel(p, dsoColumn, java) + (i > 0 ? '_[i]' : '')));
+  const parts = sym.split('->');
+  const out: FrameInput[] = [];
+  for (let i = 0; i < parts.length; i++) {
+    const p = parts[i]!;
+    out.push(frameInput(p, dso, referenceLabel(p, dsoColumn, java) + (i > 0 ? '_[i]' : '')));
+  }
+  return out;
 }

@@ -23,7 +23,7 @@ import { type LineCursor, TextTable, forEachLineIn } from '../lines';
 import { perfFrameInputs, withoutOffset } from './perf-frames';
 import { type FrameLine, readFrame } from './perf-frame-line';
 import { type Header, HeaderReader, isSpace, readHeader, skipSpace } from './perf-header';
-import { SampleLines, type SeenLine, newSeenLine } from './perf-tails';
+import { SampleLines, SeenLine } from './perf-tails';
 
 // ---------------------------------------------------------------------------------------------
 // Event types.
@@ -112,7 +112,8 @@ export const perfScriptImporter: Importer = {
     const stack: number[] = [];
     let height = 0;
     let withPeriod = 0;
-    let periodSum = 0;
+    // a float from the start: a sum that outgrows a small integer would make V8 recompile
+    const periodSum = new Float64Array(1);
     let start = Infinity;
     let end = -Infinity;
     let headers = 0;
@@ -185,7 +186,8 @@ export const perfScriptImporter: Importer = {
         ids = bySymbol.get(symKey);
         if (ids === undefined) {
           const inputs = perfFrameInputs(sym, line.slice(fl.dso, fl.close), fl.damaged, java);
-          const interned = inputs.map((f) => frames.intern(f));
+          const interned: number[] = [];
+          if (inputs !== undefined) for (let i = 0; i < inputs.length; i++) interned.push(frames.intern(inputs[i]!));
           ids = interned.length === 1 ? interned[0]! : interned;
           bySymbol.set(detached(symKey), ids);
         }
@@ -246,7 +248,7 @@ export const perfScriptImporter: Importer = {
       weight = period > 0 ? period : 1;
       if (period > 0) {
         withPeriod++;
-        periodSum += period;
+        periodSum[0]! += period;
       }
       const shape = headerReader.shape;
       let t = shape?.extra;
@@ -328,7 +330,7 @@ export const perfScriptImporter: Importer = {
           const ids = pushFrame(line, lineNo);
           let seen: SeenLine | undefined;
           if (isSpace(c)) {
-            seen = newSeenLine(ids, fl.damaged);
+            seen = new SeenLine(ids, fl.damaged);
             (java ? javaLineCache : lineCache).set(text, from, to, seen);
           }
           sampleLines.note(seen, text, to < text.length && text.charCodeAt(to) === 13 ? to + 1 : to, height);
@@ -393,7 +395,7 @@ export const perfScriptImporter: Importer = {
       meta.endTime = end;
     }
     // A clock event's period is its sampling interval, in nanoseconds.
-    if (unit === 'nanoseconds') meta.sampleInterval = periodSum / withPeriod / 1000;
+    if (unit === 'nanoseconds') meta.sampleInterval = periodSum[0]! / withPeriod / 1000;
     if (kept !== undefined) meta.eventType = kept;
     if (skippedEvents.size > 0) meta.otherEventTypes = [...skippedEvents.keys()];
     if (hasIds) {

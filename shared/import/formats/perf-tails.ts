@@ -7,10 +7,14 @@
  */
 import { detached } from '../../model/builders';
 
+// What is remembered here is made with `new` (classes, `new Array`), not with literals: V8 keeps
+// watch over where literals are made, and once most of them outlive a few collections (as
+// remembered entries do) it throws away the optimized code of every function that makes them,
+// to compile it again with another way of allocating; that happened in the first megabytes of a
+// file, to the functions that read every line. (The same holds for TextTable's entries.)
+
 /** A frame line met before: the frames it pushed and whether it was damaged. */
-export interface SeenLine {
-  ids: number | number[];
-  damaged: boolean;
+export class SeenLine {
   /**
    * The rest of the sample after this line the last few times it went on differently (its
    * callers down to the root: from this line's `\n` to the last frame line's end), the one that
@@ -18,33 +22,37 @@ export interface SeenLine {
    * of it is taken at once: stacks share their lower frames (`uv_run`, `main`…) from sample to
    * sample, and a leaf function is called from a few places.
    */
-  tails: SeenTail[] | undefined;
+  tails: SeenTail[] | undefined = undefined;
   /** how often a tail was there again, and not */
-  tailHits: number;
-  tailMisses: number;
+  tailHits = 0;
+  tailMisses = 0;
   /** none was there the last time: the rest of that sample is noted when it ends */
-  missed: boolean;
+  missed = false;
   /** a line whose callers vary more than a few tails can follow notes no more */
-  closed: boolean;
+  closed = false;
+
+  constructor(
+    readonly ids: number | number[],
+    readonly damaged: boolean,
+  ) {}
 }
 
-export interface SeenTail {
-  /** the text (a slice of one copy that the tails noted with it share) */
-  text: string;
-  /** the frames it pushes: `ids[from]` on (an array shared with the tails noted with it) */
-  ids: number[];
-  from: number;
-  lines: number;
-  damaged: number;
-  /** the first damaged line, counted from this one (1: the next line) */
-  firstDamaged: number;
+export class SeenTail {
   /** the call-tree node these frames lead to from the root frame `root` (-1: not known yet) */
-  node: number;
-  root: number;
-}
+  node = -1;
+  root = -1;
 
-export function newSeenLine(ids: number | number[], damaged: boolean): SeenLine {
-  return { ids, damaged, tails: undefined, tailHits: 0, tailMisses: 0, missed: false, closed: false };
+  constructor(
+    /** the text (a slice of one copy that the tails noted with it share) */
+    readonly text: string,
+    /** the frames it pushes: `ids[from]` on (an array shared with the tails noted with it) */
+    readonly ids: number[],
+    readonly from: number,
+    readonly lines: number,
+    readonly damaged: number,
+    /** the first damaged line, counted from this one (1: the next line) */
+    readonly firstDamaged: number,
+  ) {}
 }
 
 /** Tails a line keeps: the least recently there again makes way for a new one. */
@@ -88,10 +96,9 @@ export class SampleLines {
   /** A frame line of `text` whose `\n` is at `nl`, the stack `height` frames high after it. */
   note(seen: SeenLine | undefined, text: string, nl: number, height: number): void {
     if (!this.tailable) return;
-    if (seen === undefined || (this.count > 0 && text !== this.text) || this.taken !== undefined) {
-      this.tailable = false;
-      return;
-    }
+    // written every time, not only when it turns false: see GrowInt32
+    this.tailable = seen !== undefined && (this.count === 0 || text === this.text) && this.taken === undefined;
+    if (seen === undefined || !this.tailable) return;
     const i = this.count++;
     this.text = text;
     // within the arrays or pushed: a write past their end makes V8 drop optimized code
@@ -147,9 +154,11 @@ export class SampleLines {
     const n = this.count;
     if (!this.tailable || n === 0) return;
     const seen = this.seen;
-    let first = 0;
-    while (first < n - 1 && !wantsTail(seen[first]!)) first++;
-    if (first >= n - 1) return;
+    // the first line that wants a tail (every line looked at: an index counted up only when the
+    // first does not would be code V8 meets late, and recompiles for)
+    let first = -1;
+    for (let i = n - 2; i >= 0; i--) if (wantsTail(seen[i]!)) first = i;
+    if (first < 0) return;
     // The last part, when it was taken at once (by the last line noted).
     const taken = this.taken;
     const nl = this.nl;
@@ -190,17 +199,8 @@ export class SampleLines {
         damaged += taken.damaged;
         lines += taken.lines;
       }
-      const tail: SeenTail = {
-        text: copy.slice(nl[i]! - nl[first]!),
-        ids,
-        from: this.height[i]! - base,
-        lines,
-        damaged,
-        firstDamaged,
-        node: -1,
-        root: -1,
-      };
-      if (s.tails === undefined) s.tails = [tail];
+      const tail = new SeenTail(copy.slice(nl[i]! - nl[first]!), ids, this.height[i]! - base, lines, damaged, firstDamaged);
+      if (s.tails === undefined) (s.tails = new Array<SeenTail>()).push(tail);
       else if (s.tails.length < TAILS) s.tails.push(tail);
       else s.tails[TAILS - 1] = tail;
       s.missed = false;
