@@ -277,6 +277,19 @@ describe('perf script: frames and headers', () => {
     expect(collapse(p)).toEqual(['ab;f 1', 'ab;g 1']);
   });
 
+  it('leaves out frames whose symbol starts with "(", as the reference does, every time they come', async () => {
+    const sample = (t: string) => [
+      `prog 7 ${t}: 1 cpu-clock:`,
+      '\t 1 work (/bin/prog)',
+      '\t 2 (anonymous namespace)::init (/bin/prog)',
+      '\t 3 main (/bin/prog)',
+      '',
+    ];
+    const p = await fromText(perfText(...sample('1.0'), ...sample('2.0'), ...sample('3.0')));
+    expect(collapse(p)).toEqual(['prog;main;work 3']);
+    expect(framesNamed(p, '(anonymous namespace)::init')).toEqual([]);
+  });
+
   it('reads one-character process names, padded (as the reference) or not (where it gives up)', async () => {
     const p = await fromText(perfText('a   12 1.0: cpu-clock:', '\t 1 f (/x)', '', 'b 13 2.0: cpu-clock:', '\t 2 g (/x)', ''));
     // stackcollapse-perf.pl takes "a " as the name (names have two characters or more) and skips "b 13 …".

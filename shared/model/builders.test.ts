@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { CallTreeBuilder, FrameTableBuilder, finishProfile } from './builders';
+import { GrowFloat64, GrowInt32 } from './grow';
+import { Category, CATEGORY_NAMES, Tier } from './types';
+
+describe('FrameTableBuilder', () => {
+  it('works out category, package and key from name, file and dso, and keeps a category it is given', () => {
+    const b = new FrameTableBuilder();
+    const app = b.intern({ name: '*handler', file: '/srv/app/server.js', line: 12, column: 3 });
+    const dep = b.intern({ name: 'wrap', file: '/srv/app/node_modules/@dynatrace/oneagent/lib/x.js', line: 1 });
+    const kernel = b.intern({ name: 'do_syscall_64', tier: Tier.Unknown, dso: '[kernel.kallsyms]', file: '[kernel.kallsyms]' });
+    const idle = b.intern({ name: 'swapper', tier: Tier.Unknown, category: Category.Idle });
+    // the same frame again is the same id, a given category makes another frame
+    expect(b.intern({ name: '*handler', file: '/srv/app/server.js', line: 12, column: 3 })).toBe(app);
+    const other = b.intern({ name: '*handler', file: '/srv/app/server.js', line: 12, column: 3, category: Category.Other });
+    expect(other).not.toBe(app);
+
+    const t = b.finish();
+    expect(t.length).toBe(5);
+    const cat = (id: number) => CATEGORY_NAMES[t.category[id]!];
+    expect([cat(app), cat(dep), cat(kernel), cat(idle), cat(other)]).toEqual(['app', 'dependency', 'kernel', 'idle/program', 'other']);
+    expect(t.tier[app]).toBe(Tier.Optimized);
+    expect(t.name[app]).toBe('handler');
+    expect(t.pkg[dep]).toBe('@dynatrace/oneagent');
+    expect(t.pkg[app]).toBe('');
+    expect(t.key[app]).toBe('handler\tapp/server.js');
+    expect(t.key[dep]).toBe('wrap\tnode_modules/@dynatrace/oneagent/lib/x.js');
+  });
+
+  it('makes an empty table', () => {
+    const t = new FrameTableBuilder().finish();
+    expect(t.length).toBe(0);
+    expect(t.category.length).toBe(0);
+    expect(t.line.length).toBe(0);
+  });
+});
+
+describe('GrowInt32 and GrowFloat64', () => {
+  it('start empty and grow past their first capacity, keeping every value', () => {
+    const ints = new GrowInt32(4);
+    const floats = new GrowFloat64(4);
+    expect(ints.data.length).toBe(0);
+    for (let i = 0; i < 1000; i++) {
+      expect(ints.push(i * 3)).toBe(i);
+      expect(floats.push(i / 2)).toBe(i);
+    }
+    const a = ints.finish();
+    const f = floats.finish();
+    expect(a.length).toBe(1000);
+    expect(f.length).toBe(1000);
+    expect(Array.from(a).every((v, i) => v === i * 3)).toBe(true);
+    expect(Array.from(f).every((v, i) => v === i / 2)).toBe(true);
+  });
+});
+
+describe('CallTreeBuilder', () => {
+  it('finds every child again after its index has grown many times', () => {
+    const tree = new CallTreeBuilder();
+    const made = new Map<string, number>();
+    // wide and deep: 200 children of the root, each with a chain of 50
+    for (let f = 0; f < 200; f++) {
+      let node = tree.child(tree.root, f);
+      made.set(`0/${f}`, node);
+      for (let d = 1; d <= 50; d++) {
+        const parent = node;
+        node = tree.child(parent, 1000 + d);
+        made.set(`${parent}/${1000 + d}`, node);
+      }
+      tree.addSelf(node, 1);
+    }
+    expect(tree.nodeCount).toBe(1 + 200 * 51);
+    for (const [k, id] of made) {
+      const [parent, frame] = k.split('/').map(Number);
+      expect(tree.child(parent!, frame!)).toBe(id);
+    }
+    expect(tree.nodeCount).toBe(1 + 200 * 51);
+    const p = finishProfile({
+      name: 't',
+      format: 'folded',
+      kind: 'aggregated',
+      unit: 'samples',
+      frames: new FrameTableBuilder(),
+      tree,
+      meta: { producer: 'test', warnings: [] },
+    });
+    expect(p.tree.total[0]).toBe(200);
+  });
+});
