@@ -78,7 +78,7 @@ export class FrameTableBuilder {
   private readonly line = new GrowInt32();
   private readonly column = new GrowInt32();
   /** the category an importer gave, or -1: worked out in `finish` from the name, file and dso */
-  private readonly category: number[] = [];
+  private readonly givenCategory: number[] = [];
   private readonly dso: string[] = [];
   private readonly tier: number[] = [];
   private readonly label: string[] = [];
@@ -115,7 +115,7 @@ export class FrameTableBuilder {
     this.file.push(file);
     this.line.push(line);
     this.column.push(column);
-    this.category.push(f.category ?? -1);
+    this.givenCategory.push(f.category ?? -1);
     this.dso.push(f.category === undefined && f.dso ? detached(f.dso) : '');
     this.tier.push(tier);
     this.label.push(label);
@@ -135,7 +135,7 @@ export class FrameTableBuilder {
     for (let i = 0; i < n; i++) {
       const name = this.name[i]!;
       const file = this.file[i]!;
-      const given = this.category[i]!;
+      const given = this.givenCategory[i]!;
       const c = given >= 0 ? given : categorize(name, file, this.dso[i]!);
       category[i] = c;
       pkg[i] = c === Category.Dependency ? packageOf(file) : '';

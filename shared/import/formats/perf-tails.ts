@@ -97,8 +97,9 @@ export class SampleLines {
   note(seen: SeenLine | undefined, text: string, nl: number, height: number): void {
     if (!this.tailable) return;
     // written every time, not only when it turns false: see GrowInt32
-    this.tailable = seen !== undefined && (this.count === 0 || text === this.text) && this.taken === undefined;
-    if (seen === undefined || !this.tailable) return;
+    const tailable = seen !== undefined && (this.count === 0 || text === this.text) && this.taken === undefined;
+    this.tailable = tailable;
+    if (!tailable) return;
     const i = this.count++;
     this.text = text;
     // within the arrays or pushed: a write past their end makes V8 drop optimized code
