@@ -101,8 +101,8 @@ export async function forEachLineIn(
 ): Promise<number> {
   const decoder = new Utf8Chunks();
   const cursor: LineCursor = { lines: 0, next: 0 };
+  const read = { lineNo: 0 };
   let carry = '';
-  let lineNo = 0;
   for await (const chunk of chunks) for (let at = 0; at < chunk.length; at += PIECE) {
     // Lines are searched in the decoded piece itself, never in `carry + piece`: V8 searches a
     // joined (cons) string through a runtime call each time, which made every line cost twice
@@ -114,37 +114,57 @@ export async function forEachLineIn(
       if (nl < 0) {
         carry += text;
         if (carry.length > MAX_LINE)
-          throw new ImportError({ file, line: lineNo + 1, message: `line is longer than ${MAX_LINE} characters` });
+          throw new ImportError({ file, line: read.lineNo + 1, message: `line is longer than ${MAX_LINE} characters` });
         continue;
       }
       const line = carry + text.slice(0, nl);
       cursor.lines = 0;
       onText?.(line);
-      onLine(line, 0, line.charCodeAt(line.length - 1) === 13 ? line.length - 1 : line.length, ++lineNo, cursor);
+      onLine(line, 0, line.charCodeAt(line.length - 1) === 13 ? line.length - 1 : line.length, ++read.lineNo, cursor);
       start = nl + 1;
     }
     onText?.(text);
-    for (;;) {
-      const nl = text.indexOf('\n', start);
-      if (nl < 0) break;
-      const end = nl > start && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
-      cursor.lines = 0;
-      onLine(text, start, end, ++lineNo, cursor);
-      if (cursor.lines > 0) {
-        lineNo += cursor.lines;
-        start = cursor.next;
-      } else start = nl + 1;
-    }
+    start = linesIn(text, start, read, cursor, onLine);
     carry = text.slice(start);
-    if (carry.length > MAX_LINE) throw new ImportError({ file, line: lineNo + 1, message: `line is longer than ${MAX_LINE} characters` });
+    if (carry.length > MAX_LINE) throw new ImportError({ file, line: read.lineNo + 1, message: `line is longer than ${MAX_LINE} characters` });
   }
   carry += decoder.end();
   if (carry.length > 0) {
     cursor.lines = 0;
     onText?.(carry);
-    onLine(carry, 0, carry.endsWith('\r') ? carry.length - 1 : carry.length, ++lineNo, cursor);
+    onLine(carry, 0, carry.endsWith('\r') ? carry.length - 1 : carry.length, ++read.lineNo, cursor);
   }
-  return lineNo;
+  return read.lineNo;
+}
+
+/**
+ * The whole lines of `text` from `start` on, numbered on from `read.lineNo`; returns where the
+ * unfinished last one starts. A function of its own, called once per piece: V8 optimizes it
+ * after a few pieces and uses that code from the next call on, where a loop inside the reader
+ * (an async function, called once) ran unoptimized until V8 compiled the whole reader twice,
+ * once to enter it in the middle of the loop.
+ */
+function linesIn(
+  text: string,
+  start: number,
+  read: { lineNo: number },
+  cursor: LineCursor,
+  onLine: (text: string, start: number, end: number, lineNo: number, cursor: LineCursor) => void,
+): number {
+  let lineNo = read.lineNo;
+  for (;;) {
+    const nl = text.indexOf('\n', start);
+    if (nl < 0) break;
+    const end = nl > start && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
+    cursor.lines = 0;
+    onLine(text, start, end, ++lineNo, cursor);
+    if (cursor.lines > 0) {
+      lineNo += cursor.lines;
+      start = cursor.next;
+    } else start = nl + 1;
+  }
+  read.lineNo = lineNo;
+  return start;
 }
 
 export function forEachLine(
