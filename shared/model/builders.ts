@@ -56,7 +56,7 @@ export function splitTier(name: string): [Tier, string] {
 /**
  * A copy of `s` that does not keep the text it was cut from alive. V8 makes a slice of a long
  * string a view into it, so a frame name taken from a line would otherwise hold on to the whole
- * 1 MiB chunk the line came in, and a profile would grow with its file instead of with its
+ * piece of text (64 KiB) the line came in, and a profile would grow with its file instead of with its
  * distinct frames. For what is kept (names, cache keys), not for every line.
  */
 export function detached(s: string): string {
