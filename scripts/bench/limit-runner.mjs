@@ -66,7 +66,7 @@ async function lineLimit(file, end = Infinity) {
   let bytes = 0;
   const t0 = performance.now();
   for await (const read of createReadStream(file, { highWaterMark: 1 << 20, end })) for (let at = 0; at < read.length; at += PIECE) {
-    const chunk = read.length <= PIECE ? read : read.subarray(at, at + PIECE);
+    const chunk = read.subarray(at, at + PIECE);
     bytes += chunk.length;
     // Searched in the decoded chunk itself, the straddling line joined apart: searching a joined
     // (cons) string costs V8 a runtime call per search (see shared/import/lines.ts).

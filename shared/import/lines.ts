@@ -107,34 +107,42 @@ export async function forEachLineIn(
     // Lines are searched in the decoded piece itself, never in `carry + piece`: V8 searches a
     // joined (cons) string through a runtime call each time, which made every line cost twice
     // as much. Only the line that straddles two pieces is joined.
-    const text = decoder.decode(chunk.length <= PIECE ? chunk : chunk.subarray(at, at + PIECE));
+    const text = decoder.decode(chunk.subarray(at, at + PIECE));
     let start = 0;
     if (carry !== '') {
       const nl = text.indexOf('\n');
       if (nl < 0) {
         carry += text;
-        if (carry.length > MAX_LINE)
-          throw new ImportError({ file, line: read.lineNo + 1, message: `line is longer than ${MAX_LINE} characters` });
+        if (carry.length > MAX_LINE) throw tooLong(file, read.lineNo + 1);
         continue;
       }
       const line = carry + text.slice(0, nl);
       cursor.lines = 0;
       onText?.(line);
-      onLine(line, 0, line.charCodeAt(line.length - 1) === 13 ? line.length - 1 : line.length, ++read.lineNo, cursor);
+      onLine(line, 0, withoutCr(line), ++read.lineNo, cursor);
       start = nl + 1;
     }
     onText?.(text);
     start = linesIn(text, start, read, cursor, onLine);
     carry = text.slice(start);
-    if (carry.length > MAX_LINE) throw new ImportError({ file, line: read.lineNo + 1, message: `line is longer than ${MAX_LINE} characters` });
+    if (carry.length > MAX_LINE) throw tooLong(file, read.lineNo + 1);
   }
   carry += decoder.end();
   if (carry.length > 0) {
     cursor.lines = 0;
     onText?.(carry);
-    onLine(carry, 0, carry.endsWith('\r') ? carry.length - 1 : carry.length, ++read.lineNo, cursor);
+    onLine(carry, 0, withoutCr(carry), ++read.lineNo, cursor);
   }
   return read.lineNo;
+}
+
+function tooLong(file: string, line: number): ImportError {
+  return new ImportError({ file, line, message: `line is longer than ${MAX_LINE} characters` });
+}
+
+/** Where a line that is a whole string ends, a `\r` before its end left out. */
+function withoutCr(line: string): number {
+  return line.charCodeAt(line.length - 1) === 13 ? line.length - 1 : line.length;
 }
 
 /**
