@@ -29,3 +29,28 @@ test('a random binary, a truncated trace and an empty file give three clear erro
   await expect(page.getByRole('navigation', { name: 'Focused call path' })).toBeVisible();
   await page.screenshot({ path: 'test-results/hostile.png' });
 });
+
+test('the page and its workers may compile WebAssembly (the import worker’s line scanner), never eval JavaScript', async ({ page }) => {
+  await page.goto('/');
+  await expectDrawn(pane(page, 'dd-trace.cpuprofile'));
+  const probe = `let wasm = false, evaluated = false;
+    try { new WebAssembly.Module(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0])); wasm = true; } catch {}
+    try { (0, eval)('1'); evaluated = true; } catch {}
+    postMessage({ wasm, evaluated });`;
+  const result = await page.evaluate(async (source) => {
+    const worker = new Worker(URL.createObjectURL(new Blob([source], { type: 'text/javascript' })));
+    const inWorker = await new Promise((resolve) => {
+      worker.onmessage = (e) => resolve(e.data);
+    });
+    worker.terminate();
+    let evaluated = false;
+    try {
+      (0, eval)('1');
+      evaluated = true;
+    } catch {
+      // refused, as it must be
+    }
+    return { inWorker, page: { wasm: WebAssembly.validate(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0])), evaluated } };
+  }, probe);
+  expect(result).toEqual({ inWorker: { wasm: true, evaluated: false }, page: { wasm: true, evaluated: false } });
+});

@@ -87,5 +87,6 @@ declare global {
     readonly reason: unknown;
   }
   var DOMException: { new (message?: string, name?: string): Error };
+  function atob(data: string): string;
 }
 export {};

@@ -152,7 +152,7 @@ function withoutCr(line: string): number {
  * (an async function, called once) ran unoptimized until V8 compiled the whole reader twice,
  * once to enter it in the middle of the loop.
  */
-function linesIn(
+export function linesIn(
   text: string,
   start: number,
   read: { lineNo: number },
@@ -173,6 +173,27 @@ function linesIn(
   }
   read.lineNo = lineNo;
   return start;
+}
+
+/**
+ * Calls `onLine` for every line of `text`, a whole number of lines (the last may lack its `\n`),
+ * numbered on from `lineNo` (the first is `lineNo + 1`), as `forEachLineIn` does; returns the
+ * number of the last.
+ */
+export function forEachLineOf(
+  text: string,
+  lineNo: number,
+  onLine: (text: string, start: number, end: number, lineNo: number, cursor: LineCursor) => void,
+): number {
+  const read = { lineNo };
+  const cursor: LineCursor = { lines: 0, next: 0 };
+  const start = linesIn(text, 0, read, cursor, onLine);
+  if (start < text.length) {
+    const end = text.charCodeAt(text.length - 1) === 13 ? text.length - 1 : text.length;
+    cursor.lines = 0;
+    onLine(text, start, end, ++read.lineNo, cursor);
+  }
+  return read.lineNo;
 }
 
 export function forEachLine(

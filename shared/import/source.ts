@@ -12,6 +12,12 @@ export interface ByteSource {
   /** size in bytes when known, for progress */
   size?: number;
   stream(): ReadableStream<Uint8Array>;
+  /**
+   * Tells the source that a chunk its stream gave is no longer used by anyone, so that it may
+   * read into that memory again (a source that does saves the system handing it fresh memory for
+   * every chunk). Chunks that are not its own are ignored.
+   */
+  recycle?(chunk: Uint8Array): void;
 }
 
 /** A folder dropped or opened as a whole (a `<pid>.0x` directory). */
@@ -38,6 +44,8 @@ export interface OpenedSource {
   encoding: 'utf-8' | 'utf-16le' | 'utf-16be';
   /** every byte of the (decompressed, UTF-8) content from the start; can be iterated once */
   chunks(): AsyncIterable<Uint8Array>;
+  /** a chunk from `chunks()` that the importer is done with, and keeps no view of (see `ByteSource.recycle`) */
+  recycle(chunk: Uint8Array): void;
 }
 
 export interface OpenOptions {
@@ -194,6 +202,9 @@ export async function openSource(src: ByteSource, opts: OpenOptions = {}): Promi
       if (used) throw new ImportError({ file: src.name, message: 'internal: the file was read twice' });
       used = true;
       return iterate(prepend(buffered, reader));
+    },
+    recycle(chunk) {
+      src.recycle?.(chunk);
     },
   };
 }

@@ -12,6 +12,7 @@ import { ImportError } from '../errors';
 import { ChildLabels } from '../child-labels';
 import type { Importer } from '../importer';
 import { TextTable, forEachLineIn } from '../lines';
+import { NUMS, REC, Rec, scanRecords } from '../line-scanner';
 import { HEAD_BYTES } from '../source';
 
 // JavaScript's `\s`, which is what the count's separator may be.
@@ -213,86 +214,111 @@ export const foldedImporter: Importer = {
     const prevEnds: number[] = [];
     const prevNodes: number[] = [];
     const breaks = new Breaks();
-    const skip = (text: string, start: number, end: number, lineNo: number) => {
-      if (text.slice(start, end).trim() === '') return;
-      if (skipped++ === 0) firstSkipped = lineNo;
+    /** Counts a line that is not `stack count` (a blank one is no such line); returns -1. */
+    const skip = (text: string, start: number, end: number, lineNo: number): number => {
+      if (text.slice(start, end).trim() !== '' && skipped++ === 0) firstSkipped = lineNo;
+      return -1;
     };
-    // Lines are read in place in the text they came in: no string is made for a line, nor for a
-    // frame met before.
-    await forEachLineIn(
-      source.chunks(),
-      file,
-      (text, start, end, lineNo) => {
-        // The count after the last white space, the stack before it, as `splitFoldedLine` reads it.
-        let w = end - 1;
-        while (w >= start && !isSpace(text.charCodeAt(w))) w--;
-        let i = w + 1;
-        let count = 0;
-        while (i < end && isDigit(text.charCodeAt(i))) count = count * 10 + (text.charCodeAt(i++) - 0x30);
-        if (w < start || i === w + 1) return skip(text, start, end, lineNo);
-        // Up to 15 digits, adding them up is exact; past them, or with a fraction, `Number` reads it.
-        let exact = i - w - 1 <= 15;
-        if (i < end && text.charCodeAt(i) === 0x2e) {
-          exact = false;
-          i++;
-          while (i < end && isDigit(text.charCodeAt(i))) i++;
-        }
-        if (i !== end) return skip(text, start, end, lineNo);
-        // The stack is text[start, w). The frames it shares with the previous line are not read again.
-        const lo = depth > 0 ? sharedDepth(text, start, w, prevText, prevStart, prevEnds, depth) : 0;
-        // Only the rest needs checking: the shared part was valid on the previous line. A stack
-        // holds no line break and something that is not white space. Most texts hold no break
-        // at all, which one search per text (not per line) tells.
-        const shared = lo > 0 ? prevEnds[lo - 1]! : 0;
-        if (breaks.within(text, start + shared, w)) return skip(text, start, end, lineNo);
-        let visible = prevVisible;
-        if (visible >= shared) {
-          visible = shared;
-          while (start + visible < w && isSpace(text.charCodeAt(start + visible))) visible++;
-          if (start + visible === w) return skip(text, start, end, lineNo);
-        }
-        const weight = exact ? count : Number(text.slice(w + 1, end));
-        if (!(weight <= MAX_WEIGHT)) {
-          if (tooLarge++ === 0) firstTooLarge = lineNo;
-          return;
-        }
-        // The stack root → leaf, walked down the tree from the last frame shared, as its frames are
-        // read (no array of parts).
-        depth = lo;
-        prevText = text;
-        prevStart = start;
-        prevVisible = visible;
-        let node = lo > 0 ? prevNodes[lo - 1]! : tree.root;
-        if (lo === 0 || start + shared < w) {
-          for (let from = lo > 0 ? start + shared + 1 : start; ;) {
-            // (no branch for a frame found: see `ChildLabels.find`)
-            let child = kids.find(node, text, from, w, 0x3b);
-            let to = kids.end;
-            if (child < 0) {
-              const semi = text.indexOf(';', from);
-              to = semi < 0 || semi > w ? w : semi;
-              child = newChild(node, text, from, to);
-            }
-            node = child;
-            // within the arrays or pushed: a write past their end makes V8 drop optimized code
-            if (depth < prevEnds.length) {
-              prevEnds[depth] = to - start;
-              prevNodes[depth] = node;
-            } else {
-              prevEnds.push(to - start);
-              prevNodes.push(node);
-            }
-            depth++;
-            if (to === w) break;
-            from = to + 1;
+    /**
+     * Reads one line, in place in the text it came in (no string is made for a line, nor for a
+     * frame met before); returns the node its count went to, or -1 when the line was skipped.
+     */
+    const readLine = (text: string, start: number, end: number, lineNo: number): number => {
+      // The count after the last white space, the stack before it, as `splitFoldedLine` reads it.
+      let w = end - 1;
+      while (w >= start && !isSpace(text.charCodeAt(w))) w--;
+      let i = w + 1;
+      let count = 0;
+      while (i < end && isDigit(text.charCodeAt(i))) count = count * 10 + (text.charCodeAt(i++) - 0x30);
+      if (w < start || i === w + 1) return skip(text, start, end, lineNo);
+      // Up to 15 digits, adding them up is exact; past them, or with a fraction, `Number` reads it.
+      let exact = i - w - 1 <= 15;
+      if (i < end && text.charCodeAt(i) === 0x2e) {
+        exact = false;
+        i++;
+        while (i < end && isDigit(text.charCodeAt(i))) i++;
+      }
+      if (i !== end) return skip(text, start, end, lineNo);
+      // The stack is text[start, w). The frames it shares with the previous line are not read again.
+      const lo = depth > 0 ? sharedDepth(text, start, w, prevText, prevStart, prevEnds, depth) : 0;
+      // Only the rest needs checking: the shared part was valid on the previous line. A stack
+      // holds no line break and something that is not white space. Most texts hold no break
+      // at all, which one search per text (not per line) tells.
+      const shared = lo > 0 ? prevEnds[lo - 1]! : 0;
+      if (breaks.within(text, start + shared, w)) return skip(text, start, end, lineNo);
+      let visible = prevVisible;
+      if (visible >= shared) {
+        visible = shared;
+        while (start + visible < w && isSpace(text.charCodeAt(start + visible))) visible++;
+        if (start + visible === w) return skip(text, start, end, lineNo);
+      }
+      const weight = exact ? count : Number(text.slice(w + 1, end));
+      if (!(weight <= MAX_WEIGHT)) {
+        if (tooLarge++ === 0) firstTooLarge = lineNo;
+        return -1;
+      }
+      // The stack root → leaf, walked down the tree from the last frame shared, as its frames are
+      // read (no array of parts).
+      depth = lo;
+      prevText = text;
+      prevStart = start;
+      prevVisible = visible;
+      let node = lo > 0 ? prevNodes[lo - 1]! : tree.root;
+      if (lo === 0 || start + shared < w) {
+        for (let from = lo > 0 ? start + shared + 1 : start; ;) {
+          // (no branch for a frame found: see `ChildLabels.find`)
+          let child = kids.find(node, text, from, w, 0x3b);
+          let to = kids.end;
+          if (child < 0) {
+            const semi = text.indexOf(';', from);
+            to = semi < 0 || semi > w ? w : semi;
+            child = newChild(node, text, from, to);
           }
+          node = child;
+          // within the arrays or pushed: a write past their end makes V8 drop optimized code
+          if (depth < prevEnds.length) {
+            prevEnds[depth] = to - start;
+            prevNodes[depth] = node;
+          } else {
+            prevEnds.push(to - start);
+            prevNodes.push(node);
+          }
+          depth++;
+          if (to === w) break;
+          from = to + 1;
         }
-        tree.addSelf(node, weight);
-      },
-      // once per text, outside the line reader: code that runs this seldom has no type feedback
-      // when V8 compiles the line reader, and would make it throw that code away
-      (text) => breaks.reset(text),
-    );
+      }
+      tree.addSelf(node, weight);
+      return node;
+    };
+    // The node each stack the scanner numbered went to the first time (-1: its line was skipped).
+    const nodeOf: number[] = [];
+    const scanned = await scanRecords(source, file, 'folded', (b) => {
+      const r = b.records;
+      for (let i = 0; i < b.count; i++) {
+        const lineNo = b.line(i);
+        const kind = r[i * REC]!;
+        if (kind === Rec.Known) {
+          const node = nodeOf[r[i * REC + 3]!]!;
+          if (node >= 0) tree.addSelf(node, b.numbers[i * NUMS]!);
+          else if (skipped++ === 0) firstSkipped = lineNo;
+          continue;
+        }
+        const text = b.text(i, lineNo);
+        breaks.reset(text);
+        const node = readLine(text, 0, text.length, lineNo);
+        if (kind === Rec.New) nodeOf.push(node);
+      }
+    });
+    if (scanned === undefined)
+      await forEachLineIn(
+        source.chunks(),
+        file,
+        readLine,
+        // once per text, outside the line reader: code that runs this seldom has no type feedback
+        // when V8 compiles the line reader, and would make it throw that code away
+        (text) => breaks.reset(text),
+      );
     if (skipped > 0) warnings.push(`skipped ${skipped} line(s) that are not "stack count", first at line ${firstSkipped}`);
     if (tooLarge > 0)
       warnings.push(`skipped ${tooLarge} line(s) whose count is too large to be one (over 2^53), first at line ${firstTooLarge}`);

@@ -203,6 +203,14 @@ function timeIn(text: string, at: number, end: number): number | undefined {
   const fracDigits = i > dot ? i - dot - 1 : 0;
   if (dot - at > EXACT_DIGITS || fracDigits > EXACT_DIGITS)
     return timeOf(text.slice(at, dot), fracDigits > 0 ? text.slice(dot + 1, i) : '');
+  return timeFromDigits(seconds, frac, fracDigits);
+}
+
+/**
+ * The time of a time column whose seconds and fraction (each of at most 15 digits) read as the
+ * integers `seconds` and `frac`, the fraction `fracDigits` digits long; NaN when out of range.
+ */
+export function timeFromDigits(seconds: number, frac: number, fracDigits: number): number {
   const t = seconds * 1e6 + (fracDigits === 0 ? 0 : frac * 10 ** (6 - fracDigits));
   return isTime(t) ? t : NaN;
 }
@@ -218,6 +226,8 @@ function timeIn(text: string, at: number, end: number): number | undefined {
 export class HeaderReader<T> {
   private readonly shapes: Shape<T>[] = [];
   shape: Shape<T> | undefined;
+  /** called with each shape when it is first met */
+  onShape: ((s: Shape<T>) => void) | undefined;
 
   read(text: string, from: number, to: number): Header | undefined {
     const shapes = this.shapes;
@@ -253,6 +263,7 @@ export class HeaderReader<T> {
         if (shapes.length >= SHAPES) shapes.pop();
         shapes.unshift(s);
         this.shape = s;
+        this.onShape?.(s);
         return h;
       }
     }

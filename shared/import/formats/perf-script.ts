@@ -19,11 +19,12 @@ import { Category, MAX_WEIGHT, Tier } from '../../model/types';
 import type { RunMeta, Unit } from '../../model/types';
 import { ImportError } from '../errors';
 import type { Importer } from '../importer';
-import { type LineCursor, TextTable, forEachLineIn } from '../lines';
+import { type LineCursor, TextTable, forEachLineIn, forEachLineOf } from '../lines';
+import { NUMS, REC, Rec, type ScanBatch, scanRecords } from '../line-scanner';
 import { perfFrameInputs, withoutOffset } from './perf-frames';
 import { type FrameLine, readFrame } from './perf-frame-line';
-import { type Header, HeaderReader, isSpace, readHeader, skipSpace } from './perf-header';
-import { SampleLines, SeenLine } from './perf-tails';
+import { type Header, HeaderReader, type Shape, isSpace, readHeader, skipSpace, timeFromDigits } from './perf-header';
+import { RunFrames, SampleLines, SeenLine } from './perf-tails';
 
 // ---------------------------------------------------------------------------------------------
 // Event types.
@@ -126,7 +127,29 @@ export const perfScriptImporter: Importer = {
     let reportLike = false;
     const sampleLines = new SampleLines();
 
+    // The frames that runs of frame lines pushed, by the number the line scanner gave the run
+    // (apart for processes named java); and the run that is all the open sample's frames so far.
+    const runFrames: (RunFrames | undefined)[] = [];
+    const javaRunFrames: (RunFrames | undefined)[] = [];
+    let sampleRun: RunFrames | undefined;
+
     const flush = () => {
+      open = false;
+      const run = sampleRun;
+      sampleRun = undefined;
+      if (run !== undefined && run.ids.length === height) {
+        // The stack is one run met before: the node it leads to from this root is known.
+        if (run.root !== rootFrame) {
+          let node = tree.child(tree.root, rootFrame);
+          for (let i = height - 1; i >= 0; i--) node = tree.child(node, stack[i]!);
+          run.node = node;
+          run.root = rootFrame;
+        }
+        tree.addSample(run.node, weight, time);
+        if (time < start) start = time;
+        if (time > end) end = time;
+        return;
+      }
       sampleLines.noteTails(stack, height);
       // The stack's root end is the tail taken at once, when it ends the sample: the node its
       // frames lead to is known from the last time.
@@ -152,6 +175,7 @@ export const perfScriptImporter: Importer = {
     };
 
     const fl: FrameLine = { sym: 0, dso: 0, close: 0, damaged: false };
+    const cursor: LineCursor = { lines: 0, next: 0 };
     // Frames by their text `symbol+0x1f (dso`, apart for processes named java (labels differ
     // there); and by the same text without the offset, met again for every call site of a
     // function: naming and interning its frames once per function, not once per call site.
@@ -173,6 +197,12 @@ export const perfScriptImporter: Importer = {
     /** Pushes the frames of the frame line `readFrame` just read; returns them. */
     const pushFrame = (line: string, lineNo: number): number | number[] => {
       if (fl.damaged && damaged.count++ === 0) damaged.first = lineNo;
+      const ids = framesOf(line);
+      pushIds(ids);
+      return ids;
+    };
+    /** The frames of the frame line `readFrame` just read. */
+    const framesOf = (line: string): number | number[] => {
       const cache = java ? javaFrameCache : frameCache;
       const key = line.slice(fl.sym, fl.close);
       let ids = cache.get(key);
@@ -193,7 +223,6 @@ export const perfScriptImporter: Importer = {
         }
         cache.set(detached(key), ids);
       }
-      pushIds(ids);
       return ids;
     };
     // Whole frame lines, address included, with what they pushed: a long capture repeats the
@@ -243,6 +272,7 @@ export const perfScriptImporter: Importer = {
       }
       open = true;
       height = 0;
+      sampleRun = undefined;
       sampleLines.reset();
       time = h.time;
       weight = period > 0 ? period : 1;
@@ -344,14 +374,138 @@ export const perfScriptImporter: Importer = {
       }
     };
 
-    const lines = await forEachLineIn(source.chunks(), file, (text, from, to, lineNo, cursor: LineCursor) => {
+    const readLine = (text: string, from: number, to: number, lineNo: number, cursor: LineCursor) => {
       const c = from < to ? text.charCodeAt(from) : NaN;
       if (open && isSpace(c)) {
         const seen = (java ? javaLineCache : lineCache).get(text, from, to);
         if (seen !== undefined) return seenLine(seen, text, to, lineNo, cursor);
       }
       otherLine(text, from, to, lineNo, c);
+    };
+
+    /**
+     * A run of frame lines from the line scanner (record `i` of `b`, its first line `lineNo`):
+     * one met before in a sample of the same kind pushes what it pushed then; any other is read
+     * line by line, and remembered when all of its lines were frames.
+     */
+    // What each frame line the scanner numbered pushes (null: it is no frame line), apart for
+    // processes named java.
+    const lineFrames: (SeenLine | null | undefined)[] = [];
+    const javaLineFrames: (SeenLine | null | undefined)[] = [];
+
+    /**
+     * A run met for the first time, in an open sample, from its numbered lines: only the lines
+     * never met before are read. False (and nothing done) when one of them is not a frame line:
+     * the run is then read line by line, which counts and reports it.
+     */
+    const newRun = (b: ScanBatch, i: number, lineNo: number): boolean => {
+      const words = b.lineWords;
+      const at = b.records[i * REC + 6]!;
+      const n = b.records[i * REC + 5]!;
+      const known = java ? javaLineFrames : lineFrames;
+      const below = height;
+      let runDamaged = 0;
+      let firstDamaged = 0;
+      for (let k = 0; k < n; k++) {
+        const w = at + 3 * k;
+        const lid = words[w]!;
+        let seen = known[lid];
+        if (seen === undefined) {
+          const line = b.decode(words[w + 1]!, words[w + 2]!, lineNo + k);
+          seen = readFrame(line, 0, fl) ? new SeenLine(framesOf(line), fl.damaged) : null;
+          while (known.length < lid) known.push(undefined);
+          known[lid] = seen;
+        }
+        if (seen === null) {
+          height = below;
+          return false;
+        }
+        pushIds(seen.ids);
+        if (seen.damaged && runDamaged++ === 0) firstDamaged = k;
+      }
+      if (runDamaged > 0) {
+        if (damaged.count === 0) damaged.first = lineNo + firstDamaged;
+        damaged.count += runDamaged;
+      }
+      const run = new RunFrames(stack.slice(below, height), runDamaged, firstDamaged);
+      const table = java ? javaRunFrames : runFrames;
+      const id = b.records[i * REC + 3]!;
+      while (table.length < id) table.push(undefined);
+      table[id] = run;
+      if (below === 0) sampleRun = run;
+      return true;
+    };
+
+    const readRun = (b: ScanBatch, i: number, lineNo: number) => {
+      const id = b.records[i * REC + 3]!;
+      if (open && id >= 0) {
+        const run = (java ? javaRunFrames : runFrames)[id];
+        if (run !== undefined) {
+          if (height === 0) sampleRun = run;
+          const ids = run.ids;
+          for (let k = 0; k < ids.length; k++) put(ids[k]!);
+          if (run.damaged > 0) {
+            if (damaged.count === 0) damaged.first = lineNo + run.firstDamaged;
+            damaged.count += run.damaged;
+          }
+          return;
+        }
+      }
+      if (!open && id >= 0 && (runFrames[id] ?? javaRunFrames[id]) !== undefined) {
+        // frame lines outside a sample (of an event left out, or before the first header)
+        if (headers === 0) orphans += b.records[i * REC + 5]!;
+        return;
+      }
+      if (open && b.records[i * REC + 6]! >= 0 && newRun(b, i, lineNo)) return;
+      const wasOpen = open;
+      const below = height;
+      const badBefore = bad.count;
+      const damagedBefore = damaged.count;
+      const firstDamagedBefore = damaged.first;
+      damaged.count = 0;
+      forEachLineOf(b.text(i, lineNo), lineNo - 1, readLine);
+      const runDamaged = damaged.count;
+      const runFirstDamaged = damaged.first - lineNo;
+      damaged.count += damagedBefore;
+      if (damagedBefore > 0) damaged.first = firstDamagedBefore;
+      if (id < 0 || !wasOpen || !open || bad.count !== badBefore) return;
+      // (indented lines start no sample and end none: the sample is the one the run began in)
+      const run = new RunFrames(stack.slice(below, height), runDamaged, runDamaged > 0 ? runFirstDamaged : 0);
+      const table = java ? javaRunFrames : runFrames;
+      while (table.length < id) table.push(undefined);
+      table[id] = run;
+      if (below === 0) sampleRun = run;
+    };
+
+    // Header shapes the line scanner knows, by the number it gave them.
+    const shapes: Shape<Thread>[] = [];
+    let newShapes: Shape<Thread>[] = [];
+    const scanned = await scanRecords(source, file, 'perf', (b) => {
+      headerReader.onShape = (s) => newShapes.push(s);
+      const r = b.records;
+      for (let i = 0; i < b.count; i++) {
+        const lineNo = b.line(i);
+        const kind = r[i * REC]!;
+        if (kind === Rec.Run) readRun(b, i, lineNo);
+        else if (kind === Rec.Blank) {
+          if (open) flush();
+        } else if (kind === Rec.Header) {
+          // a header like one met before (HeaderReader.read), at another time
+          const s = shapes[r[i * REC + 3]!]!;
+          s.h.time = timeFromDigits(b.numbers[i * NUMS]!, b.numbers[i * NUMS + 1]!, r[i * REC + 6]!);
+          headerReader.shape = s;
+          if (open) flush();
+          startSample(s.h, '', 0, 0, lineNo);
+        } else {
+          const text = b.text(i, lineNo);
+          cursor.lines = 0;
+          readLine(text, 0, text.length, lineNo, cursor);
+        }
+      }
+      for (const s of newShapes) if (b.addShape(s.head, s.tail) === shapes.length) shapes.push(s);
+      newShapes = [];
     });
+    const lines = scanned ?? (await forEachLineIn(source.chunks(), file, readLine));
     if (open) flush();
 
     const samples = tree.sampleCount;

@@ -55,6 +55,22 @@ export class SeenTail {
   ) {}
 }
 
+/**
+ * The frames a run of frame lines pushed (leaf first), its damaged lines and the first of them
+ * (counted from its first line, 0 the first), and the node the stack made of it alone leads to
+ * from the root frame `root` (-1: not known yet). For the runs the line scanner numbers.
+ */
+export class RunFrames {
+  node = -1;
+  root = -1;
+
+  constructor(
+    readonly ids: number[],
+    readonly damaged: number,
+    readonly firstDamaged: number,
+  ) {}
+}
+
 /** Tails a line keeps: the least recently there again makes way for a new one. */
 const TAILS = 4;
 /** Bytes (about) all remembered tails may take together. */

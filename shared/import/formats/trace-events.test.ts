@@ -188,7 +188,7 @@ describe('trace events: variants real files have', () => {
       const err = await traceEventsImporter
         .parse({
           file: 'empty.json',
-          source: { name: 'empty.json', head: text, gzipped: false, encoding: 'utf-8', chunks: () => one(text) },
+          source: { name: 'empty.json', head: text, gzipped: false, encoding: 'utf-8', chunks: () => one(text), recycle: () => {} },
           options: {},
         })
         .catch((e: unknown) => e);

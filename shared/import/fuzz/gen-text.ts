@@ -108,7 +108,8 @@ const frameLineArb: fc.Arbitrary<string> = fc
   .tuple(choice('\t    ', '\t', ' ', '', '        '), addressArb, choice(' ', '  ', '\t'), symbolArb, choice(' ', ''), dsoArb)
   .map((parts) => parts.join(''));
 
-const sampleArb: fc.Arbitrary<string> = fc
+/** One `perf script` sample: header, frame lines, what ends it. */
+export const perfSample: fc.Arbitrary<string> = fc
   .tuple(headerArb, fc.array(frameLineArb, { maxLength: 12 }), choice('\n', '\n', '', '\n\n', ' \n', '\t\n'))
   .map(([h, frames, sep]) => [h, ...frames].join('\n') + '\n' + sep);
 
@@ -127,7 +128,7 @@ export const perfScript: fc.Arbitrary<string> = fc
         ),
       },
     ),
-    samples: fc.array(sampleArb, { maxLength: 16 }),
+    samples: fc.array(perfSample, { maxLength: 16 }),
     strays: fc.array(fc.tuple(fc.nat(), fc.oneof(frameLineArb, choice('junk', '#', '# comment', '   ', 'x 1'))), { maxLength: 3 }),
   })
   .map(({ banner, samples, strays }) => {
@@ -164,7 +165,8 @@ const foldedFrameArb = fc.oneof(
   { weight: 1, arbitrary: anyName },
 );
 
-const foldedLineArb: fc.Arbitrary<string> = fc.oneof(
+/** One folded line, or a line that is not one. */
+export const foldedLine: fc.Arbitrary<string> = fc.oneof(
   {
     weight: 10,
     arbitrary: fc
@@ -176,7 +178,7 @@ const foldedLineArb: fc.Arbitrary<string> = fc.oneof(
 
 /** Folded stacks. */
 export const folded: fc.Arbitrary<string> = fc
-  .tuple(fc.array(foldedLineArb, { minLength: 1, maxLength: 30 }), choice('\n', '\r\n'), fc.boolean())
+  .tuple(fc.array(foldedLine, { minLength: 1, maxLength: 30 }), choice('\n', '\r\n'), fc.boolean())
   .map(([lines, eol, finalEol]) => lines.join(eol) + (finalEol ? eol : ''));
 
 /** One sample with `depth` frames, or a very long line; variants change the frame text. */

@@ -1,0 +1,110 @@
+/**
+ * The line scanner (WebAssembly) is only a faster way to read folded stacks and perf script: a
+ * file must import to exactly the same profile, warnings and errors with it as without it (lines
+ * read one by one as text). Checked on generated files whose stacks, runs of frame lines and
+ * header shapes come back many times (what the scanner remembers), with the oddities the fuzz
+ * generators make (CR, blank and white-space lines, bad lines, odd counts and headers), read in
+ * chunks of any size; and the module is what its source compiles to.
+ */
+import { spawnSync } from 'node:child_process';
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import { collapse } from '../model/collapse';
+import { foldedImporter } from './formats/folded';
+import { perfScriptImporter } from './formats/perf-script';
+import { foldedLine, perfSample } from './fuzz/gen-text';
+import { setLineScannerEnabled } from './line-scanner';
+import { bytesSource, openSource } from './source';
+
+afterEach(() => setLineScannerEnabled(true));
+
+type Outcome = { ok: true; profile: unknown } | { ok: false; error: string };
+
+async function read(name: string, bytes: Uint8Array, chunk: number, scanner: boolean): Promise<Outcome> {
+  setLineScannerEnabled(scanner);
+  // straight to the importer, whatever its content test would say of the file
+  const importer = name.endsWith('.folded') ? foldedImporter : perfScriptImporter;
+  try {
+    const source = await openSource(bytesSource(name, bytes, chunk));
+    return { ok: true, profile: await importer.parse({ file: name, source, options: {} }) };
+  } catch (e) {
+    return { ok: false, error: String(e) };
+  } finally {
+    setLineScannerEnabled(true);
+  }
+}
+
+/**
+ * A file made of `picks` of the `pool`: the same pieces again and again, in any order; perhaps
+ * after one or two byte-order marks (the source drops one, the line reader a second one).
+ */
+const repeated = (piece: fc.Arbitrary<string>, eol: fc.Arbitrary<string>) =>
+  fc
+    .tuple(
+      fc.array(piece, { minLength: 1, maxLength: 8 }),
+      fc.array(fc.nat(), { minLength: 1, maxLength: 60 }),
+      eol,
+      fc.constantFrom('', '\ufeff', '\ufeff\ufeff'),
+    )
+    .map(
+      ([pool, picks, nl, bom]) =>
+        bom +
+        picks
+          .map((i) => pool[i % pool.length]!)
+          .join('')
+          .replaceAll('\n', nl),
+    );
+
+const chunkArb = fc.oneof(fc.constant(1 << 20), fc.integer({ min: 1, max: 64 }), fc.integer({ min: 65, max: 4096 }));
+
+async function agree(name: string, text: string, chunk: number): Promise<void> {
+  const bytes = new TextEncoder().encode(text);
+  const fast = await read(name, bytes, chunk, true);
+  const plain = await read(name, bytes, 1 << 20, false);
+  expect(fast).toEqual(plain);
+}
+
+describe('the line scanner imports what reading line by line imports', () => {
+  it('folded stacks', async () => {
+    const line = foldedLine.map((l) => `${l}\n`);
+    await fc.assert(
+      fc.asyncProperty(repeated(line, fc.constantFrom('\n', '\r\n')), chunkArb, (text, chunk) => agree('x.folded', text, chunk)),
+      { numRuns: 300 },
+    );
+  });
+
+  it('perf script', async () => {
+    // Samples whose headers differ only in their time, so that header shapes are met again.
+    const timed = fc
+      .tuple(perfSample, fc.nat({ max: 99999 }))
+      .map(([s, t]) => s.replace(/ \d+\.\d+:/, ` ${t}.${String(t % 1000).padStart(6, '0')}:`));
+    await fc.assert(
+      fc.asyncProperty(repeated(timed, fc.constantFrom('\n', '\r\n')), chunkArb, (text, chunk) => agree('x.perf', text, chunk)),
+      { numRuns: 300 },
+    );
+  });
+
+  it('real captures, in chunks of many sizes', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { gunzipSync } = await import('node:zlib');
+    const perf = new Uint8Array(
+      gunzipSync(readFileSync(new URL('../../fixtures/samples/ddtrace/perf.F999.script.txt.gz', import.meta.url))),
+    );
+    const text = new TextDecoder().decode(perf);
+    for (const chunk of [1 << 20, 4093, 100]) await agree('x.perf', text + text, chunk);
+    const profile = await perfScriptImporter.parse({ file: 'x.perf', source: await openSource(bytesSource('x.perf', perf)), options: {} });
+    const folded = `${collapse(profile).join('\n')}\n`;
+    for (const chunk of [1 << 20, 4093, 100]) await agree('x.folded', folded + folded, chunk);
+  });
+});
+
+describe('the WebAssembly module', () => {
+  it('is what wasm/line-scanner.ts compiles to', () => {
+    const r = spawnSync(process.execPath, ['scripts/build-wasm.mjs', '--check'], {
+      cwd: new URL('../../', import.meta.url),
+      encoding: 'utf8',
+    });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+  });
+});

@@ -1,0 +1,231 @@
+/**
+ * The text importers' fast path: the line scanner (wasm/line-scanner.ts, compiled to WebAssembly)
+ * reads the bytes of a folded-stacks or perf script file and hands the importer records instead
+ * of lines. A stack (folded) or a run of frame lines (perf script) met before is recognised on its
+ * bytes and given the number it got the first time, so only what is new is ever decoded into text
+ * and parsed; a long capture repeats the same few thousand stacks, and most of it is never
+ * decoded at all. What the importer makes of a record is exactly what it would make of the same
+ * lines read one by one (`forEachLineIn`), which it still does where WebAssembly cannot run;
+ * `line-scanner.test.ts` checks that both ways import the same.
+ *
+ * Records, eight 32-bit words each: kind, start and end (byte offsets in the scanner's buffer, valid
+ * until the next chunk is written), a number (stack, run or header shape), how many lines were
+ * skipped before the record (empty folded lines), how many lines it covers, and one more number;
+ * and two 64-bit numbers (a folded count, a header's time).
+ */
+import { ImportError } from './errors';
+import { LINE_SCANNER_WASM } from './line-scanner-wasm';
+import type { OpenedSource } from './source';
+
+/** Record kinds: the same numbers as in wasm/line-scanner.ts. */
+export const enum Rec {
+  /** folded: a line whose stack was met before; `arg` the stack, its count in `weights` */
+  Known = 0,
+  /** folded: the first line of stack `arg` */
+  New = 1,
+  /** folded: a line to be read as text */
+  Slow = 2,
+  /** perf script: a line that is not one of a run of frame lines */
+  Line = 3,
+  /** perf script: an empty line */
+  Blank = 4,
+  /** perf script: consecutive indented lines, `arg` their number (-1: not remembered) */
+  Run = 5,
+  /**
+   * perf script: a header line of shape `arg` (`addShape`) at another time: the seconds and the
+   * fraction's digits as a number are `numbers[2i]` and `numbers[2i + 1]`, `extra` how many
+   * digits the fraction has
+   */
+  Header = 6,
+}
+
+/** Words per record: kind, start, end, arg, lines skipped before it, its own lines, extra, unused. */
+export const REC = 8;
+/** Numbers per record. */
+export const NUMS = 2;
+
+/** Longest line accepted, as `forEachLineIn` (lines.ts) has it. */
+const MAX_LINE = 64 * 1024 * 1024;
+
+/**
+ * The part of the WebAssembly API used here, typed locally: it is a global of every JavaScript
+ * engine Flamelens runs on, but not part of the libraries `shared/` is checked against.
+ */
+interface WasmMemory {
+  readonly buffer: ArrayBuffer;
+}
+interface WasmApi {
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object, imports: object) => { readonly exports: unknown };
+  RuntimeError: new () => Error;
+}
+const wasmApi = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
+
+interface Exports {
+  memory: WasmMemory;
+  init(mode: number): void;
+  reserve(n: number): number;
+  wrote(n: number): void;
+  scan(last: number): number;
+  records(): number;
+  lines(): number;
+  weights(): number;
+  base(): number;
+  isHungry(): number;
+  shapeSpace(n: number): number;
+  addShape(headLen: number, tailLen: number): number;
+  pendingLines(): number;
+  unread(): number;
+}
+
+let compiled: object | null | undefined;
+let enabled = true;
+
+/** Turns the fast path off (or on again): for tests that compare it with reading line by line. */
+export function setLineScannerEnabled(on: boolean): void {
+  enabled = on;
+}
+
+function scannerModule(): object | undefined {
+  if (compiled === undefined) {
+    try {
+      const text = atob(LINE_SCANNER_WASM);
+      const bytes = new Uint8Array(text.length);
+      for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+      if (wasmApi === undefined) throw new Error('no WebAssembly');
+      compiled = new wasmApi.Module(bytes);
+    } catch {
+      // No WebAssembly here (or a policy that forbids compiling it): lines are read as text.
+      compiled = null;
+    }
+  }
+  return compiled ?? undefined;
+}
+
+/** One batch of records, read by the importer before the scanner goes on. */
+export class ScanBatch {
+  records = new Int32Array(0);
+  numbers = new Float64Array(0);
+  /**
+   * perf script: three words for each line of the runs met for the first time (the line's number
+   * among the lines the scanner remembers, where it starts, where it ends without its line
+   * break); a run's `extra` is where its lines' words start (-1: none)
+   */
+  lineWords = new Int32Array(0);
+  count = 0;
+  /** lines before the next record to be read: `line(i)` moves it on */
+  lineNo = 0;
+  private bytes = new Uint8Array(0);
+  private base = 0;
+  private readonly first = new TextDecoder('utf-8');
+  private readonly rest = new TextDecoder('utf-8', { ignoreBOM: true });
+
+  private readonly encoder = new TextEncoder();
+
+  constructor(
+    private readonly file: string,
+    private readonly ex: Exports,
+  ) {}
+
+  /** @internal */
+  update(count: number): void {
+    const memory = this.ex.memory;
+    const ex = this.ex;
+    if (this.bytes.buffer !== memory.buffer) this.bytes = new Uint8Array(memory.buffer);
+    this.records = new Int32Array(memory.buffer, ex.records(), count * REC);
+    this.numbers = new Float64Array(memory.buffer, ex.weights(), count * NUMS);
+    this.lineWords = new Int32Array(memory.buffer, ex.lines(), (memory.buffer.byteLength - ex.lines()) >> 2);
+    this.base = ex.base();
+    this.count = count;
+  }
+
+  /**
+   * Makes header lines that are `head`, a time column and `tail` come as `Rec.Header` records
+   * from the next batch on; returns the shape's number, or -1 when the scanner keeps no more
+   * shapes. (The memory it writes to is set aside at the start: records already read stay put.)
+   */
+  addShape(head: string, tail: string): number {
+    const h = this.encoder.encode(head);
+    const t = this.encoder.encode(tail);
+    const at = this.ex.shapeSpace(h.length + t.length);
+    if (at === 0) return -1;
+    const bytes = new Uint8Array(this.ex.memory.buffer);
+    bytes.set(h, at);
+    bytes.set(t, at + h.length);
+    return this.ex.addShape(h.length, t.length);
+  }
+
+  /** Moves the line count past record `i`; returns the number of its first line. */
+  line(i: number): number {
+    const o = i * REC;
+    const first = this.lineNo + this.records[o + 4]! + 1;
+    this.lineNo = first - 1 + this.records[o + 5]!;
+    return first;
+  }
+
+  /**
+   * The text of record `i` (its first line being `lineNo`). The file's first line is decoded as
+   * `forEachLineIn` decodes the start of a file: a byte-order mark there is dropped.
+   */
+  text(i: number, lineNo: number): string {
+    const o = i * REC;
+    const s = this.decode(this.records[o + 1]!, this.records[o + 2]!, lineNo);
+    if (s.length > MAX_LINE && this.records[o + 5] === 1) throw tooLong(this.file, lineNo);
+    return s;
+  }
+
+  /** The text of bytes `[from, to)` of the buffer, the first of them on line `lineNo`. */
+  decode(from: number, to: number, lineNo: number): string {
+    return (lineNo === 1 ? this.first : this.rest).decode(this.bytes.subarray(this.base + from, this.base + to));
+  }
+}
+
+function tooLong(file: string, line: number): ImportError {
+  return new ImportError({ file, line, message: `line is longer than ${MAX_LINE} characters` });
+}
+
+/**
+ * Reads the source's chunks with the scanner in `mode`, calling `onBatch` for each batch of
+ * records; returns the number of lines, or `undefined` without reading anything when the scanner
+ * cannot run here (the caller then reads the lines as text). Each chunk is copied into the
+ * scanner at once and given back to the source (`recycle`).
+ */
+export async function scanRecords(
+  source: Pick<OpenedSource, 'chunks' | 'recycle'>,
+  file: string,
+  mode: 'folded' | 'perf',
+  onBatch: (batch: ScanBatch) => void,
+): Promise<number | undefined> {
+  const mod = enabled ? scannerModule() : undefined;
+  if (mod === undefined) return undefined;
+  const ex = new wasmApi!.Instance(mod, {}).exports as Exports;
+  const batch = new ScanBatch(file, ex);
+  const drain = (last: number) => {
+    for (;;) {
+      const n = ex.scan(last);
+      if (n > 0) {
+        batch.update(n);
+        onBatch(batch);
+      }
+      if (ex.isHungry() !== 0) return;
+    }
+  };
+  try {
+    ex.init(mode === 'folded' ? 0 : 1);
+    for await (const chunk of source.chunks()) {
+      const at = ex.reserve(chunk.length);
+      new Uint8Array(ex.memory.buffer, at, chunk.length).set(chunk);
+      ex.wrote(chunk.length);
+      source.recycle(chunk);
+      drain(0);
+      // A line longer than any line can be (in characters) is not one to wait for.
+      if (ex.unread() > 4 * MAX_LINE) throw tooLong(file, batch.lineNo + ex.pendingLines() + 1);
+    }
+    drain(1);
+  } catch (e) {
+    if (e instanceof wasmApi!.RuntimeError)
+      throw new ImportError({ file, line: batch.lineNo + 1, message: 'ran out of memory reading the file' });
+    throw e;
+  }
+  return batch.lineNo + ex.pendingLines();
+}
