@@ -11,6 +11,9 @@
 const KNOWN: i32 = 0; // a `stack count` line whose stack was met before: arg = stack, weight
 const NEW: i32 = 1; // the first line of a stack: arg = stack, start/end = the line
 const SLOW: i32 = 2; // any other line: start/end = the line
+const AT_NODE: i32 = 7; // a `stack count` line whose stack leads to node arg (see FRAME, NODE), weight
+const FRAME: i32 = 8; // a frame label met for the first time: arg = frame, start/end = the label
+const NODE: i32 = 9; // a call-tree node made: arg = node, start = its parent (-1: the root), end = its frame
 // perf script:
 const LINE: i32 = 3; // a line that is not a frame line of a run: start/end
 const BLANK: i32 = 4; // an empty line
@@ -21,6 +24,8 @@ const HEADER: i32 = 6; // a line of a header shape: arg = shape, extra = digits 
 const STACK: u32 = 0;
 const RUN_KEY: u32 = 1;
 const LINE_KEY: u32 = 2;
+const FRAME_KEY: u32 = 3;
+const NODE_KEY: u32 = 4;
 
 /** Records per `scan` call. */
 const OUT_CAP: i32 = 4096;
@@ -63,12 +68,15 @@ let shapeCount: i32 = 0;
 let shapeBytes: usize = 0;
 let shapeUsed: usize = 0;
 
-// The table: open addressing over `slots` (entry number + 1, 0 empty); entry e is four words at
-// `entries + 16 e`: hash, where its bytes are, how many, and what they are (STACK, RUN_KEY,
-// LINE_KEY: a run of one line and that line are not the same string).
+// The table: open addressing over `slots` (entry number + 1, 0 empty); entry e is eight words at
+// `entries + 32 e`: hash, where its bytes are, how many, what they are (STACK, RUN_KEY, LINE_KEY,
+// FRAME_KEY, NODE_KEY: a run of one line and that line are not the same string), and a value
+// (a folded stack's node).
 let slots: usize = 0;
 let slotMask: u32 = 0;
 let entries: usize = 0;
+/** eight bytes for a key made here (a node's parent and frame) */
+let scratch: usize = 0;
 let entryCap: u32 = 0;
 let count: u32 = 0;
 let keyBytes: usize = 0;
@@ -88,8 +96,8 @@ function alloc(n: usize): usize {
 }
 
 function allocSlots(n: u32): void {
-  slots = alloc(<usize>n << 2);
-  memory.fill(slots, 0, <usize>n << 2);
+  slots = alloc((<usize>n) << 2);
+  memory.fill(slots, 0, (<usize>n) << 2);
   slotMask = n - 1;
 }
 
@@ -104,15 +112,20 @@ export function init(m: i32): void {
   end = buf;
   pending = 0;
   hungry = 1;
-  rec = alloc(<usize>(OUT_CAP * REC) << 2);
-  wt = alloc(<usize>(OUT_CAP * NUMS) << 3);
-  shapes = alloc(<usize>SHAPES << 4);
+  rec = alloc((<usize>(OUT_CAP * REC)) << 2);
+  wt = alloc((<usize>(OUT_CAP * NUMS)) << 3);
+  shapes = alloc((<usize>SHAPES) << 4);
   shapeBytes = alloc(SHAPE_BYTES);
   shapeCount = 0;
   shapeUsed = 0;
-  allocSlots(4096);
-  entryCap = 2048;
-  entries = alloc(<usize>entryCap << 4);
+  // small, so that even small files make the table grow (tests see that path)
+  allocSlots(32);
+  entryCap = 16;
+  entries = alloc((<usize>entryCap) << 5);
+  prevEnds = alloc((<usize>MAX_WALK) << 2);
+  prevNodes = alloc((<usize>MAX_WALK) << 2);
+  prevFrames = 0;
+  scratch = alloc(16);
   count = 0;
   keyBytes = 0;
   arena = 0;
@@ -126,7 +139,7 @@ export function shapeSpace(n: usize): usize {
 
 /** Adds the shape whose bytes the caller wrote at `shapeSpace`; returns its number. */
 export function addShape(headLen: usize, tailLen: usize): i32 {
-  const at = shapes + (<usize>shapeCount << 4);
+  const at = shapes + ((<usize>shapeCount) << 4);
   const head = shapeBytes + shapeUsed;
   store<u32>(at, <u32>head);
   store<u32>(at + 4, <u32>headLen);
@@ -221,12 +234,12 @@ function hashOf(p: usize, n: usize): u32 {
   }
   const h = v128.xor(v128.xor(a, i32x4.mul(b, k)), v128.xor(i32x4.mul(i32x4.mul(c, k), k), d));
   let x: u32 =
-    <u32>i32x4.extract_lane(h, 0) ^
+    (<u32>i32x4.extract_lane(h, 0)) ^
     rotl<u32>(<u32>i32x4.extract_lane(h, 1), 7) ^
     rotl<u32>(<u32>i32x4.extract_lane(h, 2), 14) ^
     rotl<u32>(<u32>i32x4.extract_lane(h, 3), 21);
   while (p < e) {
-    x = (x ^ <u32>load<u8>(p)) * 0x01000193;
+    x = (x ^ (<u32>load<u8>(p))) * 0x01000193;
     p++;
   }
   x ^= x >> 15;
@@ -252,9 +265,9 @@ function grow(): void {
   const n = (slotMask + 1) << 1;
   allocSlots(n);
   for (let e: u32 = 0; e < count; e++) {
-    let s = load<u32>(entries + (<usize>e << 4)) & slotMask;
-    while (load<u32>(slots + (<usize>s << 2)) != 0) s = (s + 1) & slotMask;
-    store<u32>(slots + (<usize>s << 2), e + 1);
+    let s = load<u32>(entries + ((<usize>e) << 5)) & slotMask;
+    while (load<u32>(slots + ((<usize>s) << 2)) != 0) s = (s + 1) & slotMask;
+    store<u32>(slots + ((<usize>s) << 2), e + 1);
   }
 }
 
@@ -270,9 +283,9 @@ function find(p: usize, n: usize, kind: u32): i32 {
   const h = hashOf(p, n) ^ kind;
   let s = h & slotMask;
   for (;;) {
-    const v = load<u32>(slots + (<usize>s << 2));
+    const v = load<u32>(slots + ((<usize>s) << 2));
     if (v == 0) break;
-    const at = entries + (<usize>(v - 1) << 4);
+    const at = entries + ((<usize>(v - 1)) << 5);
     if (load<u32>(at) == h && <usize>load<u32>(at + 8) == n && load<u32>(at + 12) == kind && same(<usize>load<u32>(at + 4), p, n))
       return <i32>(v - 1);
     s = (s + 1) & slotMask;
@@ -300,19 +313,20 @@ function lookup(p: usize, n: usize, kind: u32): i32 {
   }
   memory.copy(arena, p, n);
   if (count == entryCap) {
-    const e = alloc(<usize>entryCap << 5);
-    memory.copy(e, entries, <usize>entryCap << 4);
+    const e = alloc((<usize>entryCap) << 6);
+    memory.copy(e, entries, (<usize>entryCap) << 5);
     entries = e;
     entryCap <<= 1;
   }
-  const at = entries + (<usize>count << 4);
+  const at = entries + ((<usize>count) << 5);
+  store<i32>(at + 16, -1);
   store<u32>(at, h);
   store<u32>(at + 4, <u32>arena);
   store<u32>(at + 8, <u32>n);
   store<u32>(at + 12, kind);
   arena += n;
   keyBytes += n;
-  store<u32>(slots + (<usize>s << 2), count + 1);
+  store<u32>(slots + ((<usize>s) << 2), count + 1);
   count++;
   if (count << 1 > slotMask) grow();
   return <i32>(count - 1);
@@ -323,7 +337,7 @@ function lookup(p: usize, n: usize, kind: u32): i32 {
 let out: i32 = 0;
 
 function emit(kind: i32, start: usize, stop: usize, arg: i32, own: i32): void {
-  const r = rec + (<usize>(out * REC) << 2);
+  const r = rec + ((<usize>(out * REC)) << 2);
   store<i32>(r, kind);
   store<i32>(r, <i32>(start - buf), 4);
   store<i32>(r, <i32>(stop - buf), 8);
@@ -378,20 +392,155 @@ function scanFolded(last: bool): void {
     const digits = e - q;
     if (digits == 0 || digits > 15 || q == p || (load<u8>(q - 1) != 32 && load<u8>(q - 1) != 9)) {
       emit(SLOW, p, e, 0, 1);
-    } else {
-      const id = lookup(p, q - 1 - p, STACK);
-      if (id < 0) emit(SLOW, p, e, 0, 1);
-      else if (fresh) emit(NEW, p, e, id, 1);
-      else {
-        let w: u64 = 0;
-        for (let i = q; i < e; i++) w = w * 10 + <u64>(load<u8>(i) - 0x30);
-        store<f64>(wt + (<usize>(out * NUMS) << 3), <f64>w);
-        emit(KNOWN, p, e, id, 1);
-      }
+      p = nl + 1;
+      continue;
     }
+    const stack = q - 1 - p;
+    let id = find(p, stack, STACK);
+    if (id < 0) {
+      // A new stack is walked here when it surely is one, as the importer reads it (no line
+      // break but \n in it, something visible), and its records fit this call.
+      let frames = plainStack(p, p + stack);
+      if (frames > MAX_WALK - 1) frames = 0;
+      if (frames > 0) {
+        if (out + 2 * frames + 1 > OUT_CAP) {
+          hungry = 0;
+          break;
+        }
+        if (keyBytes + 2 * stack + 16 * <usize>frames > KEY_BUDGET) {
+          emit(SLOW, p, e, 0, 1);
+          p = nl + 1;
+          continue;
+        }
+      }
+      id = lookup(p, stack, STACK);
+      if (id < 0) {
+        emit(SLOW, p, e, 0, 1);
+        p = nl + 1;
+        continue;
+      }
+      if (frames == 0) {
+        emit(NEW, p, e, id, 1);
+        p = nl + 1;
+        continue;
+      }
+      // (walked first: the walk may move the entries)
+      const leaf = walk(p, p + stack, <usize>load<u32>(entries + ((<usize>id) << 5) + 4));
+      store<i32>(entries + ((<usize>id) << 5) + 16, leaf);
+    }
+    const node = load<i32>(entries + ((<usize>id) << 5) + 16);
+    let w: u64 = 0;
+    for (let i = q; i < e; i++) w = w * 10 + <u64>(load<u8>(i) - 0x30);
+    store<f64>(wt + ((<usize>(out * NUMS)) << 3), <f64>w);
+    if (node >= 0) emit(AT_NODE, p, e, node, 1);
+    else emit(KNOWN, p, e, id, 1);
     p = nl + 1;
   }
   pos = p < end ? p : end;
+}
+
+/**
+ * How many frames the stack `p[0, e)` has when it surely is one as the importer reads it: it
+ * holds a visible ASCII character and no line break (\r, U+2028, U+2029) or byte-order mark;
+ * else 0 (the importer reads the line).
+ */
+function plainStack(p: usize, e: usize): i32 {
+  let frames: i32 = 1;
+  let visible = false;
+  for (let i = p; i < e; i++) {
+    const c = load<u8>(i);
+    if (c == 59) frames++;
+    else if (c == 13) return 0;
+    // a byte-order mark: the importer's reading of the file's first line drops it
+    else if (c == 0xef && i + 2 < e && load<u8>(i + 1) == 0xbb && load<u8>(i + 2) == 0xbf) return 0;
+    else if (c == 0xe2 && i + 2 < e && load<u8>(i + 1) == 0x80 && (load<u8>(i + 2) == 0xa8 || load<u8>(i + 2) == 0xa9)) return 0;
+    else if (c > 32 && c < 127) visible = true;
+  }
+  return visible ? frames : 0;
+}
+
+// The stack walked last (its bytes kept in the table), where each of its frames ends (counted
+// from its start) and the node each leads to: sorted folded output (what collapsers write)
+// shares all but the last few frames with the line before, and those are not walked again.
+const MAX_WALK: i32 = OUT_CAP / 2;
+let prevPtr: usize = 0;
+let prevLen: usize = 0;
+let prevFrames: i32 = 0;
+let prevEnds: usize = 0;
+let prevNodes: usize = 0;
+
+/** How many bytes `a[0, n)` and `b[0, n)` have in common from the start. */
+function commonPrefix(a: usize, b: usize, n: usize): usize {
+  let i: usize = 0;
+  while (i + 16 <= n) {
+    const m = <u32>i8x16.bitmask(i8x16.eq(v128.load(a + i), v128.load(b + i)));
+    if (m != 0xffff) return i + <usize>ctz<u32>(~m);
+    i += 16;
+  }
+  while (i < n && load<u8>(a + i) == load<u8>(b + i)) i++;
+  return i;
+}
+
+/**
+ * Walks the stack `p[0, e)` (at most MAX_WALK frames, kept in the table at `kept`) down the call
+ * tree, its frames split at `;`; returns the node it leads to.
+ */
+function walk(p: usize, e: usize, kept: usize): i32 {
+  const n = e - p;
+  let shared: i32 = 0;
+  if (prevFrames > 0) {
+    const common = commonPrefix(p, prevPtr, n < prevLen ? n : prevLen);
+    while (shared < prevFrames) {
+      const end = <usize>load<i32>(prevEnds + ((<usize>shared) << 2));
+      if (end < common) {
+        shared++;
+        continue;
+      }
+      if (end == common && (end == n || load<u8>(p + end) == 59) && (end == prevLen || load<u8>(prevPtr + end) == 59)) shared++;
+      break;
+    }
+  }
+  let parent: i32 = -1;
+  let a = p;
+  if (shared > 0) {
+    parent = load<i32>(prevNodes + ((<usize>(shared - 1)) << 2));
+    a = p + <usize>load<i32>(prevEnds + ((<usize>(shared - 1)) << 2)) + 1;
+  }
+  let f = shared;
+  let more = a <= e;
+  while (more) {
+    let b = a;
+    while (b < e && load<u8>(b) != 59) b++;
+    const frame = lookup(a, b - a, FRAME_KEY);
+    if (fresh) emitAux(FRAME, <i32>(a - buf), <i32>(b - buf), frame);
+    store<i32>(scratch, parent);
+    store<i32>(scratch, frame, 4);
+    const node = lookup(scratch, 8, NODE_KEY);
+    if (fresh) emitAux(NODE, parent, frame, node);
+    store<i32>(prevEnds + ((<usize>f) << 2), <i32>(b - p));
+    store<i32>(prevNodes + ((<usize>f) << 2), node);
+    f++;
+    parent = node;
+    more = b < e;
+    a = b + 1;
+  }
+  prevPtr = kept;
+  prevLen = n;
+  prevFrames = f;
+  return parent;
+}
+
+/** A record of no line of its own (FRAME, NODE). */
+function emitAux(kind: i32, start: i32, stop: i32, arg: i32): void {
+  const r = rec + ((<usize>(out * REC)) << 2);
+  store<i32>(r, kind);
+  store<i32>(r, start, 4);
+  store<i32>(r, stop, 8);
+  store<i32>(r, arg, 12);
+  store<i32>(r, 0, 16);
+  store<i32>(r, 0, 20);
+  store<i32>(r, 0, 24);
+  out++;
 }
 
 /**
@@ -416,7 +565,7 @@ function emitRun(p: usize, e: usize, n: i32): void {
         words = -1;
         break;
       }
-      const at = lineIds + (<usize>(lineOut * 3) << 2);
+      const at = lineIds + ((<usize>(lineOut * 3)) << 2);
       store<i32>(at, lid);
       store<i32>(at, <i32>(q - buf), 4);
       store<i32>(at, <i32>(le - buf), 8);
@@ -424,7 +573,7 @@ function emitRun(p: usize, e: usize, n: i32): void {
       q = nl + 1;
     }
   }
-  const r = rec + (<usize>(out * REC) << 2);
+  const r = rec + ((<usize>(out * REC)) << 2);
   emit(RUN, p, e, id, n);
   store<i32>(r, words, 24);
 }
@@ -508,7 +657,7 @@ function scanPerf(last: bool): void {
       if (re != 0) {
         const id = find(p, re - p, RUN_KEY);
         if (id >= 0) {
-          const r = rec + (<usize>(out * REC) << 2);
+          const r = rec + ((<usize>(out * REC)) << 2);
           emit(RUN, p, re, id, runEndLines);
           store<i32>(r, -1, 24);
           p = re;
@@ -539,9 +688,9 @@ function scanPerf(last: bool): void {
     else {
       const shape = shapeCount > 0 ? shapeOf(p, e) : -1;
       if (shape >= 0) {
-        const r = rec + (<usize>(out * REC) << 2);
-        store<f64>(wt + (<usize>(out * NUMS) << 3), timeSeconds);
-        store<f64>(wt + (<usize>(out * NUMS) << 3), timeFraction, 8);
+        const r = rec + ((<usize>(out * REC)) << 2);
+        store<f64>(wt + ((<usize>(out * NUMS)) << 3), timeSeconds);
+        store<f64>(wt + ((<usize>(out * NUMS)) << 3), timeFraction, 8);
         emit(HEADER, p, e, shape, 1);
         store<i32>(r, timeDigits, 24);
       } else emit(LINE, p, e, 0, 1);
@@ -567,7 +716,7 @@ let timeDigits: i32 = 0;
  */
 function shapeOf(p: usize, e: usize): i32 {
   for (let s = 0; s < shapeCount; s++) {
-    const at = shapes + (<usize>s << 4);
+    const at = shapes + ((<usize>s) << 4);
     const head = <usize>load<u32>(at);
     const headLen = <usize>load<u32>(at + 4);
     const tail = <usize>load<u32>(at + 8);

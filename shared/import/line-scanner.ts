@@ -25,6 +25,15 @@ export const enum Rec {
   New = 1,
   /** folded: a line to be read as text */
   Slow = 2,
+  /**
+   * folded: a line whose stack leads to call-tree node `arg` (a number of `Node`), its count in
+   * `numbers`; the frames and nodes it needs came in records before it
+   */
+  AtNode = 7,
+  /** folded: frame label `arg` met for the first time: start and end are the label's bytes */
+  Frame = 8,
+  /** folded: node `arg` made: `start` is its parent (-1: the root), `end` its frame (`Frame`) */
+  Node = 9,
   /** perf script: a line that is not one of a run of frame lines */
   Line = 3,
   /** perf script: an empty line */

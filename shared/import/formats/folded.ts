@@ -197,13 +197,13 @@ export const foldedImporter: Importer = {
     };
     // Most frames are found among the children of the node before them, without hashing.
     const kids = new ChildLabels();
-    const newChild = (node: number, text: string, from: number, to: number): number => {
+    const childOf = (node: number, frame: number): number => {
       const made = tree.nodeCount;
-      const frame = frameOf(text, from, to);
       const c = tree.child(node, frame);
       if (c >= made) kids.add(node, c, frames.labelOf(frame));
       return c;
     };
+    const newChild = (node: number, text: string, from: number, to: number): number => childOf(node, frameOf(text, from, to));
     // The previous line's stack (at `prevStart` in `prevText`), where each of its frames ends
     // (counted from its start) and the tree node it reached (the first `depth` entries), and
     // where its first character that is not white space is.
@@ -291,23 +291,36 @@ export const foldedImporter: Importer = {
       tree.addSelf(node, weight);
       return node;
     };
-    // The node each stack the scanner numbered went to the first time (-1: its line was skipped).
-    const nodeOf: number[] = [];
+    // What the scanner's numbers stand for: the node a stack went to the first time it was read
+    // here (-1: its line was skipped), the frame of a label, the node of one of its nodes.
+    const byNumber: number[] = [];
+    const numbered = (n: number, value: number) => {
+      while (byNumber.length < n) byNumber.push(-1);
+      byNumber[n] = value;
+    };
     const scanned = await scanRecords(source, file, 'folded', (b) => {
       const r = b.records;
       for (let i = 0; i < b.count; i++) {
         const lineNo = b.line(i);
-        const kind = r[i * REC]!;
-        if (kind === Rec.Known) {
-          const node = nodeOf[r[i * REC + 3]!]!;
+        const o = i * REC;
+        const kind = r[o]!;
+        if (kind === Rec.AtNode) tree.addSelf(byNumber[r[o + 3]!]!, b.numbers[i * NUMS]!);
+        else if (kind === Rec.Known) {
+          const node = byNumber[r[o + 3]!]!;
           if (node >= 0) tree.addSelf(node, b.numbers[i * NUMS]!);
           else if (skipped++ === 0) firstSkipped = lineNo;
-          continue;
+        } else if (kind === Rec.Frame) {
+          const label = b.decode(r[o + 1]!, r[o + 2]!, 0);
+          numbered(r[o + 3]!, frameOf(label, 0, label.length));
+        } else if (kind === Rec.Node) {
+          const parent = r[o + 1]!;
+          numbered(r[o + 3]!, childOf(parent < 0 ? tree.root : byNumber[parent]!, byNumber[r[o + 2]!]!));
+        } else {
+          const text = b.text(i, lineNo);
+          breaks.reset(text);
+          const node = readLine(text, 0, text.length, lineNo);
+          if (kind === Rec.New) numbered(r[o + 3]!, node);
         }
-        const text = b.text(i, lineNo);
-        breaks.reset(text);
-        const node = readLine(text, 0, text.length, lineNo);
-        if (kind === Rec.New) nodeOf.push(node);
       }
     });
     if (scanned === undefined)

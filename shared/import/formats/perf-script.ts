@@ -133,6 +133,40 @@ export const perfScriptImporter: Importer = {
     const javaRunFrames: (RunFrames | undefined)[] = [];
     let sampleRun: RunFrames | undefined;
 
+    // The stack walked down last (root frame first, then its frames root → leaf) and the node
+    // each of them led to: one stack shares most of its root end with the one before.
+    const walkedIds: number[] = [];
+    const walkedNodes: number[] = [];
+    let walked = 0;
+    /** The node the open sample's stack leads to, walked down from the root frame. */
+    const walkDown = (): number => {
+      let k = 0;
+      if (walked > 0 && walkedIds[0] === rootFrame) {
+        k = 1;
+        while (k < walked && k <= height && walkedIds[k] === stack[height - k]) k++;
+      }
+      let node = k > 0 ? walkedNodes[k - 1]! : tree.child(tree.root, rootFrame);
+      if (k === 0) {
+        walkedIds[0] = rootFrame;
+        walkedNodes[0] = node;
+        k = 1;
+      }
+      // (within the arrays or pushed: a write past their end makes V8 drop optimized code)
+      for (; k <= height; k++) {
+        const frame = stack[height - k]!;
+        node = tree.child(node, frame);
+        if (k < walkedIds.length) {
+          walkedIds[k] = frame;
+          walkedNodes[k] = node;
+        } else {
+          walkedIds.push(frame);
+          walkedNodes.push(node);
+        }
+      }
+      walked = height + 1;
+      return node;
+    };
+
     const flush = () => {
       open = false;
       const run = sampleRun;
@@ -140,9 +174,7 @@ export const perfScriptImporter: Importer = {
       if (run !== undefined && run.ids.length === height) {
         // The stack is one run met before: the node it leads to from this root is known.
         if (run.root !== rootFrame) {
-          let node = tree.child(tree.root, rootFrame);
-          for (let i = height - 1; i >= 0; i--) node = tree.child(node, stack[i]!);
-          run.node = node;
+          run.node = walkDown();
           run.root = rootFrame;
         }
         tree.addSample(run.node, weight, time);
