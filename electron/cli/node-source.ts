@@ -21,9 +21,11 @@ function fileStream(path: string): { stream: ReadableStream<Uint8Array>; recycle
   let offset = 0;
   let ended = false;
   const reads: Promise<Uint8Array | undefined>[] = [];
-  // Memory handed out in pieces, and memory given back (`recycle`) to read into again: fresh
-  // memory costs the system a page fault every 4 KiB, which made reading take twice as long.
-  const out = new Set<ArrayBufferLike>();
+  // Memory handed out in pieces (weakly held: an importer that keeps its pieces, or drops them
+  // without giving them back, keeps or frees them as it would any other), and memory given back
+  // (`recycle`) to read into again: fresh memory costs the system a page fault every 4 KiB, which
+  // made reading take twice as long.
+  const out = new WeakSet<ArrayBufferLike>();
   const free: Buffer[] = [];
   const close = async () => {
     const h = fh;

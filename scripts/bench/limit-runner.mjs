@@ -11,7 +11,8 @@
 //                                            we know
 //
 // Prints one JSON line: { ms, bytes, pieces }.
-import { closeSync, createReadStream, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 
 function readRange(fd, from, to) {
   const buf = Buffer.allocUnsafe(to - from);
@@ -53,6 +54,49 @@ function completeUtf8(b) {
 
 const PIECE = 64 * 1024;
 
+/**
+ * The file's pieces of 1 MiB, read as the CLI's file source reads them (electron/cli/node-source.ts):
+ * four at a time at their own offsets, into memory handed back once a piece is done with (fresh
+ * memory would cost a page fault every 4 KiB). The caller gives each piece back (`done`) before
+ * asking for the next.
+ */
+async function* filePieces(file, end) {
+  const CHUNK = 1 << 20;
+  const fh = await open(file, 'r');
+  const free = [];
+  const readAt = async (at) => {
+    const buf = free.pop() ?? Buffer.allocUnsafeSlow(CHUNK);
+    const want = Math.min(CHUNK, end - at);
+    let n = 0;
+    while (n < want) {
+      const { bytesRead } = await fh.read(buf, n, want - n, at + n);
+      if (bytesRead === 0) break;
+      n += bytesRead;
+    }
+    return { buf, n };
+  };
+  const reads = [];
+  let offset = 0;
+  const ahead = () => {
+    while (reads.length < 4 && offset < end) {
+      reads.push(readAt(offset));
+      offset += CHUNK;
+    }
+  };
+  try {
+    ahead();
+    while (reads.length > 0) {
+      const { buf, n } = await reads.shift();
+      if (n === 0) break;
+      ahead();
+      yield { bytes: buf.subarray(0, n), done: () => free.push(buf) };
+    }
+  } finally {
+    await Promise.allSettled(reads);
+    await fh.close();
+  }
+}
+
 async function lineLimit(file, end = Infinity) {
   // Each 64 KiB piece decoded whole (an incomplete last character held back for the next one):
   // the fastest decoding Node offers, and the one the importers use (shared/import/lines.ts).
@@ -65,34 +109,37 @@ async function lineLimit(file, end = Infinity) {
   let chars = 0;
   let bytes = 0;
   const t0 = performance.now();
-  for await (const read of createReadStream(file, { highWaterMark: 1 << 20, end })) for (let at = 0; at < read.length; at += PIECE) {
-    const chunk = read.subarray(at, at + PIECE);
-    bytes += chunk.length;
-    // Searched in the decoded chunk itself, the straddling line joined apart: searching a joined
-    // (cons) string costs V8 a runtime call per search (see shared/import/lines.ts).
-    let bytesIn = chunk;
-    if (held.length > 0) bytesIn = Buffer.concat([held, chunk]);
-    const whole = completeUtf8(bytesIn);
-    held = bytesIn.subarray(whole);
-    const text = decoder.decode(bytesIn.subarray(0, whole));
-    let start = 0;
-    if (carry !== '') {
-      const nl = text.indexOf('\n');
-      if (nl < 0) {
-        carry += text;
-        continue;
+  for await (const { bytes: read, done } of filePieces(file, Math.min(end + 1, statSync(file).size))) {
+    for (let at = 0; at < read.length; at += PIECE) {
+      const chunk = read.subarray(at, at + PIECE);
+      bytes += chunk.length;
+      // Searched in the decoded chunk itself, the straddling line joined apart: searching a joined
+      // (cons) string costs V8 a runtime call per search (see shared/import/lines.ts).
+      let bytesIn = chunk;
+      if (held.length > 0) bytesIn = Buffer.concat([held, chunk]);
+      const whole = completeUtf8(bytesIn);
+      held = bytesIn.subarray(whole);
+      const text = decoder.decode(bytesIn.subarray(0, whole));
+      let start = 0;
+      if (carry !== '') {
+        const nl = text.indexOf('\n');
+        if (nl < 0) {
+          carry += text;
+          continue;
+        }
+        chars += (carry + text.slice(0, nl)).length;
+        lines++;
+        start = nl + 1;
       }
-      chars += (carry + text.slice(0, nl)).length;
-      lines++;
-      start = nl + 1;
+      for (let nl = text.indexOf('\n', start); nl >= 0; nl = text.indexOf('\n', start)) {
+        // The line must exist as a string, as it does for a parser.
+        chars += text.slice(start, nl).length;
+        lines++;
+        start = nl + 1;
+      }
+      carry = text.slice(start);
     }
-    for (let nl = text.indexOf('\n', start); nl >= 0; nl = text.indexOf('\n', start)) {
-      // The line must exist as a string, as it does for a parser.
-      chars += text.slice(start, nl).length;
-      lines++;
-      start = nl + 1;
-    }
-    carry = text.slice(start);
+    done();
   }
   return { ms: performance.now() - t0, bytes, lines, chars, pieces: 1 };
 }

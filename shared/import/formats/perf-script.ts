@@ -233,11 +233,15 @@ export const perfScriptImporter: Importer = {
       pushIds(ids);
       return ids;
     };
-    /** The frames of the frame line `readFrame` just read. */
-    const framesOf = (line: string): number | number[] => {
+    /**
+     * The frames of the frame line `readFrame` just read. `byLine`: look in (and fill) the cache
+     * of lines by their text after the address (needless for lines the line scanner numbered:
+     * it tells lines apart by their whole text, and a line's address goes with its offset).
+     */
+    const framesOf = (line: string, byLine = true): number | number[] => {
       const cache = java ? javaFrameCache : frameCache;
-      const key = line.slice(fl.sym, fl.close);
-      let ids = cache.get(key);
+      const key = byLine ? line.slice(fl.sym, fl.close) : '';
+      let ids = byLine ? cache.get(key) : undefined;
       if (ids === undefined) {
         // The dso column holds no blank, so no `" ("`: the text without the offset is unambiguous.
         // (What the frames depend on: `damaged` only matters with a `)` inside the column, which
@@ -253,7 +257,7 @@ export const perfScriptImporter: Importer = {
           ids = interned.length === 1 ? interned[0]! : interned;
           bySymbol.set(detached(symKey), ids);
         }
-        cache.set(detached(key), ids);
+        if (byLine) cache.set(detached(key), ids);
       }
       return ids;
     };
@@ -269,6 +273,8 @@ export const perfScriptImporter: Importer = {
       java: boolean;
       /** `pid:tid`, with ids */
       thread: string | undefined;
+      /** the header's period (0: none) */
+      period: number;
     }
     const threadOf = (h: Header): Thread => {
       // The reference's root is the comm with blanks made `_` (`V8 WorkerThread` → `V8_WorkerThread`).
@@ -281,7 +287,16 @@ export const perfScriptImporter: Importer = {
         root = frames.intern({ name, tier: Tier.Unknown, category, label });
         rootCache.set(detached(h.comm), root);
       }
-      return { root, name, java: label === 'java', thread: h.pid === undefined ? undefined : `${h.pid}:${h.tid}` };
+      const period = h.period === undefined ? 0 : Number(h.period);
+      return { root, name, java: label === 'java', thread: h.pid === undefined ? undefined : `${h.pid}:${h.tid}`, period };
+    };
+    /** Names the sample's process and thread: a process after its main thread (tid = pid), else after its first thread seen. */
+    const nameThread = (h: Header, t: Thread) => {
+      // (copied when they change: a name cut from a line would keep its whole chunk alive)
+      const name = t.name;
+      if ((h.tid === h.pid || processNames[h.pid!] === undefined) && processNames[h.pid!] !== name) processNames[h.pid!] = detached(name);
+      if (threadNames[t.thread!] !== name) threadNames[t.thread!] = detached(name);
+      hasIds = true;
     };
     const headerReader = new HeaderReader<Thread>();
 
@@ -320,14 +335,7 @@ export const perfScriptImporter: Importer = {
       }
       java = t.java;
       rootFrame = t.root;
-      if (h.pid !== undefined) {
-        // A process is named after its main thread (tid = pid), else after its first thread seen.
-        // (copied when they change: a name cut from a line would keep its whole chunk alive)
-        const name = t.name;
-        if ((h.tid === h.pid || processNames[h.pid] === undefined) && processNames[h.pid] !== name) processNames[h.pid] = detached(name);
-        if (threadNames[t.thread!] !== name) threadNames[t.thread!] = detached(name);
-        hasIds = true;
-      }
+      if (h.pid !== undefined) nameThread(h, t);
       if (h.inlineFrame !== undefined) {
         const line = text.slice(from, to);
         if (readFrame(line, h.inlineFrame, fl)) pushFrame(line, lineNo);
@@ -444,7 +452,7 @@ export const perfScriptImporter: Importer = {
         let seen = known[lid];
         if (seen === undefined) {
           const line = b.decode(words[w + 1]!, words[w + 2]!, lineNo + k);
-          seen = readFrame(line, 0, fl) ? new SeenLine(framesOf(line), fl.damaged) : null;
+          seen = readFrame(line, 0, fl) ? new SeenLine(framesOf(line, false), fl.damaged) : null;
           while (known.length < lid) known.push(undefined);
           known[lid] = seen;
         }
@@ -459,7 +467,7 @@ export const perfScriptImporter: Importer = {
         if (damaged.count === 0) damaged.first = lineNo + firstDamaged;
         damaged.count += runDamaged;
       }
-      const run = new RunFrames(stack.slice(below, height), runDamaged, firstDamaged);
+      const run = new RunFrames(Int32Array.from(stack.slice(below, height)), runDamaged, firstDamaged);
       const table = java ? javaRunFrames : runFrames;
       const id = b.records[i * REC + 3]!;
       while (table.length < id) table.push(undefined);
@@ -502,11 +510,40 @@ export const perfScriptImporter: Importer = {
       if (damagedBefore > 0) damaged.first = firstDamagedBefore;
       if (id < 0 || !wasOpen || !open || bad.count !== badBefore) return;
       // (indented lines start no sample and end none: the sample is the one the run began in)
-      const run = new RunFrames(stack.slice(below, height), runDamaged, runDamaged > 0 ? runFirstDamaged : 0);
+      const run = new RunFrames(Int32Array.from(stack.slice(below, height)), runDamaged, runDamaged > 0 ? runFirstDamaged : 0);
       const table = java ? javaRunFrames : runFrames;
       while (table.length < id) table.push(undefined);
       table[id] = run;
       if (below === 0) sampleRun = run;
+    };
+
+    /**
+     * A sample made of a header of shape `s` at time `at`, the run of frame lines that is record
+     * `i` of `b` and a blank line, when that run came before in a sample of the same thread with
+     * nothing else (and no damaged line): its sample is taken at once, as `startSample`, the run
+     * and `flush` would take it. False (and nothing done) otherwise.
+     */
+    const knownSample = (s: Shape<Thread>, b: ScanBatch, i: number, at: number): boolean => {
+      const t = s.extra;
+      const h = s.h;
+      if (t === undefined || (h.event !== undefined && h.event !== kept) || t.period > MAX_WEIGHT) return false;
+      const id = b.records[i * REC + 3]!;
+      const run = id < 0 ? undefined : (t.java ? javaRunFrames : runFrames)[id];
+      if (run === undefined || run.root !== t.root || run.damaged > 0) return false;
+      headers++;
+      java = t.java;
+      rootFrame = t.root;
+      time = at;
+      weight = t.period > 0 ? t.period : 1;
+      if (t.period > 0) {
+        withPeriod++;
+        periodSum[0]! += t.period;
+      }
+      if (h.pid !== undefined) nameThread(h, t);
+      tree.addSample(run.node, weight, time);
+      if (time < start) start = time;
+      if (time > end) end = time;
+      return true;
     };
 
     // Header shapes the line scanner knows, by the number it gave them.
@@ -524,7 +561,14 @@ export const perfScriptImporter: Importer = {
         } else if (kind === Rec.Header) {
           // a header like one met before (HeaderReader.read), at another time
           const s = shapes[r[i * REC + 3]!]!;
-          s.h.time = timeFromDigits(b.numbers[i * NUMS]!, b.numbers[i * NUMS + 1]!, r[i * REC + 6]!);
+          const at = timeFromDigits(b.numbers[i * NUMS]!, b.numbers[i * NUMS + 1]!, r[i * REC + 6]!);
+          if (!open && i + 2 < b.count && r[(i + 1) * REC] === Rec.Run && r[(i + 2) * REC] === Rec.Blank && knownSample(s, b, i + 1, at)) {
+            b.line(i + 1);
+            b.line(i + 2);
+            i += 2;
+            continue;
+          }
+          s.h.time = at;
           headerReader.shape = s;
           if (open) flush();
           startSample(s.h, '', 0, 0, lineNo);

@@ -65,7 +65,8 @@ export class RunFrames {
   root = -1;
 
   constructor(
-    readonly ids: number[],
+    /** (a typed array: off the heap the collector walks) */
+    readonly ids: Int32Array,
     readonly damaged: number,
     readonly firstDamaged: number,
   ) {}
