@@ -1,32 +1,50 @@
 #!/usr/bin/env node
-// Compiles wasm/line-scanner.ts (AssemblyScript) into shared/import/line-scanner-wasm.ts, the
-// module's bytes as base64, so that every program that imports profiles (the CLI, the import
-// worker, the tests) gets it as plain code, with no loader or file of its own.
+// Compiles wasm/line-scanner.ts and the files it imports (AssemblyScript) into
+// shared/import/line-scanner-wasm.ts, the module's bytes as base64, so that every program that
+// imports profiles (the CLI, the import worker, the tests) gets it as plain code, with no loader
+// or file of its own.
 //
 //   node scripts/build-wasm.mjs           writes the module
 //   node scripts/build-wasm.mjs --check   exits 1 when the committed module is not what the
 //                                         source compiles to (shared/import/line-scanner.test.ts
 //                                         checks the same)
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import asc from 'assemblyscript/asc';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
-const SOURCE = `${ROOT}wasm/line-scanner.ts`;
+const SOURCES = `${ROOT}wasm/`;
 const TARGET = `${ROOT}shared/import/line-scanner-wasm.ts`;
 
-/** The module's source compiled: a deterministic build (same source and compiler, same bytes). */
+/** The module's sources compiled: a deterministic build (same sources and compiler, same bytes). */
 export async function compileScanner() {
-  const { binary, error, stderr } = await asc.compileString(readFileSync(SOURCE, 'utf8'), {
-    runtime: 'stub',
-    optimizeLevel: 3,
-    shrinkLevel: 0,
-    noAssert: true,
-    enable: ['simd'],
-    initialMemory: 1,
-    exportRuntime: false,
-  });
-  if (error) throw new Error(`${error.message}\n${stderr.toString()}`);
+  let binary;
+  const stderr = [];
+  const { error } = await asc.main(
+    [
+      'line-scanner.ts',
+      '--outFile',
+      'line-scanner.wasm',
+      '--runtime',
+      'stub',
+      '-O3',
+      '--noAssert',
+      '--enable',
+      'simd',
+      '--initialMemory',
+      '1',
+    ],
+    {
+      readFile: (name) => (existsSync(`${SOURCES}${name}`) ? readFileSync(`${SOURCES}${name}`, 'utf8') : null),
+      writeFile: (name, contents) => {
+        if (name === 'line-scanner.wasm') binary = contents;
+      },
+      listFiles: () => [],
+      stdout: { write: () => true },
+      stderr: { write: (s) => stderr.push(String(s)) },
+    },
+  );
+  if (error || !binary) throw new Error(`${error?.message ?? 'no module written'}\n${stderr.join('')}`);
   return binary;
 }
 

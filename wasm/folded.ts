@@ -1,0 +1,160 @@
+// Folded stacks (`a;b;c 12`): lines are found, their counts read, their stacks recognised, and
+// new stacks walked down a call tree of the scanner's own.
+import { alloc, commonPrefix, findNl, isDigit } from './memory';
+import { AT_NODE, FRAME, KNOWN, NEW, NODE, OUT_CAP, SLOW, emit, emitAux, full, offsetOf, out, setNumbers, skipLine } from './records';
+import { FRAME_KEY, NODE_KEY, STACK, find, fresh, hasRoom, keyOf, lookup, lookupPair, setValue, valueOf } from './table';
+
+// The stack walked last (its bytes kept in the table), where each of its frames ends (counted
+// from its start) and the node each leads to: sorted folded output (what collapsers write)
+// shares all but the last few frames with the line before, and those are not walked again.
+const MAX_WALK: i32 = OUT_CAP / 2;
+let prevPtr: usize = 0;
+let prevLen: usize = 0;
+let prevFrames: i32 = 0;
+let prevEnds: usize = 0;
+let prevNodes: usize = 0;
+
+export function resetFolded(): void {
+  prevEnds = alloc((<usize>MAX_WALK) << 2);
+  prevNodes = alloc((<usize>MAX_WALK) << 2);
+  prevFrames = 0;
+}
+
+/**
+ * Reads the lines of `p[0, end)` (the last one too when `last`), writing records; returns where
+ * it stopped. `stack count` lines whose count is 1 to 15 plain digits after a space or a tab are
+ * AT_NODE (after the FRAME and NODE records a new stack needs), KNOWN or NEW; every other
+ * non-empty line (a fraction, a long count, another kind of white space, no count at all) is
+ * SLOW, for the importer to read as it reads any line.
+ */
+export function scanFolded(p: usize, end: usize, last: bool): usize {
+  while (p < end) {
+    if (out >= OUT_CAP) {
+      full();
+      break;
+    }
+    const nl = findNl(p, end);
+    if (nl == end && !last) break;
+    let e = nl;
+    if (e > p && load<u8>(e - 1) == 13) e--;
+    if (e == p) {
+      skipLine();
+      p = nl + 1;
+      continue;
+    }
+    let q = e;
+    while (q > p && isDigit(load<u8>(q - 1))) q--;
+    const digits = e - q;
+    if (digits == 0 || digits > 15 || q == p || (load<u8>(q - 1) != 32 && load<u8>(q - 1) != 9)) {
+      emit(SLOW, p, e, 0, 1);
+      p = nl + 1;
+      continue;
+    }
+    const stack = q - 1 - p;
+    let id = find(p, stack, STACK);
+    if (id < 0) {
+      // A new stack is walked here when it surely is one, as the importer reads it (no line
+      // break but \n in it, something visible), and its records fit this call.
+      let frames = plainStack(p, p + stack);
+      if (frames > MAX_WALK - 1) frames = 0;
+      if (frames > 0) {
+        if (out + 2 * frames + 1 > OUT_CAP) {
+          full();
+          break;
+        }
+        if (!hasRoom(2 * stack + 16 * <usize>frames)) {
+          emit(SLOW, p, e, 0, 1);
+          p = nl + 1;
+          continue;
+        }
+      }
+      id = lookup(p, stack, STACK);
+      if (id < 0) {
+        emit(SLOW, p, e, 0, 1);
+        p = nl + 1;
+        continue;
+      }
+      if (frames == 0) {
+        emit(NEW, p, e, id, 1);
+        p = nl + 1;
+        continue;
+      }
+      setValue(id, walk(p, p + stack, keyOf(id)));
+    }
+    const node = valueOf(id);
+    let w: u64 = 0;
+    for (let i = q; i < e; i++) w = w * 10 + <u64>(load<u8>(i) - 0x30);
+    setNumbers(<f64>w, 0);
+    if (node >= 0) emit(AT_NODE, p, e, node, 1);
+    else emit(KNOWN, p, e, id, 1);
+    p = nl + 1;
+  }
+  return p < end ? p : end;
+}
+
+/**
+ * How many frames the stack `p[0, e)` has when it surely is one as the importer reads it: it
+ * holds a visible ASCII character and no line break (\r, U+2028, U+2029) or byte-order mark;
+ * else 0 (the importer reads the line).
+ */
+function plainStack(p: usize, e: usize): i32 {
+  let frames: i32 = 1;
+  let visible = false;
+  for (let i = p; i < e; i++) {
+    const c = load<u8>(i);
+    if (c == 59) frames++;
+    else if (c == 13) return 0;
+    // a byte-order mark: the importer's reading of the file's first line drops it
+    else if (c == 0xef && i + 2 < e && load<u8>(i + 1) == 0xbb && load<u8>(i + 2) == 0xbf) return 0;
+    else if (c == 0xe2 && i + 2 < e && load<u8>(i + 1) == 0x80 && (load<u8>(i + 2) == 0xa8 || load<u8>(i + 2) == 0xa9)) return 0;
+    else if (c > 32 && c < 127) visible = true;
+  }
+  return visible ? frames : 0;
+}
+
+/**
+ * Walks the stack `p[0, e)` (at most MAX_WALK frames, kept in the table at `kept`) down the call
+ * tree, its frames split at `;`; returns the node it leads to.
+ */
+function walk(p: usize, e: usize, kept: usize): i32 {
+  const n = e - p;
+  let shared: i32 = 0;
+  if (prevFrames > 0) {
+    const common = commonPrefix(p, prevPtr, n < prevLen ? n : prevLen);
+    while (shared < prevFrames) {
+      const end = <usize>load<i32>(prevEnds + ((<usize>shared) << 2));
+      if (end < common) {
+        shared++;
+        continue;
+      }
+      if (end == common && (end == n || load<u8>(p + end) == 59) && (end == prevLen || load<u8>(prevPtr + end) == 59)) shared++;
+      break;
+    }
+  }
+  let parent: i32 = -1;
+  let a = p;
+  if (shared > 0) {
+    parent = load<i32>(prevNodes + ((<usize>(shared - 1)) << 2));
+    a = p + <usize>load<i32>(prevEnds + ((<usize>(shared - 1)) << 2)) + 1;
+  }
+  let f = shared;
+  let more = a <= e;
+  while (more) {
+    let b = a;
+    while (b < e && load<u8>(b) != 59) b++;
+    const frame = lookup(a, b - a, FRAME_KEY);
+    if (fresh) emitAux(FRAME, offsetOf(a), offsetOf(b), frame);
+    const node = lookupPair(parent, frame, NODE_KEY);
+    if (fresh) emitAux(NODE, parent, frame, node);
+    store<i32>(prevEnds + ((<usize>f) << 2), <i32>(b - p));
+    store<i32>(prevNodes + ((<usize>f) << 2), node);
+    f++;
+    parent = node;
+    more = b < e;
+    a = b + 1;
+  }
+  prevPtr = kept;
+  prevLen = n;
+  prevFrames = f;
+  return parent;
+}

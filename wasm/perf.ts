@@ -1,0 +1,257 @@
+// perf script: empty lines, runs of indented frame lines (a sample's call chain) and other lines
+// (headers, comments, anything odd); runs and header shapes met before are recognised.
+import { alloc, findNl, isDigit, same } from './memory';
+import { BLANK, HEADER, LINE, OUT_CAP, RUN, emit, full, offsetOf, out, setNumbers } from './records';
+import { LINE_KEY, RUN_KEY, find, fresh, lookup } from './table';
+
+/** A run of frame lines is cut after this many bytes, to keep what is carried between chunks small. */
+const RUN_CAP: usize = 256 * 1024;
+
+// Header shapes (see HeaderReader in shared/import/formats/perf-header.ts): a header line that is
+// `head`, a time column and `tail` is a header met before at another time. Shape s is four words
+// at `shapes + 16 s`: where its head is, its length, where its tail is, its length.
+const SHAPES: i32 = 32;
+const SHAPE_BYTES: usize = 64 * 1024;
+let shapes: usize = 0;
+let shapeCount: i32 = 0;
+let shapeBytes: usize = 0;
+let shapeUsed: usize = 0;
+
+/** For each line of the runs met for the first time in a scan: three words (line, start, end). */
+let lineIds: usize = 0;
+let lineOut: i32 = 0;
+
+export function resetPerf(bufferSize: usize): void {
+  shapes = alloc((<usize>SHAPES) << 4);
+  shapeBytes = alloc(SHAPE_BYTES);
+  shapeCount = 0;
+  shapeUsed = 0;
+  lineArea(bufferSize);
+}
+
+/** A line area for an input buffer of `bufferSize` bytes: its lines (two bytes or more each) fit. */
+export function lineArea(bufferSize: usize): void {
+  lineIds = alloc(bufferSize << 3);
+}
+
+export function lineWords(): usize {
+  return lineIds;
+}
+
+/** Where the caller writes the bytes of a shape (head, then tail), or 0 when they do not fit. */
+export function shapeSpace(n: usize): usize {
+  return shapeCount < SHAPES && shapeUsed + n <= SHAPE_BYTES ? shapeBytes + shapeUsed : 0;
+}
+
+/** Adds the shape whose bytes the caller wrote at `shapeSpace`; returns its number. */
+export function addShape(headLen: usize, tailLen: usize): i32 {
+  const at = shapes + ((<usize>shapeCount) << 4);
+  const head = shapeBytes + shapeUsed;
+  store<u32>(at, <u32>head);
+  store<u32>(at + 4, <u32>headLen);
+  store<u32>(at + 8, <u32>(head + headLen));
+  store<u32>(at + 12, <u32>tailLen);
+  shapeUsed += headLen + tailLen;
+  return shapeCount++;
+}
+
+/**
+ * Reads the lines of `p[0, end)` (the last one too when `last`), writing records; returns where
+ * it stopped. Empty lines are BLANK, consecutive frame lines (indented) one RUN, numbered when the
+ * same bytes came before; a header of a known shape is HEADER; every other line is a LINE. A run
+ * is only reported once the line after it is there (or at the end), so a run cut by the end of
+ * the buffer is read again with the next chunk.
+ */
+export function scanPerf(p: usize, end: usize, last: bool): usize {
+  lineOut = 0;
+  let runStart: usize = 0;
+  let runLines: i32 = 0;
+  while (p < end) {
+    if (out + 2 > OUT_CAP) {
+      full();
+      break;
+    }
+    // A run that came before, found as a whole: where it ends (the first line that does not
+    // start with a blank) is found without reading it line by line, and its bytes are those of
+    // a run read line by line before, which ended there too.
+    const c = load<u8>(p);
+    if (runLines == 0 && (c == 32 || c == 9)) {
+      const re = runEnd(p, end);
+      if (re != 0) {
+        const id = find(p, re - p, RUN_KEY);
+        if (id >= 0) {
+          emit(RUN, p, re, id, runEndLines, -1);
+          p = re;
+          continue;
+        }
+      }
+    }
+    const nl = findNl(p, end);
+    if (nl == end && !last) break;
+    let e = nl;
+    if (e > p && load<u8>(e - 1) == 13) e--;
+    const next = nl < end ? nl + 1 : end;
+    if (e > p && isRunLine(p, e)) {
+      if (runLines > 0 && next - runStart > RUN_CAP) {
+        emitRun(runStart, p, runLines);
+        runLines = 0;
+      }
+      if (runLines == 0) runStart = p;
+      runLines++;
+      p = next;
+      continue;
+    }
+    if (runLines > 0) {
+      emitRun(runStart, p, runLines);
+      runLines = 0;
+    }
+    if (e == p) emit(BLANK, p, p, 0, 1);
+    else {
+      const shape = shapeCount > 0 ? shapeOf(p, e) : -1;
+      if (shape >= 0) {
+        setNumbers(timeSeconds, timeFraction);
+        emit(HEADER, p, e, shape, 1, timeDigits);
+      } else emit(LINE, p, e, 0, 1);
+    }
+    p = next;
+  }
+  if (runLines > 0) {
+    if (last && p >= end) {
+      emitRun(runStart, end, runLines);
+      runLines = 0;
+    } else p = runStart;
+  }
+  return p < end ? p : end;
+}
+
+/**
+ * A RUN record for the lines `p[0, e)`. A run met for the first time gets its lines numbered
+ * too (`extra`: where their words start in the line area; -1 for a run met before or when the
+ * table is full), so that only the lines never met are read as text. A scan reads at most its
+ * buffer, whose lines fit the line area.
+ */
+function emitRun(p: usize, e: usize, n: i32): void {
+  const id = lookup(p, e - p, RUN_KEY);
+  let words: i32 = -1;
+  if (id >= 0 && fresh) {
+    words = lineOut * 3;
+    let q = p;
+    for (let k = 0; k < n; k++) {
+      const nl = findNl(q, e);
+      let le = nl;
+      if (le > q && load<u8>(le - 1) == 13) le--;
+      const lid = lookup(q, le - q, LINE_KEY);
+      if (lid < 0) {
+        lineOut = words / 3;
+        words = -1;
+        break;
+      }
+      const at = lineIds + ((<usize>(lineOut * 3)) << 2);
+      store<i32>(at, lid);
+      store<i32>(at, offsetOf(q), 4);
+      store<i32>(at, offsetOf(le), 8);
+      lineOut++;
+      q = nl + 1;
+    }
+  }
+  emit(RUN, p, e, id, n, words);
+}
+
+let runEndLines: i32 = 0;
+
+/**
+ * Where the lines from `p` on stop starting with a space or a tab: just after the first `\n`
+ * followed by another byte, before `e` and at most RUN_CAP bytes on; 0 when there is none. The
+ * lines up to there are counted into `runEndLines`.
+ */
+function runEnd(p: usize, e: usize): usize {
+  const nl = i8x16.splat(10);
+  const space = i8x16.splat(32);
+  const tab = i8x16.splat(9);
+  const stop = e - p > RUN_CAP ? p + RUN_CAP : e - 1;
+  let lines: i32 = 0;
+  let q = p;
+  while (q + 16 <= stop) {
+    const m = <u32>i8x16.bitmask(i8x16.eq(v128.load(q), nl));
+    if (m != 0) {
+      const after = v128.load(q + 1);
+      const blank = <u32>i8x16.bitmask(v128.or(i8x16.eq(after, space), i8x16.eq(after, tab)));
+      const ends = m & ~blank;
+      if (ends != 0) {
+        const i = ctz<u32>(ends);
+        runEndLines = lines + <i32>popcnt<u32>(m & ((2 << i) - 1));
+        return q + <usize>i + 1;
+      }
+      lines += <i32>popcnt<u32>(m);
+    }
+    q += 16;
+  }
+  while (q < stop) {
+    if (load<u8>(q) == 10) {
+      lines++;
+      const b = load<u8>(q + 1);
+      if (b != 32 && b != 9) {
+        runEndLines = lines;
+        return q + 1;
+      }
+    }
+    q++;
+  }
+  return 0;
+}
+
+/** A frame line of a run: it starts with a space or a tab and holds something past them. */
+function isRunLine(p: usize, e: usize): bool {
+  let c = load<u8>(p);
+  if (c != 32 && c != 9) return false;
+  while (p < e) {
+    c = load<u8>(p);
+    if (c != 32 && c != 9) return c > 32;
+    p++;
+  }
+  return false;
+}
+
+let timeSeconds: f64 = 0;
+let timeFraction: f64 = 0;
+let timeDigits: i32 = 0;
+
+/**
+ * The shape of the header line `p[0, e)`, or -1: its head, a time column (`3314.846058:`, at
+ * most 15 digits either side of the point, as HeaderReader reads it exactly) and its tail.
+ */
+function shapeOf(p: usize, e: usize): i32 {
+  for (let s = 0; s < shapeCount; s++) {
+    const at = shapes + ((<usize>s) << 4);
+    const head = <usize>load<u32>(at);
+    const headLen = <usize>load<u32>(at + 4);
+    const tail = <usize>load<u32>(at + 8);
+    const tailLen = <usize>load<u32>(at + 12);
+    if (e - p <= headLen + tailLen) continue;
+    if (!same(head, p, headLen) || !same(tail, e - tailLen, tailLen)) continue;
+    if (readTime(p + headLen, e - tailLen)) return s;
+  }
+  return -1;
+}
+
+/** Whether `p[0, e)` is `digits[.digits]:`, each part of 1 to 15 digits; sets the time* globals. */
+function readTime(p: usize, e: usize): bool {
+  let i = p;
+  let seconds: u64 = 0;
+  while (i < e && isDigit(load<u8>(i))) seconds = seconds * 10 + <u64>(load<u8>(i++) - 0x30);
+  const dot = i;
+  if (dot == p || dot == e || dot - p > 15) return false;
+  let frac: u64 = 0;
+  let digits: i32 = 0;
+  if (load<u8>(i) == 46) {
+    i++;
+    while (i < e && isDigit(load<u8>(i))) frac = frac * 10 + <u64>(load<u8>(i++) - 0x30);
+    if (i == dot + 1 || i - dot - 1 > 15) return false;
+    digits = <i32>(i - dot - 1);
+  }
+  if (i != e - 1 || load<u8>(i) != 58) return false;
+  timeSeconds = <f64>seconds;
+  timeFraction = <f64>frac;
+  timeDigits = digits;
+  return true;
+}

@@ -1,0 +1,141 @@
+// The strings met before (folded stacks, their frames and call-tree nodes, perf frame-line runs
+// and lines), each with a number: open addressing over `slots` (entry number + 1, 0 empty);
+// entry e is eight words at `entries + 32 e`: hash, where its bytes are, how many, what they are
+// (a run of one line and that line are not the same string), and a value (a stack's node).
+import { alloc, hashOf, same } from './memory';
+
+export const STACK: u32 = 0;
+export const RUN_KEY: u32 = 1;
+export const LINE_KEY: u32 = 2;
+export const FRAME_KEY: u32 = 3;
+export const NODE_KEY: u32 = 4;
+
+/** Bytes of remembered strings; past them new strings are no longer remembered (memory stays bounded). */
+const KEY_BUDGET: usize = 64 * 1024 * 1024;
+
+let slots: usize = 0;
+let slotMask: u32 = 0;
+let entries: usize = 0;
+let entryCap: u32 = 0;
+let count: u32 = 0;
+let keyBytes: usize = 0;
+let arena: usize = 0;
+let arenaEnd: usize = 0;
+/** eight bytes for a key made here (a node's parent and frame) */
+let pair: usize = 0;
+
+/** Set by `lookup`: the string was not in the table (and is now, unless `lookup` returned -1). */
+export let fresh: bool = false;
+
+// Where `find` stopped: the string's hash and the empty slot it would go to.
+let lastHash: u32 = 0;
+let lastSlot: u32 = 0;
+
+function allocSlots(n: u32): void {
+  slots = alloc((<usize>n) << 2);
+  memory.fill(slots, 0, (<usize>n) << 2);
+  slotMask = n - 1;
+}
+
+/** An empty table (a new import). */
+export function resetTable(): void {
+  // small, so that even small files make the table grow (tests see that path)
+  allocSlots(32);
+  entryCap = 16;
+  entries = alloc((<usize>entryCap) << 5);
+  pair = alloc(16);
+  count = 0;
+  keyBytes = 0;
+  arena = 0;
+  arenaEnd = 0;
+}
+
+/** Whether strings of `n` bytes more may still be remembered. */
+export function hasRoom(n: usize): bool {
+  return keyBytes + n <= KEY_BUDGET;
+}
+
+/** Where the bytes of string `id` are kept. */
+export function keyOf(id: i32): usize {
+  return <usize>load<u32>(entries + ((<usize>id) << 5) + 4);
+}
+
+/** The value kept with string `id` (-1 until one is set). */
+export function valueOf(id: i32): i32 {
+  return load<i32>(entries + ((<usize>id) << 5) + 16);
+}
+
+export function setValue(id: i32, value: i32): void {
+  store<i32>(entries + ((<usize>id) << 5) + 16, value);
+}
+
+function grow(): void {
+  const n = (slotMask + 1) << 1;
+  allocSlots(n);
+  for (let e: u32 = 0; e < count; e++) {
+    let s = load<u32>(entries + ((<usize>e) << 5)) & slotMask;
+    while (load<u32>(slots + ((<usize>s) << 2)) != 0) s = (s + 1) & slotMask;
+    store<u32>(slots + ((<usize>s) << 2), e + 1);
+  }
+}
+
+/** The number of the string `p[0, n)` of `kind`, or -1 when it is not remembered. */
+export function find(p: usize, n: usize, kind: u32): i32 {
+  const h = hashOf(p, n) ^ kind;
+  let s = h & slotMask;
+  for (;;) {
+    const v = load<u32>(slots + ((<usize>s) << 2));
+    if (v == 0) break;
+    const at = entries + ((<usize>(v - 1)) << 5);
+    if (load<u32>(at) == h && <usize>load<u32>(at + 8) == n && load<u32>(at + 12) == kind && same(<usize>load<u32>(at + 4), p, n))
+      return <i32>(v - 1);
+    s = (s + 1) & slotMask;
+  }
+  lastHash = h;
+  lastSlot = s;
+  return -1;
+}
+
+/** The number of the string `p[0, n)` of `kind`, remembered if new; -1 when new and the budget is spent. */
+export function lookup(p: usize, n: usize, kind: u32): i32 {
+  const found = find(p, n, kind);
+  if (found >= 0) {
+    fresh = false;
+    return found;
+  }
+  const h = lastHash;
+  const s = lastSlot;
+  fresh = true;
+  if (keyBytes + n > KEY_BUDGET) return -1;
+  if (arena + n > arenaEnd) {
+    const size = n > 1 << 20 ? n : 1 << 20;
+    arena = alloc(size);
+    arenaEnd = arena + size;
+  }
+  memory.copy(arena, p, n);
+  if (count == entryCap) {
+    const e = alloc((<usize>entryCap) << 6);
+    memory.copy(e, entries, (<usize>entryCap) << 5);
+    entries = e;
+    entryCap <<= 1;
+  }
+  const at = entries + ((<usize>count) << 5);
+  store<i32>(at + 16, -1);
+  store<u32>(at, h);
+  store<u32>(at + 4, <u32>arena);
+  store<u32>(at + 8, <u32>n);
+  store<u32>(at + 12, kind);
+  arena += n;
+  keyBytes += n;
+  store<u32>(slots + ((<usize>s) << 2), count + 1);
+  count++;
+  if (count << 1 > slotMask) grow();
+  return <i32>(count - 1);
+}
+
+/** `lookup` of the pair of numbers (`a`, `b`) as a string of `kind`. */
+export function lookupPair(a: i32, b: i32, kind: u32): i32 {
+  store<i32>(pair, a);
+  store<i32>(pair, b, 4);
+  return lookup(pair, 8, kind);
+}
