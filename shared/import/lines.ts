@@ -152,7 +152,7 @@ function withoutCr(line: string): number {
  * (an async function, called once) ran unoptimized until V8 compiled the whole reader twice,
  * once to enter it in the middle of the loop.
  */
-export function linesIn(
+function linesIn(
   text: string,
   start: number,
   read: { lineNo: number },
@@ -206,7 +206,7 @@ export function forEachLine(
 
 /**
  * A class and `new Array`, not literals: entries are kept for the whole import, and V8 recompiles
- * the functions that make long-lived literals (see formats/perf-tails.ts).
+ * the functions that make long-lived literals (see formats/perf-seen.ts).
  */
 class TableEntry<T> {
   /** the entry looked up right after this one the last time: most likely the next again */

@@ -7,7 +7,8 @@
  * output. The other fields are read properly: V8 `--perf-basic-prof` frames become function,
  * script, line, column and tier, and frames without a symbol are named after their dso.
  */
-import type { FrameInput } from '../../model/builders';
+import { type FrameInput, type FrameTableBuilder, detached } from '../../model/builders';
+import type { FrameLine } from './perf-frame-line';
 import { Tier } from '../../model/types';
 
 /** `+0x481` offsets (lower-case hex, as perf prints them). */
@@ -123,4 +124,47 @@ export function perfFrameInputs(sym: string, dsoColumn: string, damaged: boolean
     out.push(frameInput(p, dso, referenceLabel(p, dsoColumn, java) + (i > 0 ? '_[i]' : '')));
   }
   return out;
+}
+
+/**
+ * The frames of frame lines, named and interned once: by the line's text after the address
+ * (`symbol+0x1f (dso`), and by the same text without the offset, met again for every call site of
+ * a function; apart for processes named `java` (labels differ there).
+ */
+export class FrameLineNames {
+  private readonly byLine = new Map<string, number | number[]>();
+  private readonly javaByLine = new Map<string, number | number[]>();
+  private readonly bySymbol = new Map<string, number | number[]>();
+  private readonly javaBySymbol = new Map<string, number | number[]>();
+
+  constructor(private readonly frames: FrameTableBuilder) {}
+
+  /**
+   * The frames of `line`, whose columns `readFrame` found (`fl`). `byLine`: look in (and fill) the
+   * cache of lines by their text after the address (needless for lines the line scanner
+   * numbered: it tells lines apart by their whole text, and a line's address goes with its offset).
+   */
+  of(line: string, fl: FrameLine, java: boolean, byLine = true): number | number[] {
+    const lines = java ? this.javaByLine : this.byLine;
+    const key = byLine ? line.slice(fl.sym, fl.close) : '';
+    let ids = byLine ? lines.get(key) : undefined;
+    if (ids === undefined) {
+      // The dso column holds no blank, so no `" ("`: the text without the offset is unambiguous.
+      // (What the frames depend on: `damaged` only matters with a `)` inside the column, which
+      // makes every line with that column damaged.)
+      const sym = withoutOffset(line.slice(fl.sym, fl.dso - 2));
+      const symbols = java ? this.javaBySymbol : this.bySymbol;
+      const symKey = sym + line.slice(fl.dso - 2, fl.close);
+      ids = symbols.get(symKey);
+      if (ids === undefined) {
+        const inputs = perfFrameInputs(sym, line.slice(fl.dso, fl.close), fl.damaged, java);
+        const interned: number[] = [];
+        if (inputs !== undefined) for (let i = 0; i < inputs.length; i++) interned.push(this.frames.intern(inputs[i]!));
+        ids = interned.length === 1 ? interned[0]! : interned;
+        symbols.set(detached(symKey), ids);
+      }
+      if (byLine) lines.set(detached(key), ids);
+    }
+    return ids;
+  }
 }

@@ -19,6 +19,18 @@ export function skipSpace(s: string, i: number): number {
   return i;
 }
 
+/** `cycles:u` → `cycles`, `cpu-clock:pppH` → `cpu-clock`; tracepoints (`sched:sched_switch`) stay. */
+export function baseEvent(event: string): string {
+  const m = /^(.+):([ukhIGHpPSDWe]+)$/.exec(event);
+  return m ? m[1]! : event;
+}
+
+/** Whether `event` is the event asked for (`cycles` asks for `cycles:u` too). */
+export function eventMatches(event: string, wanted: string): boolean {
+  if (event === wanted) return true;
+  return baseEvent(wanted) === wanted && baseEvent(event) === wanted;
+}
+
 export interface Header {
   /** process name as printed, spaces included (`V8 WorkerThread`) */
   comm: string;
