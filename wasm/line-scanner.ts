@@ -8,7 +8,8 @@
 // the caller reads, folded.ts and perf.ts read the two formats.
 import { alloc, resetMemory } from './memory';
 import { resetFolded, scanFolded } from './folded';
-import { lineArea, lineWords, resetPerf, scanPerf } from './perf';
+export { sumArea, sumCount } from './folded';
+import { lineArea, lineWords, resetPerf, scanPerf, wholeRuns } from './perf';
 import { hungry, numberArea, out, pending, recordArea, resetRecords, startRecords } from './records';
 import { resetTable } from './table';
 
@@ -88,4 +89,8 @@ export function pendingLines(): i32 {
 /** Bytes not read yet: a line longer than a chunk grows this. */
 export function unread(): usize {
   return end - pos;
+}
+/** perf script: runs of frame lines recognised whole so far. */
+export function runsFound(): i32 {
+  return wholeRuns;
 }

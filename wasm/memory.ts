@@ -83,6 +83,14 @@ export function hashOf(p: usize, n: usize): u32 {
 /** Whether `a[0, n)` and `b[0, n)` hold the same bytes. */
 export function same(a: usize, b: usize, n: usize): bool {
   let i: usize = 0;
+  while (i + 64 <= n) {
+    const d = v128.or(
+      v128.or(v128.xor(v128.load(a + i), v128.load(b + i)), v128.xor(v128.load(a + i, 16), v128.load(b + i, 16))),
+      v128.or(v128.xor(v128.load(a + i, 32), v128.load(b + i, 32)), v128.xor(v128.load(a + i, 48), v128.load(b + i, 48))),
+    );
+    if (v128.any_true(d)) return false;
+    i += 64;
+  }
   while (i + 16 <= n) {
     if (v128.any_true(v128.xor(v128.load(a + i), v128.load(b + i)))) return false;
     i += 16;

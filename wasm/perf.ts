@@ -2,7 +2,7 @@
 // (headers, comments, anything odd); runs and header shapes met before are recognised.
 import { alloc, findNl, isDigit, same } from './memory';
 import { BLANK, HEADER, LINE, OUT_CAP, RUN, emit, full, offsetOf, out, setNumbers } from './records';
-import { LINE_KEY, RUN_KEY, find, fresh, lookup } from './table';
+import { LINE_KEY, RUN_KEY, SYMBOL_KEY, find, fresh, lookup } from './table';
 
 /** A run of frame lines is cut after this many bytes, to keep what is carried between chunks small. */
 const RUN_CAP: usize = 256 * 1024;
@@ -17,11 +17,22 @@ let shapeCount: i32 = 0;
 let shapeBytes: usize = 0;
 let shapeUsed: usize = 0;
 
-/** For each line of the runs met for the first time in a scan: three words (line, start, end). */
+/**
+ * For each line of the runs met for the first time in a scan, five words: a plain frame line's
+ * symbol key (see `frameColumns`), where its symbol starts and ends (without a `+0x…` offset),
+ * where its dso column starts and ends; any other line's number, where it starts and ends, -1, 0.
+ */
+const WORDS: i32 = 5;
 let lineIds: usize = 0;
 let lineOut: i32 = 0;
+/** where a symbol key is put together (symbol, ` (`, dso column) to be looked up */
+let scratch: usize = 0;
+let scratchCap: usize = 0;
 
 export function resetPerf(bufferSize: usize): void {
+  wholeRuns = 0;
+  scratch = 0;
+  scratchCap = 0;
   shapes = alloc((<usize>SHAPES) << 4);
   shapeBytes = alloc(SHAPE_BYTES);
   shapeCount = 0;
@@ -31,7 +42,7 @@ export function resetPerf(bufferSize: usize): void {
 
 /** A line area for an input buffer of `bufferSize` bytes: its lines (two bytes or more each) fit. */
 export function lineArea(bufferSize: usize): void {
-  lineIds = alloc(bufferSize << 3);
+  lineIds = alloc((bufferSize >> 1) * ((<usize>WORDS) << 2));
 }
 
 export function lineWords(): usize {
@@ -80,6 +91,7 @@ export function scanPerf(p: usize, end: usize, last: bool): usize {
       if (re != 0) {
         const id = find(p, re - p, RUN_KEY);
         if (id >= 0) {
+          wholeRuns++;
           emit(RUN, p, re, id, runEndLines, -1);
           p = re;
           continue;
@@ -127,29 +139,42 @@ export function scanPerf(p: usize, end: usize, last: bool): usize {
 /**
  * A RUN record for the lines `p[0, e)`. A run met for the first time gets its lines numbered
  * too (`extra`: where their words start in the line area; -1 for a run met before or when the
- * table is full), so that only the lines never met are read as text. A scan reads at most its
- * buffer, whose lines fit the line area.
+ * table is full), so that only what was never met is read as text: of a plain frame line, its
+ * symbol and dso column, the first time they come (most lines differ from others only in their
+ * address and offset); of any other line, the line. A scan reads at most its buffer, whose lines
+ * fit the line area.
  */
 function emitRun(p: usize, e: usize, n: i32): void {
   const id = lookup(p, e - p, RUN_KEY);
   let words: i32 = -1;
   if (id >= 0 && fresh) {
-    words = lineOut * 3;
+    words = lineOut * WORDS;
     let q = p;
     for (let k = 0; k < n; k++) {
       const nl = findNl(q, e);
       let le = nl;
       if (le > q && load<u8>(le - 1) == 13) le--;
-      const lid = lookup(q, le - q, LINE_KEY);
-      if (lid < 0) {
-        lineOut = words / 3;
+      const at = lineIds + ((<usize>(lineOut * WORDS)) << 2);
+      let key: i32 = -1;
+      if (frameColumns(q, le)) {
+        key = symbolKey();
+        store<i32>(at, offsetOf(symStart), 4);
+        store<i32>(at, offsetOf(symEnd), 8);
+        store<i32>(at, offsetOf(dsoStart), 12);
+        store<i32>(at, offsetOf(dsoEnd), 16);
+      } else {
+        key = lookup(q, le - q, LINE_KEY);
+        store<i32>(at, offsetOf(q), 4);
+        store<i32>(at, offsetOf(le), 8);
+        store<i32>(at, -1, 12);
+        store<i32>(at, 0, 16);
+      }
+      if (key < 0) {
+        lineOut = words / WORDS;
         words = -1;
         break;
       }
-      const at = lineIds + ((<usize>(lineOut * 3)) << 2);
-      store<i32>(at, lid);
-      store<i32>(at, offsetOf(q), 4);
-      store<i32>(at, offsetOf(le), 8);
+      store<i32>(at, key);
       lineOut++;
       q = nl + 1;
     }
@@ -157,12 +182,86 @@ function emitRun(p: usize, e: usize, n: i32): void {
   emit(RUN, p, e, id, n, words);
 }
 
+function isSpace(c: u32): bool {
+  return c == 32 || c - 9 < 5;
+}
+
+function isWord(c: u32): bool {
+  return c - 48 < 10 || (c | 32) - 97 < 26 || c == 95;
+}
+
+// The columns `frameColumns` found.
+let symStart: usize = 0;
+let symEnd: usize = 0;
+let symCut: usize = 0;
+let dsoStart: usize = 0;
+let dsoEnd: usize = 0;
+
+/**
+ * Whether the line `p[0, e)` is a plain frame line: blanks, an address (letters, digits, `_`),
+ * blanks, a symbol, ` (`, a dso column without blanks or `)`, and `)` at its very end
+ * (`\t    7f4d74061181 JS:^init node:events:347:29+0x481 (/tmp/perf-6394.map)`). Its columns
+ * are then where `readFrame` (shared/import/formats/perf-frame-line.ts) finds them, undamaged;
+ * the symbol ends before a `+0x…` offset (lower-case hex), as `withoutOffset` cuts it. Any other
+ * line (no symbol, a blank or `)` in the dso column, text after it) is left to the importer.
+ */
+function frameColumns(p: usize, e: usize): bool {
+  let i = p;
+  while (i < e && isSpace(load<u8>(i))) i++;
+  let j = i;
+  while (j < e && isWord(load<u8>(j))) j++;
+  if (j == i) return false;
+  let k = j;
+  while (k < e && isSpace(load<u8>(k))) k++;
+  if (e - k < 4 || load<u8>(e - 1) != 41) return false;
+  // back from the `)` to the last ` (`, over bytes that may be in a dso column
+  let x = e - 2;
+  for (;;) {
+    if (x < k + 2) return false;
+    const c = load<u8>(x);
+    if (c == 40 && load<u8>(x - 1) == 32) break;
+    if (c == 41 || isSpace(c)) return false;
+    x--;
+  }
+  // the symbol is `k[0, x - 1)`, not empty
+  symStart = k;
+  symCut = x - 1;
+  dsoStart = x + 1;
+  dsoEnd = e - 1;
+  symEnd = symCut;
+  let h = symCut;
+  while (h > k && isHex(load<u8>(h - 1))) h--;
+  if (h < symCut && h >= k + 3 && load<u8>(h - 1) == 120 && load<u8>(h - 2) == 48 && load<u8>(h - 3) == 43) symEnd = h - 3;
+  return true;
+}
+
+function isHex(c: u32): bool {
+  return c - 48 < 10 || c - 97 < 6;
+}
+
+/** The number of the key `symbol (dso` of the columns `frameColumns` found; -1 when the table is full. */
+function symbolKey(): i32 {
+  const dso = dsoEnd - symCut;
+  if (symEnd == symCut) return lookup(symStart, symCut - symStart + dso, SYMBOL_KEY);
+  const sym = symEnd - symStart;
+  if (sym + dso > scratchCap) {
+    scratchCap = (sym + dso) << 1;
+    scratch = alloc(scratchCap);
+  }
+  memory.copy(scratch, symStart, sym);
+  memory.copy(scratch + sym, symCut, dso);
+  return lookup(scratch, sym + dso, SYMBOL_KEY);
+}
+
 let runEndLines: i32 = 0;
+/** runs recognised whole (a figure for tests: reading a run line by line ends the same) */
+export let wholeRuns: i32 = 0;
 
 /**
  * Where the lines from `p` on stop starting with a space or a tab: just after the first `\n`
  * followed by another byte, before `e` and at most RUN_CAP bytes on; 0 when there is none. The
- * lines up to there are counted into `runEndLines`.
+ * lines up to there are counted into `runEndLines`, and the blocks read hashed (`hashEnd(p, …)`
+ * gives the run's hash).
  */
 function runEnd(p: usize, e: usize): usize {
   const nl = i8x16.splat(10);
@@ -189,8 +288,8 @@ function runEnd(p: usize, e: usize): usize {
   while (q < stop) {
     if (load<u8>(q) == 10) {
       lines++;
-      const b = load<u8>(q + 1);
-      if (b != 32 && b != 9) {
+      const c = load<u8>(q + 1);
+      if (c != 32 && c != 9) {
         runEndLines = lines;
         return q + 1;
       }

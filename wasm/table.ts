@@ -1,5 +1,5 @@
-// The strings met before (folded stacks, their frames and call-tree nodes, perf frame-line runs
-// and lines), each with a number: open addressing over `slots` (entry number + 1, 0 empty);
+// The strings met before (folded stacks, their frames and call-tree nodes, perf frame-line runs,
+// lines and symbols), each with a number: open addressing over `slots` (entry number + 1, 0 empty);
 // entry e is eight words at `entries + 32 e`: hash, where its bytes are, how many, what they are
 // (a run of one line and that line are not the same string), and a value (a stack's node).
 import { alloc, hashOf, same } from './memory';
@@ -9,6 +9,7 @@ export const RUN_KEY: u32 = 1;
 export const LINE_KEY: u32 = 2;
 export const FRAME_KEY: u32 = 3;
 export const NODE_KEY: u32 = 4;
+export const SYMBOL_KEY: u32 = 5;
 
 /** Bytes of remembered strings; past them new strings are no longer remembered (memory stays bounded). */
 const KEY_BUDGET: usize = 64 * 1024 * 1024;

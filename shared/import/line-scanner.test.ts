@@ -13,7 +13,7 @@ import { collapse } from '../model/collapse';
 import { foldedImporter } from './formats/folded';
 import { perfScriptImporter } from './formats/perf-script';
 import { foldedLine, perfSample } from './fuzz/gen-text';
-import { setLineScannerEnabled } from './line-scanner';
+import { REC, Rec, scanRecords, setLineScannerEnabled } from './line-scanner';
 import { bytesSource, openSource } from './source';
 
 afterEach(() => setLineScannerEnabled(true));
@@ -69,7 +69,7 @@ describe('the line scanner imports what reading line by line imports', () => {
     const line = foldedLine.map((l) => `${l}\n`);
     await fc.assert(
       fc.asyncProperty(repeated(line, fc.constantFrom('\n', '\r\n')), chunkArb, (text, chunk) => agree('x.folded', text, chunk)),
-      { numRuns: 300 },
+      { numRuns: Number(process.env.FLAMELENS_SCAN_RUNS ?? 300) },
     );
   });
 
@@ -84,6 +84,28 @@ describe('the line scanner imports what reading line by line imports', () => {
       '\t           8f26b pthread_rwlock_wrlock@@GLIBC_2.34+0xb (/usr/lib/x86_64-linux-gnu/libc.so.6)',
       '\t          14aca14 uv_run+0x2f4 (/usr/bin/node)',
       '\t           2724a __libc_start_call_main+0x7a (/usr/lib/x86_64-linux-gnu/libc.so.6) stray',
+      // symbols and dso columns at the edges of what the scanner reads itself
+      '\t          14aca14 uv_run+0x2F4 (/usr/bin/node)',
+      '\t          14aca14 uv_run+0x (/usr/bin/node)',
+      '\t          14aca14 uv_run+0x0x1f (/usr/bin/node)',
+      '\t          14aca14 +0x1f (/usr/bin/node)',
+      '\t          14aca14 a+0x1+0xab (/usr/bin/node)',
+      '\t          14aca14 uv_run+0x2f4  (/usr/bin/node)',
+      '\t    7f1e2215d058  (/lib/x86_64-linux-gnu/libc-2.15.so)',
+      '\t    7f1e2215d058 [unknown] ([unknown])',
+      '\t    7f1e2215d058 [unknown] (/tmp/perf-6855.map)',
+      '\t    7f1e2215d058 (anonymous) (/usr/bin/node)',
+      '\t    7f1e2215d058 arrayOopDesc::base(BasicType) const (/opt/jdk/lib/server/libjvm.so)',
+      '\t    7f1e2215d058 net/http.(*Client).Do (/app/server)',
+      '\t    7f1e2215d058 f (a(b)',
+      '\t    7f1e2215d058 f (a)b)',
+      '\t    7f1e2215d058 f ()',
+      '\t    7f1e2215d058 f (a b)',
+      '\t    7f1e2215d058 f\t(/usr/bin/node)',
+      '\t    7f1e2215d058 LSimpleTemplateScript3;::run->Lorg/Call;::call (/tmp/perf-77.map)',
+      ' 7f1e2215d058 JS:*handler /srv/app/server.js:12:3 (/tmp/perf-6855.map)',
+      '\t    -1 f (/usr/bin/node)',
+      '\t    7f1e2215d058 f (/usr/bin/node\u00e9)',
     );
     const wellFormed = fc
       .tuple(
@@ -97,7 +119,7 @@ describe('the line scanner imports what reading line by line imports', () => {
     const sample = fc.oneof({ weight: 3, arbitrary: wellFormed }, { weight: 1, arbitrary: odd });
     await fc.assert(
       fc.asyncProperty(repeated(sample, fc.constantFrom('\n', '\r\n')), chunkArb, (text, chunk) => agree('x.perf', text, chunk)),
-      { numRuns: 300 },
+      { numRuns: Number(process.env.FLAMELENS_SCAN_RUNS ?? 300) },
     );
   });
 
@@ -112,6 +134,41 @@ describe('the line scanner imports what reading line by line imports', () => {
     const profile = await perfScriptImporter.parse({ file: 'x.perf', source: await openSource(bytesSource('x.perf', perf)), options: {} });
     const folded = `${collapse(profile).join('\n')}\n`;
     for (const chunk of [1 << 20, 4093, 100]) await agree('x.folded', folded + folded, chunk);
+  });
+});
+
+describe('what the scanner recognises', () => {
+  it('a run of frame lines met before, found whole with the number it got first', async () => {
+    // runs of 1 to 40 lines (16 to 2,000 bytes: every way a run can end within a 16-byte block),
+    // each after a header, in two copies at other times
+    const runs = Array.from({ length: 40 }, (_, n) =>
+      Array.from(
+        { length: n + 1 },
+        (_, k) => `\t${(0x7f00 + k * 37).toString(16)} f${k}${'x'.repeat((n * 7 + k) % 23)}+0x${k} (/usr/bin/node)`,
+      ).join('\n'),
+    );
+    const text = [0, 1].flatMap((copy) => runs.map((r, i) => `node 1 ${copy * 100 + i}.000001: 1 cpu-clock: \n${r}\n\n`)).join('');
+    const source = await openSource(bytesSource('x.perf', text, 4096));
+    const runIds: number[] = [];
+    const known: boolean[] = [];
+    let found = 0;
+    await scanRecords(source, 'x.perf', 'perf', (b) => {
+      found = b.runsFound;
+      for (let i = 0; i < b.count; i++) {
+        b.line(i);
+        if (b.records[i * REC] !== Rec.Run) continue;
+        runIds.push(b.records[i * REC + 3]!);
+        known.push(b.records[i * REC + 6] === -1);
+      }
+    });
+    expect(runIds).toHaveLength(80);
+    // the first copy: every run new (its lines numbered); the second: every run known, as first numbered
+    expect(known.slice(0, 40).every((k) => !k)).toBe(true);
+    expect(runIds.slice(0, 40).every((id) => id >= 0)).toBe(true);
+    expect(known.slice(40)).toEqual(known.slice(40).map(() => true));
+    expect(runIds.slice(40)).toEqual(runIds.slice(0, 40));
+    // and found on their bytes, not read line by line again
+    expect(found).toBe(40);
   });
 });
 

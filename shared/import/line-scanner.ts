@@ -27,7 +27,8 @@ export const enum Rec {
   Slow = 2,
   /**
    * folded: a line whose stack leads to call-tree node `arg` (a number of `Node`), its count in
-   * `numbers`; the frames and nodes it needs came in records before it
+   * `numbers`; the frames and nodes it needs came in records before it. Most such lines get no
+   * record: the scanner adds their counts up by node (`ScanBatch.sums`)
    */
   AtNode = 7,
   /** folded: frame label `arg` met for the first time: start and end are the label's bytes */
@@ -52,6 +53,8 @@ export const enum Rec {
 export const REC = 8;
 /** Numbers per record. */
 export const NUMS = 2;
+/** Words per line of a run met for the first time (`ScanBatch.lineWords`). */
+export const LINE_WORDS = 5;
 
 /** Longest line accepted, as `forEachLineIn` (lines.ts) has it. */
 const MAX_LINE = 64 * 1024 * 1024;
@@ -85,6 +88,9 @@ interface Exports {
   addShape(headLen: number, tailLen: number): number;
   pendingLines(): number;
   unread(): number;
+  sumArea(): number;
+  sumCount(): number;
+  runsFound(): number;
 }
 
 let compiled: object | null | undefined;
@@ -116,9 +122,12 @@ export class ScanBatch {
   records = new Int32Array(0);
   numbers = new Float64Array(0);
   /**
-   * perf script: three words for each line of the runs met for the first time (the line's number
-   * among the lines the scanner remembers, where it starts, where it ends without its line
-   * break); a run's `extra` is where its lines' words start (-1: none)
+   * perf script: `LINE_WORDS` words for each line of the runs met for the first time; a run's
+   * `extra` is where its lines' words start (-1: none). A plain frame line (wasm/perf.ts,
+   * `frameColumns`): the number of its symbol (without offset) and dso column among those the
+   * scanner remembers, where the symbol starts and ends, where the dso column starts and ends.
+   * Any other line: its number among the lines remembered, where it starts and ends without its
+   * line break, -1, 0.
    */
   lineWords = new Int32Array(0);
   count = 0;
@@ -183,6 +192,23 @@ export class ScanBatch {
     return s;
   }
 
+  /**
+   * folded: the counts the scanner added up by node (a number of `Node`) for the lines it gave no
+   * record (see wasm/folded.ts), 0 for the others; read once the scan is over.
+   */
+  sums(): Float64Array {
+    const at = this.ex.sumArea();
+    return at === 0 ? new Float64Array(0) : new Float64Array(this.ex.memory.buffer, at, this.ex.sumCount());
+  }
+
+  /**
+   * perf script: how many runs of frame lines the scanner recognised whole so far, on their bytes
+   * (a run it does not is read line by line and ends up the same: this tells tests which way it went)
+   */
+  get runsFound(): number {
+    return this.ex.runsFound();
+  }
+
   /** The text of bytes `[from, to)` of the buffer, the first of them on line `lineNo`. */
   decode(from: number, to: number, lineNo: number): string {
     return (lineNo === 1 ? this.first : this.rest).decode(this.bytes.subarray(this.base + from, this.base + to));
@@ -195,15 +221,16 @@ function tooLong(file: string, line: number): ImportError {
 
 /**
  * Reads the source's chunks with the scanner in `mode`, calling `onBatch` for each batch of
- * records; returns the number of lines, or `undefined` without reading anything when the scanner
- * cannot run here (the caller then reads the lines as text). Each chunk is copied into the
- * scanner at once and given back to the source (`recycle`).
+ * records and `onEnd` once after the last; returns the number of lines, or `undefined` without
+ * reading anything when the scanner cannot run here (the caller then reads the lines as text).
+ * Each chunk is copied into the scanner at once and given back to the source (`recycle`).
  */
 export async function scanRecords(
   source: Pick<OpenedSource, 'chunks' | 'recycle'>,
   file: string,
   mode: 'folded' | 'perf',
   onBatch: (batch: ScanBatch) => void,
+  onEnd?: (batch: ScanBatch) => void,
 ): Promise<number | undefined> {
   const mod = enabled ? scannerModule() : undefined;
   if (mod === undefined) return undefined;
@@ -231,6 +258,7 @@ export async function scanRecords(
       if (ex.unread() > 4 * MAX_LINE) throw tooLong(file, batch.lineNo + ex.pendingLines() + 1);
     }
     drain(1);
+    onEnd?.(batch);
   } catch (e) {
     if (e instanceof wasmApi!.RuntimeError)
       throw new ImportError({ file, line: batch.lineNo + 1, message: 'ran out of memory reading the file' });

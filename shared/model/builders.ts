@@ -72,6 +72,10 @@ function position(v: number | undefined): number {
 }
 
 export class FrameTableBuilder {
+  /**
+   * Frames by all their fields, joined into one key: a flat string (a template literal would
+   * make a tree of string pieces, kept for every frame, that the collector walks again and again).
+   */
   private readonly index = new Map<string, number>();
   private readonly name: string[] = [];
   private readonly file: string[] = [];
@@ -101,7 +105,8 @@ export class FrameTableBuilder {
     const line = position(f.line);
     const column = position(f.column);
     let label = f.label ?? '';
-    const id = `${name}\u0000${file}\u0000${line}\u0000${column}\u0000${tier}\u0000${f.category ?? ''}\u0000${label}`;
+    const category = f.category ?? -1;
+    const id = [name, file, line, column, tier, category, label].join('\u0000');
     const known = this.index.get(id);
     if (known !== undefined) return known;
     const n = this.name.length;
@@ -115,7 +120,7 @@ export class FrameTableBuilder {
     this.file.push(file);
     this.line.push(line);
     this.column.push(column);
-    this.givenCategory.push(f.category ?? -1);
+    this.givenCategory.push(category);
     this.dso.push(f.category === undefined && f.dso ? detached(f.dso) : '');
     this.tier.push(tier);
     this.label.push(label);

@@ -149,22 +149,35 @@ export class FrameLineNames {
     const key = byLine ? line.slice(fl.sym, fl.close) : '';
     let ids = byLine ? lines.get(key) : undefined;
     if (ids === undefined) {
-      // The dso column holds no blank, so no `" ("`: the text without the offset is unambiguous.
-      // (What the frames depend on: `damaged` only matters with a `)` inside the column, which
-      // makes every line with that column damaged.)
-      const sym = withoutOffset(line.slice(fl.sym, fl.dso - 2));
-      const symbols = java ? this.javaBySymbol : this.bySymbol;
-      const symKey = sym + line.slice(fl.dso - 2, fl.close);
-      ids = symbols.get(symKey);
-      if (ids === undefined) {
-        const inputs = perfFrameInputs(sym, line.slice(fl.dso, fl.close), fl.damaged, java);
-        const interned: number[] = [];
-        if (inputs !== undefined) for (let i = 0; i < inputs.length; i++) interned.push(this.frames.intern(inputs[i]!));
-        ids = interned.length === 1 ? interned[0]! : interned;
-        symbols.set(detached(symKey), ids);
-      }
+      // The dso column holds no blank, so no `" ("`: the symbol without its offset and the dso
+      // column tell the frames apart.
+      ids = this.ofSymbol(withoutOffset(line.slice(fl.sym, fl.dso - 2)), line.slice(fl.dso, fl.close), fl.damaged, java);
       if (byLine) lines.set(detached(key), ids);
     }
     return ids;
+  }
+
+  /**
+   * The frames of a frame line whose symbol without its offset is `sym` and whose dso column is
+   * `dsoColumn`. (`damaged` only matters with a `)` inside the column, which makes every line
+   * with that column damaged.)
+   */
+  ofSymbol(sym: string, dsoColumn: string, damaged: boolean, java: boolean): number | number[] {
+    const symbols = java ? this.javaBySymbol : this.bySymbol;
+    const symKey = `${sym} (${dsoColumn}`;
+    let ids = symbols.get(symKey);
+    if (ids === undefined) {
+      ids = this.named(sym, dsoColumn, damaged, java);
+      symbols.set(detached(symKey), ids);
+    }
+    return ids;
+  }
+
+  /** The frames of `ofSymbol`, interned, for a caller that asks once per symbol and dso column. */
+  named(sym: string, dsoColumn: string, damaged: boolean, java: boolean): number | number[] {
+    const inputs = perfFrameInputs(sym, dsoColumn, damaged, java);
+    const interned: number[] = [];
+    if (inputs !== undefined) for (let i = 0; i < inputs.length; i++) interned.push(this.frames.intern(inputs[i]!));
+    return interned.length === 1 ? interned[0]! : interned;
   }
 }

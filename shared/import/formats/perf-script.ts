@@ -21,11 +21,11 @@ import type { RunMeta, Unit } from '../../model/types';
 import { ImportError } from '../errors';
 import type { Importer } from '../importer';
 import { TextTable, forEachLineIn, forEachLineOf } from '../lines';
-import { NUMS, REC, Rec, type ScanBatch, scanRecords } from '../line-scanner';
+import { LINE_WORDS, NUMS, REC, Rec, type ScanBatch, scanRecords } from '../line-scanner';
 import { FrameLineNames } from './perf-frames';
 import { type FrameLine, readFrame } from './perf-frame-line';
 import { type Header, HeaderReader, type Shape, baseEvent, eventMatches, isSpace, skipSpace, timeFromDigits } from './perf-header';
-import { RunFrames, SampleThreads, SeenLine, StackWalker, type Thread } from './perf-seen';
+import { RunFrames, RunPool, SampleThreads, SeenLine, StackWalker, type Thread } from './perf-seen';
 import { isPerfData, sniffPerfScript } from './perf-sniff';
 
 export const perfScriptImporter: Importer = {
@@ -76,6 +76,7 @@ export const perfScriptImporter: Importer = {
     const runFrames: (RunFrames | undefined)[] = [];
     const javaRunFrames: (RunFrames | undefined)[] = [];
     let sampleRun: RunFrames | undefined;
+    const pool = new RunPool();
 
     const walker = new StackWalker(tree);
     /** Counts `n` damaged frame lines, the first of them at line `first`. */
@@ -95,7 +96,7 @@ export const perfScriptImporter: Importer = {
       open = false;
       const run = sampleRun;
       sampleRun = undefined;
-      if (run === undefined || run.ids.length !== height) return addSample(walker.walk(rootFrame, stack, height));
+      if (run === undefined || run.length !== height) return addSample(walker.walk(rootFrame, stack, height));
       // The stack is one run met before: the node it leads to from this root is known.
       if (run.root !== rootFrame) {
         run.node = walker.walk(rootFrame, stack, height);
@@ -240,8 +241,8 @@ export const perfScriptImporter: Importer = {
       otherLine(text, from, to, lineNo, c);
     };
 
-    // What each frame line the scanner numbered pushes (null: it is no frame line), apart for
-    // processes named java.
+    // What each frame line (or plain frame line's symbol) the scanner numbered pushes (null: it is
+    // no frame line), apart for processes named java.
     const lineFrames: (SeenLine | null | undefined)[] = [];
     const javaLineFrames: (SeenLine | null | undefined)[] = [];
 
@@ -259,12 +260,19 @@ export const perfScriptImporter: Importer = {
       let runDamaged = 0;
       let firstDamaged = 0;
       for (let k = 0; k < n; k++) {
-        const w = at + 3 * k;
+        const w = at + LINE_WORDS * k;
         const lid = words[w]!;
         let seen = known[lid];
         if (seen === undefined) {
-          const line = b.decode(words[w + 1]!, words[w + 2]!, lineNo + k);
-          seen = readFrame(line, 0, fl) ? new SeenLine(names.of(line, fl, java, false), fl.damaged) : null;
+          if (words[w + 3]! >= 0) {
+            // A plain frame line: its symbol (without offset) and dso column, numbered by the
+            // scanner, so met here once.
+            const sym = b.decode(words[w + 1]!, words[w + 2]!, 0);
+            seen = new SeenLine(names.named(sym, b.decode(words[w + 3]!, words[w + 4]!, 0), false, java), false);
+          } else {
+            const line = b.decode(words[w + 1]!, words[w + 2]!, lineNo + k);
+            seen = readFrame(line, 0, fl) ? new SeenLine(names.of(line, fl, java, false), fl.damaged) : null;
+          }
           while (known.length < lid) known.push(undefined);
           known[lid] = seen;
         }
@@ -282,7 +290,7 @@ export const perfScriptImporter: Importer = {
 
     /** Remembers run `id`: the frames pushed from `below` on, its damaged lines and the first of them. */
     const rememberRun = (id: number, below: number, runDamaged: number, firstDamaged: number) => {
-      const run = new RunFrames(Int32Array.from(stack.slice(below, height)), runDamaged, firstDamaged);
+      const run = new RunFrames(pool.add(stack, below, height), height - below, runDamaged, firstDamaged);
       const table = java ? javaRunFrames : runFrames;
       while (table.length < id) table.push(undefined);
       table[id] = run;
@@ -300,8 +308,8 @@ export const perfScriptImporter: Importer = {
         const run = (java ? javaRunFrames : runFrames)[id];
         if (run !== undefined) {
           if (height === 0) sampleRun = run;
-          const ids = run.ids;
-          for (let k = 0; k < ids.length; k++) put(ids[k]!);
+          const ids = pool.data;
+          for (let k = run.start, e = run.start + run.length; k < e; k++) put(ids[k]!);
           countDamaged(run.damaged, lineNo + run.firstDamaged);
           return;
         }
