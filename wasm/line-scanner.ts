@@ -9,7 +9,7 @@
 import { alloc, resetMemory } from './memory';
 import { resetFolded, scanFolded } from './folded';
 export { sumArea, sumCount } from './folded';
-import { lineArea, lineWords, resetPerf, scanPerf, wholeRuns } from './perf';
+import { lineWords, resetPerf, scanPerf, wholeRuns } from './perf';
 import { hungry, numberArea, out, pending, recordArea, resetRecords, startRecords } from './records';
 import { resetTable } from './table';
 
@@ -32,7 +32,7 @@ export function init(m: i32): void {
   resetRecords();
   resetTable();
   resetFolded();
-  resetPerf(cap);
+  resetPerf();
 }
 
 /** Where the caller writes the next `n` bytes; what is not read yet moves to the buffer's start. */
@@ -45,7 +45,6 @@ export function reserve(n: usize): usize {
     memory.copy(b, pos, keep);
     buf = b;
     cap = c;
-    lineArea(cap);
   } else if (pos > buf) memory.copy(buf, pos, keep);
   pos = buf;
   end = buf + keep;

@@ -31,6 +31,16 @@ export function isDigit(c: u32): bool {
 /** Where the next `\n` at or after `p` is, before `e`; `e` when there is none. */
 export function findNl(p: usize, e: usize): usize {
   const nl = i8x16.splat(10);
+  // 64 bytes a round while there is no line break in them (lines of folded stacks run to a few
+  // kilobytes), then 16
+  while (p + 64 <= e) {
+    const any = v128.or(
+      v128.or(i8x16.eq(v128.load(p), nl), i8x16.eq(v128.load(p, 16), nl)),
+      v128.or(i8x16.eq(v128.load(p, 32), nl), i8x16.eq(v128.load(p, 48), nl)),
+    );
+    if (v128.any_true(any)) break;
+    p += 64;
+  }
   while (p + 16 <= e) {
     const m = i8x16.bitmask(i8x16.eq(v128.load(p), nl));
     if (m != 0) return p + <usize>ctz<u32>(<u32>m);

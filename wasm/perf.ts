@@ -25,11 +25,13 @@ let shapeUsed: usize = 0;
 const WORDS: i32 = 5;
 let lineIds: usize = 0;
 let lineOut: i32 = 0;
+/** lines the line area has room for */
+let lineCap: i32 = 0;
 /** where a symbol key is put together (symbol, ` (`, dso column) to be looked up */
 let scratch: usize = 0;
 let scratchCap: usize = 0;
 
-export function resetPerf(bufferSize: usize): void {
+export function resetPerf(): void {
   wholeRuns = 0;
   scratch = 0;
   scratchCap = 0;
@@ -37,12 +39,18 @@ export function resetPerf(bufferSize: usize): void {
   shapeBytes = alloc(SHAPE_BYTES);
   shapeCount = 0;
   shapeUsed = 0;
-  lineArea(bufferSize);
+  lineIds = 0;
+  lineCap = 0;
 }
 
-/** A line area for an input buffer of `bufferSize` bytes: its lines (two bytes or more each) fit. */
-export function lineArea(bufferSize: usize): void {
-  lineIds = alloc((bufferSize >> 1) * ((<usize>WORDS) << 2));
+/** Room in the line area for one more line, which grows as needed (what is in it moves along). */
+function lineRoom(): void {
+  if (lineOut < lineCap) return;
+  const n = lineCap > 0 ? lineCap << 1 : 4096;
+  const area = alloc(<usize>n * ((<usize>WORDS) << 2));
+  if (lineOut > 0) memory.copy(area, lineIds, <usize>lineOut * ((<usize>WORDS) << 2));
+  lineIds = area;
+  lineCap = n;
 }
 
 export function lineWords(): usize {
@@ -141,8 +149,7 @@ export function scanPerf(p: usize, end: usize, last: bool): usize {
  * too (`extra`: where their words start in the line area; -1 for a run met before or when the
  * table is full), so that only what was never met is read as text: of a plain frame line, its
  * symbol and dso column, the first time they come (most lines differ from others only in their
- * address and offset); of any other line, the line. A scan reads at most its buffer, whose lines
- * fit the line area.
+ * address and offset); of any other line, the line.
  */
 function emitRun(p: usize, e: usize, n: i32): void {
   const id = lookup(p, e - p, RUN_KEY);
@@ -154,6 +161,7 @@ function emitRun(p: usize, e: usize, n: i32): void {
       const nl = findNl(q, e);
       let le = nl;
       if (le > q && load<u8>(le - 1) == 13) le--;
+      lineRoom();
       const at = lineIds + ((<usize>(lineOut * WORDS)) << 2);
       let key: i32 = -1;
       if (frameColumns(q, le)) {

@@ -182,15 +182,18 @@ export const foldedImporter: Importer = {
     // Frames by label: a label always makes the same frame, and interning builds a key string.
     // Found in place (`TextTable`): hashing every label as a `Map` key took 40% of an import.
     const byLabel = new TextTable<number>();
+    /** The frame of a label. */
+    const frameOfLabel = (label: string): number => {
+      // Labels stay as written, empty ones included ("a;;b" is what some collapsers emit).
+      const frame: FrameInput = { name: label === '' ? '(empty)' : label, tier: Tier.Unknown, label };
+      const cat = frameCategory(label);
+      if (cat !== undefined) frame.category = cat;
+      return frames.intern(frame);
+    };
     const frameOf = (text: string, from: number, to: number): number => {
       let id = byLabel.get(text, from, to);
       if (id === undefined) {
-        const label = text.slice(from, to);
-        // Labels stay as written, empty ones included ("a;;b" is what some collapsers emit).
-        const frame: FrameInput = { name: label === '' ? '(empty)' : label, tier: Tier.Unknown, label };
-        const cat = frameCategory(label);
-        if (cat !== undefined) frame.category = cat;
-        id = frames.intern(frame);
+        id = frameOfLabel(text.slice(from, to));
         byLabel.set(text, from, to, id, frames.labelOf(id));
       }
       return id;
@@ -314,8 +317,9 @@ export const foldedImporter: Importer = {
             if (node >= 0) tree.addSelf(node, b.numbers[i * NUMS]!);
             else if (skipped++ === 0) firstSkipped = lineNo;
           } else if (kind === Rec.Frame) {
-            const label = b.decode(r[o + 1]!, r[o + 2]!, 0);
-            numbered(r[o + 3]!, frameOf(label, 0, label.length));
+            // (met once: the scanner numbers labels; the table that finds labels fast for lines
+            // read as text is left to those lines, which intern the same frames)
+            numbered(r[o + 3]!, frameOfLabel(b.decode(r[o + 1]!, r[o + 2]!, 0)));
           } else if (kind === Rec.Node) {
             const parent = r[o + 1]!;
             numbered(r[o + 3]!, childOf(parent < 0 ? tree.root : byNumber[parent]!, byNumber[r[o + 2]!]!));
