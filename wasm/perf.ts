@@ -2,7 +2,7 @@
 // (headers, comments, anything odd); runs and header shapes met before are recognised.
 import { alloc, findNl, isDigit, same } from './memory';
 import { BLANK, HEADER, LINE, OUT_CAP, RUN, emit, full, offsetOf, out, setNumbers } from './records';
-import { LINE_KEY, RUN_KEY, SYMBOL_KEY, find, fresh, lookup } from './table';
+import { LINE_KEY, RUN_KEY, SYMBOL_KEY, find, fresh, hasRoom, lookup } from './table';
 
 /** A run of frame lines is cut after this many bytes, to keep what is carried between chunks small. */
 const RUN_CAP: usize = 256 * 1024;
@@ -252,6 +252,8 @@ function symbolKey(): i32 {
   const dso = dsoEnd - symCut;
   if (symEnd == symCut) return lookup(symStart, symCut - symStart + dso, SYMBOL_KEY);
   const sym = symEnd - symStart;
+  // (a key past the table's budget is not remembered: not put together either)
+  if (!hasRoom(sym + dso)) return -1;
   if (sym + dso > scratchCap) {
     scratchCap = (sym + dso) << 1;
     scratch = alloc(scratchCap);
