@@ -270,8 +270,7 @@ export let wholeRuns: i32 = 0;
 /**
  * Where the lines from `p` on stop starting with a space or a tab: just after the first `\n`
  * followed by another byte, before `e` and at most RUN_CAP bytes on; 0 when there is none. The
- * lines up to there are counted into `runEndLines`, and the blocks read hashed (`hashEnd(p, …)`
- * gives the run's hash).
+ * lines up to there are counted into `runEndLines`.
  */
 function runEnd(p: usize, e: usize): usize {
   const nl = i8x16.splat(10);
