@@ -137,6 +137,7 @@ export class FrameTableBuilder {
     const category = new Uint8Array(n);
     const pkg = new Array<string>(n);
     const key = new Array<string>(n);
+    const files = new Map<string, string>();
     for (let i = 0; i < n; i++) {
       const name = this.name[i]!;
       const file = this.file[i]!;
@@ -144,7 +145,7 @@ export class FrameTableBuilder {
       const c = given >= 0 ? given : categorize(name, file, this.dso[i]!);
       category[i] = c;
       pkg[i] = c === Category.Dependency ? packageOf(file) : '';
-      key[i] = frameKey(name, file);
+      key[i] = frameKey(name, file, files);
     }
     return {
       length: n,

@@ -26,7 +26,12 @@ export function packageOf(file: string): string {
   return rest[0] ?? '';
 }
 
+/** First characters a collector's frame name can start with (see `isGcName`). */
+const GC_FIRST = new Set(['(', 'v', 'V', 'M', 'G', 'C', 'c', 'h']);
+
 function isGcName(name: string): boolean {
+  // (most names start otherwise: three regular expressions are not run for them)
+  if (!GC_FIRST.has(name.charAt(0))) return false;
   return (
     name === '(garbage collector)' ||
     /^v8::internal::(Heap|Scavenger|MarkCompactCollector|MinorMarkCompactCollector|MinorMS|ScavengerCollector|ConcurrentMarking|IncrementalMarking|MarkingVisitor|Sweeper|GCTracer|MemoryAllocator)\b/.test(

@@ -39,9 +39,17 @@ export function comparableFile(file: string): string {
   return parts.slice(-2).join('/');
 }
 
-/** The key itself: comparable name and file. Lines are left out on purpose: a change shifts them. */
-export function frameKey(name: string, file: string): string {
+/**
+ * The key itself: comparable name and file. Lines are left out on purpose: a change shifts them.
+ * `files`, when given, keeps each file's comparable form for the next frames of that file (a
+ * profile has thousands of frames but tens of files).
+ */
+export function frameKey(name: string, file: string, files?: Map<string, string>): string {
   const n = stripNameDecorations(name);
-  const f = comparableFile(file);
+  let f = files?.get(file);
+  if (f === undefined) {
+    f = comparableFile(file);
+    files?.set(file, f);
+  }
   return f === '' ? n : `${n}\t${f}`;
 }
