@@ -1,5 +1,5 @@
-// Folded stacks (`a;b;c 12`): lines are found, their counts read, their stacks recognised, new
-// stacks walked down a call tree of the scanner's own, and the counts of stacks walked added up.
+// Folded stacks (`a;b;c 12`): lines are found, their counts read, their stacks recognised, and
+// new stacks walked down a call tree of the scanner's own.
 import { alloc, commonPrefix, findNl, isDigit } from './memory';
 import { AT_NODE, FRAME, KNOWN, NEW, NODE, OUT_CAP, SLOW, emit, emitAux, full, offsetOf, out, setNumbers, skipLine } from './records';
 import { FRAME_KEY, NODE_KEY, STACK, find, fresh, hasRoom, keyOf, lookup, lookupPair, setValue, valueOf } from './table';
@@ -14,46 +14,10 @@ let prevFrames: i32 = 0;
 let prevEnds: usize = 0;
 let prevNodes: usize = 0;
 
-// The counts of lines whose stack leads to a node the importer knows, added up here by node (an
-// f64 each, by the node's number): the importer adds them to its tree once, at the end, instead
-// of reading a record for each line. A count is only added while the node's sum stays at most
-// 2^53, where every sum of integers is exact (beyond, the line gets its record).
-const EXACT: f64 = 9007199254740992.0;
-let sums: usize = 0;
-let sumCap: i32 = 0;
-
 export function resetFolded(): void {
   prevEnds = alloc((<usize>MAX_WALK) << 2);
   prevNodes = alloc((<usize>MAX_WALK) << 2);
   prevFrames = 0;
-  sums = 0;
-  sumCap = 0;
-}
-
-/** Where the sums by node are (0: none yet), and how many nodes they cover. */
-export function sumArea(): usize {
-  return sums;
-}
-export function sumCount(): i32 {
-  return sumCap;
-}
-
-/** Adds `w` to node `node`'s sum; false (and nothing added) when the sum would pass 2^53. */
-function addUp(node: i32, w: f64): bool {
-  if (node >= sumCap) {
-    let cap = sumCap > 0 ? sumCap << 1 : 1024;
-    while (cap <= node) cap <<= 1;
-    const next = alloc((<usize>cap) << 3);
-    if (sumCap > 0) memory.copy(next, sums, (<usize>sumCap) << 3);
-    memory.fill(next + ((<usize>sumCap) << 3), 0, (<usize>(cap - sumCap)) << 3);
-    sums = next;
-    sumCap = cap;
-  }
-  const at = sums + ((<usize>node) << 3);
-  const sum = load<f64>(at) + w;
-  if (sum > EXACT) return false;
-  store<f64>(at, sum);
-  return true;
 }
 
 /**
@@ -61,8 +25,7 @@ function addUp(node: i32, w: f64): bool {
  * it stopped. `stack count` lines whose count is 1 to 15 plain digits after a space or a tab are
  * AT_NODE (after the FRAME and NODE records a new stack needs), KNOWN or NEW; every other
  * non-empty line (a fraction, a long count, another kind of white space, no count at all) is
- * SLOW, for the importer to read as it reads any line. A line whose stack was walked has its count
- * added to its node's sum (`addUp`) and gets no record of its own.
+ * SLOW, for the importer to read as it reads any line.
  */
 export function scanFolded(p: usize, end: usize, last: bool): usize {
   while (p < end) {
@@ -121,11 +84,6 @@ export function scanFolded(p: usize, end: usize, last: bool): usize {
     const node = valueOf(id);
     let w: u64 = 0;
     for (let i = q; i < e; i++) w = w * 10 + <u64>(load<u8>(i) - 0x30);
-    if (node >= 0 && addUp(node, <f64>w)) {
-      skipLine();
-      p = nl + 1;
-      continue;
-    }
     setNumbers(<f64>w, 0);
     if (node >= 0) emit(AT_NODE, p, e, node, 1);
     else emit(KNOWN, p, e, id, 1);

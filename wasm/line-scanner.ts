@@ -8,7 +8,6 @@
 // the caller reads, folded.ts and perf.ts read the two formats.
 import { alloc, resetMemory } from './memory';
 import { resetFolded, scanFolded } from './folded';
-export { sumArea, sumCount } from './folded';
 import { lineWords, resetPerf, scanPerf, wholeRuns } from './perf';
 import { hungry, numberArea, out, pending, recordArea, resetRecords, startRecords } from './records';
 import { resetTable } from './table';

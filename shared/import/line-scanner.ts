@@ -27,8 +27,7 @@ export const enum Rec {
   Slow = 2,
   /**
    * folded: a line whose stack leads to call-tree node `arg` (a number of `Node`), its count in
-   * `numbers`; the frames and nodes it needs came in records before it. Most such lines get no
-   * record: the scanner adds their counts up by node (`ScanBatch.sums`)
+   * `numbers`; the frames and nodes it needs came in records before it
    */
   AtNode = 7,
   /** folded: frame label `arg` met for the first time: start and end are the label's bytes */
@@ -88,8 +87,6 @@ interface Exports {
   addShape(headLen: number, tailLen: number): number;
   pendingLines(): number;
   unread(): number;
-  sumArea(): number;
-  sumCount(): number;
   runsFound(): number;
 }
 
@@ -193,15 +190,6 @@ export class ScanBatch {
   }
 
   /**
-   * folded: the counts the scanner added up by node (a number of `Node`) for the lines it gave no
-   * record (see wasm/folded.ts), 0 for the others; read once the scan is over.
-   */
-  sums(): Float64Array {
-    const at = this.ex.sumArea();
-    return at === 0 ? new Float64Array(0) : new Float64Array(this.ex.memory.buffer, at, this.ex.sumCount());
-  }
-
-  /**
    * perf script: how many runs of frame lines the scanner recognised whole so far, on their bytes
    * (a run it does not is read line by line and ends up the same: this tells tests which way it went)
    */
@@ -221,16 +209,15 @@ function tooLong(file: string, line: number): ImportError {
 
 /**
  * Reads the source's chunks with the scanner in `mode`, calling `onBatch` for each batch of
- * records and `onEnd` once after the last; returns the number of lines, or `undefined` without
- * reading anything when the scanner cannot run here (the caller then reads the lines as text).
- * Each chunk is copied into the scanner at once and given back to the source (`recycle`).
+ * records; returns the number of lines, or `undefined` without reading anything when the scanner
+ * cannot run here (the caller then reads the lines as text). Each chunk is copied into the
+ * scanner at once and given back to the source (`recycle`).
  */
 export async function scanRecords(
   source: Pick<OpenedSource, 'chunks' | 'recycle'>,
   file: string,
   mode: 'folded' | 'perf',
   onBatch: (batch: ScanBatch) => void,
-  onEnd?: (batch: ScanBatch) => void,
 ): Promise<number | undefined> {
   const mod = enabled ? scannerModule() : undefined;
   if (mod === undefined) return undefined;
@@ -258,7 +245,6 @@ export async function scanRecords(
       if (ex.unread() > 4 * MAX_LINE) throw tooLong(file, batch.lineNo + ex.pendingLines() + 1);
     }
     drain(1);
-    onEnd?.(batch);
   } catch (e) {
     if (e instanceof wasmApi!.RuntimeError)
       throw new ImportError({ file, line: batch.lineNo + 1, message: 'ran out of memory reading the file' });

@@ -301,42 +301,32 @@ export const foldedImporter: Importer = {
       while (byNumber.length < n) byNumber.push(-1);
       byNumber[n] = value;
     };
-    const scanned = await scanRecords(
-      source,
-      file,
-      'folded',
-      (b) => {
-        const r = b.records;
-        for (let i = 0; i < b.count; i++) {
-          const lineNo = b.line(i);
-          const o = i * REC;
-          const kind = r[o]!;
-          if (kind === Rec.AtNode) tree.addSelf(byNumber[r[o + 3]!]!, b.numbers[i * NUMS]!);
-          else if (kind === Rec.Known) {
-            const node = byNumber[r[o + 3]!]!;
-            if (node >= 0) tree.addSelf(node, b.numbers[i * NUMS]!);
-            else if (skipped++ === 0) firstSkipped = lineNo;
-          } else if (kind === Rec.Frame) {
-            // (met once: the scanner numbers labels; the table that finds labels fast for lines
-            // read as text is left to those lines, which intern the same frames)
-            numbered(r[o + 3]!, frameOfLabel(b.decode(r[o + 1]!, r[o + 2]!, 0)));
-          } else if (kind === Rec.Node) {
-            const parent = r[o + 1]!;
-            numbered(r[o + 3]!, childOf(parent < 0 ? tree.root : byNumber[parent]!, byNumber[r[o + 2]!]!));
-          } else {
-            const text = b.text(i, lineNo);
-            breaks.reset(text);
-            const node = readLine(text, 0, text.length, lineNo);
-            if (kind === Rec.New) numbered(r[o + 3]!, node);
-          }
+    const scanned = await scanRecords(source, file, 'folded', (b) => {
+      const r = b.records;
+      for (let i = 0; i < b.count; i++) {
+        const lineNo = b.line(i);
+        const o = i * REC;
+        const kind = r[o]!;
+        if (kind === Rec.AtNode) tree.addSelf(byNumber[r[o + 3]!]!, b.numbers[i * NUMS]!);
+        else if (kind === Rec.Known) {
+          const node = byNumber[r[o + 3]!]!;
+          if (node >= 0) tree.addSelf(node, b.numbers[i * NUMS]!);
+          else if (skipped++ === 0) firstSkipped = lineNo;
+        } else if (kind === Rec.Frame) {
+          // (met once: the scanner numbers labels; the table that finds labels fast for lines
+          // read as text is left to those lines, which intern the same frames)
+          numbered(r[o + 3]!, frameOfLabel(b.decode(r[o + 1]!, r[o + 2]!, 0)));
+        } else if (kind === Rec.Node) {
+          const parent = r[o + 1]!;
+          numbered(r[o + 3]!, childOf(parent < 0 ? tree.root : byNumber[parent]!, byNumber[r[o + 2]!]!));
+        } else {
+          const text = b.text(i, lineNo);
+          breaks.reset(text);
+          const node = readLine(text, 0, text.length, lineNo);
+          if (kind === Rec.New) numbered(r[o + 3]!, node);
         }
-      },
-      (b) => {
-        // the counts of the lines that got no record, added up by node
-        const sums = b.sums();
-        for (let n = 0; n < sums.length; n++) if (sums[n] !== 0) tree.addSelf(byNumber[n]!, sums[n]!);
-      },
-    );
+      }
+    });
     if (scanned === undefined)
       await forEachLineIn(
         source.chunks(),
