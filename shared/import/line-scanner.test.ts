@@ -123,6 +123,13 @@ describe('the line scanner imports what reading line by line imports', () => {
     );
   });
 
+  it('folded counts added in file order, fractions among them', async () => {
+    // (added in another order, 0.1 + 3 + 0.7 + … and the fractions first come out different)
+    const counts = ['0.1', '3', '0.7', '5', '0.3', '1', '0.9', '7', '0.1', '0.6'];
+    const text = counts.map((c) => `main;a;b ${c}\nmain;a ${c}\n`).join('');
+    for (const chunk of [1 << 20, 7]) await agree('x.folded', text, chunk);
+  });
+
   it('real captures, in chunks of many sizes', async () => {
     const { readFileSync } = await import('node:fs');
     const { gunzipSync } = await import('node:zlib');
