@@ -1,5 +1,6 @@
 // perf script: empty lines, runs of indented frame lines (a sample's call chain) and other lines
-// (headers, comments, anything odd); runs and header shapes met before are recognised.
+// (headers, comments, anything odd); runs and header shapes met before are recognised, and the
+// lines of new runs cut into symbol and dso column where they are plain frame lines.
 import { alloc, findNl, isDigit, same } from './memory';
 import { BLANK, HEADER, LINE, OUT_CAP, RUN, emit, full, offsetOf, out, setNumbers } from './records';
 import { LINE_KEY, RUN_KEY, SYMBOL_KEY, find, fresh, hasRoom, lookup } from './table';

@@ -52,7 +52,7 @@ export const enum Rec {
 export const REC = 8;
 /** Numbers per record. */
 export const NUMS = 2;
-/** Words per line of a run met for the first time (`ScanBatch.lineWords`). */
+/** Words per line of a run met for the first time (`ScanBatch.lineWords`; `WORDS` in wasm/perf.ts). */
 export const LINE_WORDS = 5;
 
 /** Longest line accepted, as `forEachLineIn` (lines.ts) has it. */
