@@ -5,7 +5,8 @@
 //
 // This file is the module's face: the input buffer the caller writes chunks into, and `scan`.
 // memory.ts allocates and does the byte work, table.ts remembers strings, records.ts writes what
-// the caller reads, folded.ts and perf.ts read the two formats.
+// the caller reads, folded.ts and perf.ts read the two formats, runs.ts finds perf call chains
+// met before.
 import { alloc, resetMemory } from './memory';
 import { resetFolded, scanFolded } from './folded';
 import { lineWords, resetPerf, scanPerf, wholeRuns } from './perf';

@@ -24,6 +24,13 @@ export function alloc(n: usize): usize {
   return at;
 }
 
+/** `alloc` of `n` bytes, all 0. */
+export function allocZeroed(n: usize): usize {
+  const at = alloc(n);
+  memory.fill(at, 0, n);
+  return at;
+}
+
 export function isDigit(c: u32): bool {
   return c - 0x30 < 10;
 }

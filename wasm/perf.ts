@@ -4,6 +4,7 @@
 import { alloc, findNl, isDigit, same } from './memory';
 import { BLANK, HEADER, LINE, OUT_CAP, RUN, emit, full, offsetOf, out, setNumbers } from './records';
 import { LINE_KEY, RUN_KEY, SYMBOL_KEY, find, fresh, hasRoom, lookup } from './table';
+import { foundBytes, foundLines, indexRun, knownRunAt, resetRuns } from './runs';
 
 /** A run of frame lines is cut after this many bytes, to keep what is carried between chunks small. */
 const RUN_CAP: usize = 256 * 1024;
@@ -34,6 +35,7 @@ let scratchCap: usize = 0;
 
 export function resetPerf(): void {
   wholeRuns = 0;
+  resetRuns();
   scratch = 0;
   scratchCap = 0;
   shapes = alloc((<usize>SHAPES) << 4);
@@ -91,11 +93,19 @@ export function scanPerf(p: usize, end: usize, last: bool): usize {
       full();
       break;
     }
-    // A run that came before, found as a whole: where it ends (the first line that does not
-    // start with a blank) is found without reading it line by line, and its bytes are those of
-    // a run read line by line before, which ended there too.
+    // A run that came before, found as a whole: by the index of runs (runs.ts), or else by
+    // finding where it ends (the first line that does not start with a blank) without reading
+    // it line by line, its bytes then being those of a run read line by line before, which
+    // ended there too.
     const c = load<u8>(p);
     if (runLines == 0 && (c == 32 || c == 9)) {
+      const known = knownRunAt(p, end, RUN_CAP);
+      if (known >= 0) {
+        wholeRuns++;
+        emit(RUN, p, p + foundBytes, known, foundLines, -1);
+        p += foundBytes;
+        continue;
+      }
       const re = runEnd(p, end);
       if (re != 0) {
         const id = find(p, re - p, RUN_KEY);
@@ -156,6 +166,7 @@ function emitRun(p: usize, e: usize, n: i32): void {
   const id = lookup(p, e - p, RUN_KEY);
   let words: i32 = -1;
   if (id >= 0 && fresh) {
+    indexRun(id, p, e - p, n);
     words = lineOut * WORDS;
     let q = p;
     for (let k = 0; k < n; k++) {

@@ -1,8 +1,9 @@
 // The strings met before (folded stacks, their frames and call-tree nodes, perf frame-line runs,
 // lines and symbols), each with a number: open addressing over `slots` (entry number + 1, 0 empty);
 // entry e is eight words at `entries + 32 e`: hash, where its bytes are, how many, what they are
-// (a run of one line and that line are not the same string), and a value (a stack's node).
-import { alloc, hashOf, same } from './memory';
+// (a run of one line and that line are not the same string), a value (a stack's node), and three
+// words its kind may use as it likes (`word`, `setWord`: perf runs, see runs.ts).
+import { alloc, allocZeroed, hashOf, same } from './memory';
 
 export const STACK: u32 = 0;
 export const RUN_KEY: u32 = 1;
@@ -33,8 +34,7 @@ let lastHash: u32 = 0;
 let lastSlot: u32 = 0;
 
 function allocSlots(n: u32): void {
-  slots = alloc((<usize>n) << 2);
-  memory.fill(slots, 0, (<usize>n) << 2);
+  slots = allocZeroed((<usize>n) << 2);
   slotMask = n - 1;
 }
 
@@ -68,6 +68,25 @@ export function valueOf(id: i32): i32 {
 
 export function setValue(id: i32, value: i32): void {
   store<i32>(entries + ((<usize>id) << 5) + 16, value);
+}
+
+/** How many bytes string `id` has. */
+export function keyLength(id: i32): usize {
+  return <usize>load<u32>(entries + ((<usize>id) << 5) + 8);
+}
+
+/** The number of strings remembered. */
+export function keyCount(): i32 {
+  return <i32>count;
+}
+
+/** Word `k` (0 to 2) of string `id`'s own words, 0 until set. */
+export function word(id: i32, k: i32): u32 {
+  return load<u32>(entries + ((<usize>id) << 5) + 20 + ((<usize>k) << 2));
+}
+
+export function setWord(id: i32, k: i32, v: u32): void {
+  store<u32>(entries + ((<usize>id) << 5) + 20 + ((<usize>k) << 2), v);
 }
 
 function grow(): void {
@@ -122,6 +141,9 @@ export function lookup(p: usize, n: usize, kind: u32): i32 {
   }
   const at = entries + ((<usize>count) << 5);
   store<i32>(at + 16, -1);
+  store<u32>(at + 20, 0);
+  store<u32>(at + 24, 0);
+  store<u32>(at + 28, 0);
   store<u32>(at, h);
   store<u32>(at + 4, <u32>arena);
   store<u32>(at + 8, <u32>n);

@@ -1,8 +1,12 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { iterate } from '../../shared/import/source';
+import { ImportError } from '../../shared/import/errors';
+import { importProfile } from '../../shared/import/import-profile';
+import { type ByteSource, bytesSource, iterate, openSource } from '../../shared/import/source';
+import { collapse } from '../../shared/model/collapse';
 import { fileSource } from './node-source';
 
 const dir = mkdtempSync(join(tmpdir(), 'flamelens-source-'));
@@ -74,5 +78,58 @@ describe('file source', () => {
     const kept: Uint8Array[] = [];
     for await (const chunk of iterate(src.stream())) kept.push(chunk);
     expect(Buffer.compare(Buffer.concat(kept), want)).toBe(0);
+  });
+});
+
+describe('file source read synchronously', () => {
+  it('reads any range, and lets go of the file', () => {
+    const path = join(dir, 'sync');
+    const want = content(3 * MiB + 5);
+    writeFileSync(path, want);
+    const reader = fileSource(path).syncReader!();
+    const into = new Uint8Array(MiB);
+    expect(reader.read(into, 2 * MiB + 7)).toBe(MiB - 2);
+    expect(Buffer.compare(into.subarray(0, MiB - 2), want.subarray(2 * MiB + 7))).toBe(0);
+    expect(reader.read(into, 3 * MiB + 5)).toBe(0);
+    reader.close();
+    reader.close();
+  });
+
+  it('imports text formats read straight into the scanner as through the stream', async () => {
+    const perf = gunzipSync(readFileSync(new URL('../../fixtures/samples/ddtrace/perf.F999.script.txt.gz', import.meta.url)));
+    const folded = `${collapse(await importProfile(bytesSource('x.perf', perf))).join('\n')}\n`;
+    for (const [name, bytes] of [
+      ['capture.perf', perf],
+      ['capture.folded', Buffer.from(folded)],
+      ['bom.perf', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), perf])],
+    ] as const) {
+      const path = join(dir, name);
+      writeFileSync(path, bytes);
+      const opened = await openSource(fileSource(path));
+      expect(opened.readInto).toBeDefined();
+      opened.close!();
+      expect(await importProfile(fileSource(path))).toEqual(await importProfile(bytesSource(name, bytes)));
+    }
+  });
+
+  it('names the file when it cannot be read', async () => {
+    const path = join(dir, 'unreadable.perf');
+    const perf = gunzipSync(readFileSync(new URL('../../fixtures/samples/ddtrace/perf.F999.script.txt.gz', import.meta.url)));
+    writeFileSync(path, perf);
+    const src = fileSource(path);
+    let closed = 0;
+    const failing: ByteSource = {
+      ...src,
+      syncReader: () => ({
+        read: () => {
+          throw Object.assign(new Error('EIO: i/o error, read'), { code: 'EIO' });
+        },
+        close: () => void closed++,
+      }),
+    };
+    const error = await importProfile(failing).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ImportError);
+    expect(String(error)).toMatch(/unreadable\.perf.*could not be read \(EIO: i\/o error, read\)/);
+    expect(closed).toBe(1);
   });
 });

@@ -78,7 +78,21 @@ async function open(file: ByteSource, req: ImportRequest, name: string): Promise
     throw streamError(e, name, magic[0] === 0x1f && magic[1] === 0x8b);
   }
   const chunks = source.chunks.bind(source);
-  return { ...source, chunks: () => guardChunks(chunks(), name, source.gzipped) };
+  const guarded: OpenedSource = { ...source, chunks: () => guardChunks(chunks(), name, source.gzipped) };
+  const readInto = source.readInto;
+  if (readInto) {
+    let offset = 0;
+    guarded.readInto = (into) => {
+      try {
+        const n = readInto(into);
+        offset += n;
+        return n;
+      } catch (e) {
+        throw streamError(e, name, false, offset);
+      }
+    };
+  }
+  return guarded;
 }
 
 async function* guardChunks(chunks: AsyncIterable<Uint8Array>, file: string, gzipped: boolean): AsyncGenerator<Uint8Array> {
@@ -130,7 +144,9 @@ export async function importProfile(src: ImportSource, req: ImportRequest = {}):
   if (source.head.trim() === '') throw new ImportError({ file: src.name, message: 'the file is empty' });
   const imp = detectFormat(source.head, src.name, importers);
   if (!imp) {
-    const what = looksBinary(source.head) ? 'a binary file that is not a known profile format' : 'not a profile format Flamelens recognises';
+    const what = looksBinary(source.head)
+      ? 'a binary file that is not a known profile format'
+      : 'not a profile format Flamelens recognises';
     throw new ImportError({ file: src.name, message: `${what}. Supported: ${supportedFormatsText(importers)}` });
   }
   return imp.parse({ file: src.name, source, options });

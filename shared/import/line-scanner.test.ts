@@ -144,6 +144,24 @@ describe('the line scanner imports what reading line by line imports', () => {
   });
 });
 
+/** The perf script `text` scanned in `chunk`-byte pieces: each run's number, whether it was met before, and how many runs were found whole. */
+async function scanRuns(text: string, chunk: number): Promise<{ ids: number[]; known: boolean[]; found: number }> {
+  const source = await openSource(bytesSource('x.perf', text, chunk));
+  const ids: number[] = [];
+  const known: boolean[] = [];
+  let found = 0;
+  await scanRecords(source, 'x.perf', 'perf', (b) => {
+    found = b.runsFound;
+    for (let i = 0; i < b.count; i++) {
+      b.line(i);
+      if (b.records[i * REC] !== Rec.Run) continue;
+      ids.push(b.records[i * REC + 3]!);
+      known.push(b.records[i * REC + 6] === -1);
+    }
+  });
+  return { ids, known, found };
+}
+
 describe('what the scanner recognises', () => {
   it('a run of frame lines met before, found whole with the number it got first', async () => {
     // runs of 1 to 40 lines (16 to 2,000 bytes: every way a run can end within a 16-byte block),
@@ -155,19 +173,7 @@ describe('what the scanner recognises', () => {
       ).join('\n'),
     );
     const text = [0, 1].flatMap((copy) => runs.map((r, i) => `node 1 ${copy * 100 + i}.000001: 1 cpu-clock: \n${r}\n\n`)).join('');
-    const source = await openSource(bytesSource('x.perf', text, 4096));
-    const runIds: number[] = [];
-    const known: boolean[] = [];
-    let found = 0;
-    await scanRecords(source, 'x.perf', 'perf', (b) => {
-      found = b.runsFound;
-      for (let i = 0; i < b.count; i++) {
-        b.line(i);
-        if (b.records[i * REC] !== Rec.Run) continue;
-        runIds.push(b.records[i * REC + 3]!);
-        known.push(b.records[i * REC + 6] === -1);
-      }
-    });
+    const { ids: runIds, known, found } = await scanRuns(text, 4096);
     expect(runIds).toHaveLength(80);
     // the first copy: every run new (its lines numbered); the second: every run known, as first numbered
     expect(known.slice(0, 40).every((k) => !k)).toBe(true);
@@ -176,6 +182,39 @@ describe('what the scanner recognises', () => {
     expect(runIds.slice(40)).toEqual(runIds.slice(0, 40));
     // and found on their bytes, not read line by line again
     expect(found).toBe(40);
+  });
+
+  it('runs that begin alike, many of them, around the length of the head they are indexed by', async () => {
+    // 600 runs (more than the index's first buckets hold): groups of 50 share up to 200 bytes of
+    // head, then differ in a last line that makes them 100 to 300 bytes long, or are that head
+    // alone; in three copies at other times, the later ones in another order
+    const head = (g: number) => `\t1 ${'h'.repeat(60)}${g} (/usr/bin/node)\n\t2 ${'i'.repeat(90)} (/usr/bin/node)\n`;
+    const runs = Array.from({ length: 600 }, (_, i) => {
+      // some are just the head: the first lines of others
+      if (i < 12) return head(i).slice(0, -1);
+      const base = head(i % 12).slice(0, 40 + ((i * 7) % 170));
+      const cut = base.lastIndexOf('\n') + 1;
+      return `${base.slice(0, cut)}\t${i.toString(16)} f${'x'.repeat(i % 90)} (/usr/bin/node)`;
+    });
+    const order = (copy: number) => runs.map((_, i) => (copy === 0 ? i : (i * (copy === 1 ? 7 : 13)) % runs.length));
+    const text = [0, 1, 2]
+      .flatMap((copy) => order(copy).map((i, k) => `node 1 ${copy * 1000 + k}.000001: 1 cpu-clock: \n${runs[i]}\n\n`))
+      .join('');
+    for (const chunk of [1 << 20, 997]) {
+      const { ids, known, found } = await scanRuns(text, chunk);
+      expect(ids).toHaveLength(1800);
+      expect(new Set(ids.slice(0, 600)).size).toBe(600);
+      expect(known.slice(0, 600).some((k) => k)).toBe(false);
+      for (const copy of [1, 2]) {
+        const o = order(copy);
+        expect(ids.slice(copy * 600, copy * 600 + 600)).toEqual(o.map((i) => ids[i]));
+        expect(known.slice(copy * 600, copy * 600 + 600).every((k) => k)).toBe(true);
+      }
+      // (a run cut by the end of a chunk is read line by line, and is known all the same)
+      if (chunk > text.length) expect(found).toBe(1200);
+    }
+    // and the whole file imports as it does line by line
+    await agree('x.perf', text, 997);
   });
 });
 

@@ -207,14 +207,18 @@ function tooLong(file: string, line: number): ImportError {
   return new ImportError({ file, line, message: `line is longer than ${MAX_LINE} characters` });
 }
 
+/** Bytes read at once straight into the scanner's memory (`OpenedSource.readInto`). */
+const PIECE = 256 * 1024;
+
 /**
- * Reads the source's chunks with the scanner in `mode`, calling `onBatch` for each batch of
- * records; returns the number of lines, or `undefined` without reading anything when the scanner
- * cannot run here (the caller then reads the lines as text). Each chunk is copied into the
- * scanner at once and given back to the source (`recycle`).
+ * Reads the source with the scanner in `mode`, calling `onBatch` for each batch of records;
+ * returns the number of lines, or `undefined` without reading anything when the scanner cannot
+ * run here (the caller then reads the lines as text). A source that can (`readInto`) reads
+ * straight into the scanner's memory; else each chunk is copied into it at once and given back
+ * to the source (`recycle`).
  */
 export async function scanRecords(
-  source: Pick<OpenedSource, 'chunks' | 'recycle'>,
+  source: Pick<OpenedSource, 'chunks' | 'recycle' | 'readInto' | 'close'>,
   file: string,
   mode: 'folded' | 'perf',
   onBatch: (batch: ScanBatch) => void,
@@ -233,22 +237,37 @@ export async function scanRecords(
       if (ex.isHungry() !== 0) return;
     }
   };
+  const scanned = () => {
+    drain(0);
+    // A line longer than any line can be (in characters) is not one to wait for.
+    if (ex.unread() > 4 * MAX_LINE) throw tooLong(file, batch.lineNo + ex.pendingLines() + 1);
+  };
   try {
     ex.init(mode === 'folded' ? 0 : 1);
-    for await (const chunk of source.chunks()) {
-      const at = ex.reserve(chunk.length);
-      new Uint8Array(ex.memory.buffer, at, chunk.length).set(chunk);
-      ex.wrote(chunk.length);
-      source.recycle(chunk);
-      drain(0);
-      // A line longer than any line can be (in characters) is not one to wait for.
-      if (ex.unread() > 4 * MAX_LINE) throw tooLong(file, batch.lineNo + ex.pendingLines() + 1);
+    if (source.readInto) {
+      for (;;) {
+        const at = ex.reserve(PIECE);
+        const n = source.readInto(new Uint8Array(ex.memory.buffer, at, PIECE));
+        if (n === 0) break;
+        ex.wrote(n);
+        scanned();
+      }
+    } else {
+      for await (const chunk of source.chunks()) {
+        const at = ex.reserve(chunk.length);
+        new Uint8Array(ex.memory.buffer, at, chunk.length).set(chunk);
+        ex.wrote(chunk.length);
+        source.recycle(chunk);
+        scanned();
+      }
     }
     drain(1);
   } catch (e) {
     if (e instanceof wasmApi!.RuntimeError)
       throw new ImportError({ file, line: batch.lineNo + 1, message: 'ran out of memory reading the file' });
     throw e;
+  } finally {
+    source.close?.();
   }
   return batch.lineNo + ex.pendingLines();
 }

@@ -18,6 +18,19 @@ export interface ByteSource {
    * every chunk). Chunks that are not its own are ignored.
    */
   recycle?(chunk: Uint8Array): void;
+  /**
+   * A synchronous reader of the bytes `stream()` gives, where the source can have one (a file on
+   * disk, in Node): the line scanner then reads text straight into its own memory, saving each
+   * piece its way through the stream, a copy, and the wait for an I/O thread.
+   */
+  syncReader?(): SyncReader;
+}
+
+/** A source's bytes read synchronously, at any position. */
+export interface SyncReader {
+  /** Reads up to `into.length` bytes from `position` into `into`; returns how many (0: the end). */
+  read(into: Uint8Array, position: number): number;
+  close(): void;
 }
 
 /** A folder dropped or opened as a whole (a `<pid>.0x` directory). */
@@ -46,6 +59,16 @@ export interface OpenedSource {
   chunks(): AsyncIterable<Uint8Array>;
   /** a chunk from `chunks()` that the importer is done with, and keeps no view of (see `ByteSource.recycle`) */
   recycle(chunk: Uint8Array): void;
+  /**
+   * Where the content is the file's bytes as they are (neither gzipped nor UTF-16), the source
+   * reads synchronously (`ByteSource.syncReader`) and neither progress nor cancellation was asked
+   * for: the content from the start, as `chunks()` gives it, written straight into `into`;
+   * returns how many bytes (0: the end). An importer reads either this way or with `chunks()`,
+   * not both, and calls `close()` when it stops.
+   */
+  readInto?(into: Uint8Array): number;
+  /** lets go of what `readInto` holds (the file); safe to call more than once */
+  close?(): void;
 }
 
 export interface OpenOptions {
@@ -118,11 +141,7 @@ function concat(chunks: Uint8Array[], limit: number): Uint8Array {
   return out;
 }
 
-function counting(
-  stream: ReadableStream<Uint8Array>,
-  size: number | undefined,
-  opts: OpenOptions,
-): ReadableStream<Uint8Array> {
+function counting(stream: ReadableStream<Uint8Array>, size: number | undefined, opts: OpenOptions): ReadableStream<Uint8Array> {
   if (!opts.onProgress && !opts.signal) return stream;
   let read = 0;
   let lastReport = 0;
@@ -143,6 +162,58 @@ function counting(
       },
     }),
   );
+}
+
+/**
+ * `OpenedSource.readInto` over a source that reads synchronously: the chunks the stream already
+ * gave (`buffered`, the first `consumed` bytes of the file), then the file from there. The
+ * stream is let go at the first read.
+ */
+function syncReading(
+  src: ByteSource & { syncReader(): SyncReader },
+  buffered: Uint8Array[],
+  consumed: number,
+  ended: boolean,
+  stream: ReadableStreamDefaultReader<Uint8Array>,
+): { readInto(into: Uint8Array): number; close(): void } {
+  const pending = buffered.slice();
+  let position = consumed;
+  let reader: SyncReader | undefined;
+  let started = false;
+  let closed = false;
+  const close = () => {
+    closed = true;
+    const r = reader;
+    reader = undefined;
+    r?.close();
+  };
+  return {
+    readInto(into) {
+      if (into.length === 0) return 0;
+      if (!started) {
+        started = true;
+        stream.cancel().catch(() => undefined);
+      }
+      while (pending.length > 0) {
+        const c = pending[0]!;
+        const n = Math.min(c.length, into.length);
+        into.set(c.subarray(0, n));
+        if (n === c.length) pending.shift();
+        else pending[0] = c.subarray(n);
+        if (n > 0) return n;
+      }
+      if (ended || closed) return 0;
+      reader ??= src.syncReader();
+      const n = reader.read(into, position);
+      position += n;
+      if (n === 0) {
+        ended = true;
+        close();
+      }
+      return n;
+    },
+    close,
+  };
 }
 
 export async function openSource(src: ByteSource, opts: OpenOptions = {}): Promise<OpenedSource> {
@@ -188,25 +259,43 @@ export async function openSource(src: ByteSource, opts: OpenOptions = {}): Promi
       }
     }
   }
-  const more = first.done ? { chunks: [], done: true } : await readAtLeast(reader, HEAD_BYTES);
+  const more = first.done ? { chunks: [], bytes: 0, done: true } : await readAtLeast(reader, HEAD_BYTES);
   const buffered = [...first.chunks, ...more.chunks];
   const headBytes = concat(buffered, HEAD_BYTES);
   const head = new TextDecoder('utf-8', { fatal: false }).decode(headBytes);
   let used = false;
-  return {
+  const once = () => {
+    if (used) throw new ImportError({ file: src.name, message: 'internal: the file was read twice' });
+    used = true;
+  };
+  const opened: OpenedSource = {
     name: src.name,
     head,
     gzipped,
     encoding,
     chunks() {
-      if (used) throw new ImportError({ file: src.name, message: 'internal: the file was read twice' });
-      used = true;
+      once();
       return iterate(prepend(buffered, reader));
     },
     recycle(chunk) {
       src.recycle?.(chunk);
     },
   };
+  // (a reader that wants progress or cancellation reads through the stream, which tells both)
+  if (!gzipped && encoding === 'utf-8' && src.syncReader && !opts.onProgress && !opts.signal) {
+    // (the stream's chunks so far are the file's first bytes: the byte-order mark is in them)
+    const sync = syncReading(src as ByteSource & { syncReader(): SyncReader }, buffered, first.bytes + more.bytes, more.done, reader);
+    let reading = false;
+    opened.readInto = (into) => {
+      if (!reading) {
+        once();
+        reading = true;
+      }
+      return sync.readInto(into);
+    };
+    opened.close = sync.close;
+  }
+  return opened;
 }
 
 /** A source over bytes already in memory (tests, the CLI's small inputs, embedded samples). */
