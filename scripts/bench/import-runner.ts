@@ -47,9 +47,14 @@ async function warmUp(file: string): Promise<void> {
   }
 }
 
+/**
+ * One import, timed as a user's `flamelens` run would be. No collection is forced before the
+ * clock starts: a forced one leaves V8's old-space limit just above what is live, and the import
+ * would then pay a full collection (5 to 14 ms at 100 MB) that no real run pays, and that the
+ * limit runner's line split does not pay either.
+ */
 async function importCase(file: string) {
   await warmUp(file);
-  if (typeof gc === 'function') gc();
   const rssBefore = process.memoryUsage().rss;
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
