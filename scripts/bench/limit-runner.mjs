@@ -5,14 +5,12 @@
 //                                            timed); a file larger than one V8 string is parsed
 //                                            piece by piece, each piece a valid JSON text cut
 //                                            from the file at an element boundary
-//   limit-runner.mjs lines FILE              a bare line split: read the file in 1 MiB chunks
-//                                            (as the importers do), decode UTF-8 in 64 KiB
-//                                            pieces, cut at '\n' into strings, the fastest way
-//                                            we know
+//   limit-runner.mjs lines FILE              a bare line split: read the file in 64 KiB pieces,
+//                                            decode each, cut at '\n' into strings, the
+//                                            fastest way we know
 //
 // Prints one JSON line: { ms, bytes, pieces }.
 import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
-import { open } from 'node:fs/promises';
 
 function readRange(fd, from, to) {
   const buf = Buffer.allocUnsafe(to - from);
@@ -56,99 +54,60 @@ function completeUtf8(b) {
 
 const PIECE = 64 * 1024;
 
-/**
- * The file's pieces of 1 MiB, read as the CLI's file source reads them (electron/cli/node-source.ts):
- * four at a time at their own offsets, into memory handed back once a piece is done with (fresh
- * memory would cost a page fault every 4 KiB). The caller gives each piece back (`done`) before
- * asking for the next.
- */
-async function* filePieces(file, end) {
-  const CHUNK = 1 << 20;
-  const fh = await open(file, 'r');
-  const free = [];
-  const readAt = async (at) => {
-    const buf = free.pop() ?? Buffer.allocUnsafeSlow(CHUNK);
-    const want = Math.min(CHUNK, end - at);
-    let n = 0;
-    while (n < want) {
-      const { bytesRead } = await fh.read(buf, n, want - n, at + n);
-      if (bytesRead === 0) break;
-      n += bytesRead;
-    }
-    return { buf, n };
-  };
-  const reads = [];
-  let offset = 0;
-  const ahead = () => {
-    while (reads.length < 4 && offset < end) {
-      reads.push(readAt(offset));
-      offset += CHUNK;
-    }
-  };
-  try {
-    ahead();
-    while (reads.length > 0) {
-      const { buf, n } = await reads.shift();
-      if (n === 0) break;
-      ahead();
-      yield { bytes: buf.subarray(0, n), done: () => free.push(buf) };
-    }
-  } finally {
-    await Promise.allSettled(reads);
-    await fh.close();
-  }
-}
-
-async function lineLimit(file, end = Infinity) {
-  // Each 64 KiB piece decoded whole (an incomplete last character held back for the next one):
-  // the fastest decoding Node offers, and the one the importers use (shared/import/lines.ts).
+function lineLimit(file, end = Infinity) {
+  // Each 64 KiB piece read synchronously into memory used again and again (fresh memory would
+  // cost a page fault every 4 KiB), and decoded whole (an incomplete last character held back
+  // for the next one): the fastest reading and decoding Node offers. (Reading 1 MiB pieces ahead
+  // on Node's I/O threads, as this did before, was as fast at best and slower on most runs.)
   // Node 20's streaming decode gives two-byte strings, slower to search; a string over 128 KiB
   // is made in fresh memory, paid for in page faults (a 1 MiB piece made this split 40% slower).
   const decoder = new TextDecoder('utf-8');
+  const size = Math.min(end + 1, statSync(file).size);
+  const fd = openSync(file, 'r');
+  const piece = Buffer.allocUnsafeSlow(PIECE);
   let held = new Uint8Array(0);
   let carry = '';
   let lines = 0;
   let chars = 0;
   let bytes = 0;
   const t0 = performance.now();
-  for await (const { bytes: read, done } of filePieces(file, Math.min(end + 1, statSync(file).size))) {
-    for (let at = 0; at < read.length; at += PIECE) {
-      const chunk = read.subarray(at, at + PIECE);
-      bytes += chunk.length;
-      // Searched in the decoded chunk itself, the straddling line joined apart: searching a joined
-      // (cons) string costs V8 a runtime call per search (see shared/import/lines.ts).
-      let bytesIn = chunk;
-      if (held.length > 0) bytesIn = Buffer.concat([held, chunk]);
-      const whole = completeUtf8(bytesIn);
-      held = bytesIn.subarray(whole);
-      const text = decoder.decode(bytesIn.subarray(0, whole));
-      let start = 0;
-      if (carry !== '') {
-        const nl = text.indexOf('\n');
-        if (nl < 0) {
-          carry += text;
-          continue;
-        }
-        chars += (carry + text.slice(0, nl)).length;
-        lines++;
-        start = nl + 1;
+  for (let n = readSync(fd, piece, 0, Math.min(PIECE, size), 0); n > 0; n = readSync(fd, piece, 0, Math.min(PIECE, size - bytes), bytes)) {
+    const chunk = piece.subarray(0, n);
+    bytes += n;
+    // Searched in the decoded chunk itself, the straddling line joined apart: searching a joined
+    // (cons) string costs V8 a runtime call per search (see shared/import/lines.ts).
+    let bytesIn = chunk;
+    if (held.length > 0) bytesIn = Buffer.concat([held, chunk]);
+    const whole = completeUtf8(bytesIn);
+    // (a copy: the piece is read into again)
+    held = Uint8Array.from(bytesIn.subarray(whole));
+    const text = decoder.decode(bytesIn.subarray(0, whole));
+    let start = 0;
+    if (carry !== '') {
+      const nl = text.indexOf('\n');
+      if (nl < 0) {
+        carry += text;
+        continue;
       }
-      for (let nl = text.indexOf('\n', start); nl >= 0; nl = text.indexOf('\n', start)) {
-        // The line must exist as a string, as it does for a parser.
-        chars += text.slice(start, nl).length;
-        lines++;
-        start = nl + 1;
-      }
-      carry = text.slice(start);
+      chars += (carry + text.slice(0, nl)).length;
+      lines++;
+      start = nl + 1;
     }
-    done();
+    for (let nl = text.indexOf('\n', start); nl >= 0; nl = text.indexOf('\n', start)) {
+      // The line must exist as a string, as it does for a parser.
+      chars += text.slice(start, nl).length;
+      lines++;
+      start = nl + 1;
+    }
+    carry = text.slice(start);
   }
+  closeSync(fd);
   return { ms: performance.now() - t0, bytes, lines, chars, pieces: 1 };
 }
 
 const [mode, file, pieces] = process.argv.slice(2);
-// The first 64 KiB once, untimed, as the import runner does (Node loads its stream modules).
-if (mode !== 'json') await lineLimit(file, 64 * 1024 - 1);
+// The first 64 KiB once, untimed, as the import runner does (the code runs once before it is timed).
+if (mode !== 'json') lineLimit(file, 64 * 1024 - 1);
 else JSON.parse('[{"warm":[1,"up"]}]');
-const result = mode === 'json' ? jsonLimit(file, pieces) : await lineLimit(file);
+const result = mode === 'json' ? jsonLimit(file, pieces) : lineLimit(file);
 process.stdout.write(`${JSON.stringify(result)}\n`);
