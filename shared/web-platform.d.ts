@@ -44,7 +44,7 @@ declare global {
   }
   var ReadableStream: {
     prototype: ReadableStream;
-    new <R = unknown>(source?: UnderlyingSource<R>): ReadableStream<R>;
+    new <R = unknown>(source?: UnderlyingSource<R>, strategy?: { highWaterMark?: number }): ReadableStream<R>;
   };
   interface TransformStreamDefaultController<O = unknown> {
     enqueue(chunk: O): void;

@@ -2,7 +2,7 @@
 import { closeSync, openSync, readSync, readdirSync, statSync } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import type { ByteSource, ImportSource, SyncReader } from '../../shared/import/source';
+import { type ByteSource, HEAD_BYTES, type ImportSource, type SyncReader } from '../../shared/import/source';
 
 const CHUNK = 1 << 20;
 
@@ -10,11 +10,12 @@ const CHUNK = 1 << 20;
 const AHEAD = 4;
 
 /**
- * A file read in 1 MiB pieces straight into a web stream (wrapping a Node stream with
- * `Readable.toWeb` cost a tenth of a fast import). Several pieces are read at once, at their own
- * offsets, by Node's I/O threads: a read issued only when the parser asks for the next piece
- * would leave the disk idle while the parser is busy with a piece (the first megabytes of a
- * profile, all new to it, take it longest), and the parser idle after.
+ * A file read in 1 MiB pieces (the first one 64 KiB, a head) straight into a web stream
+ * (wrapping a Node stream with `Readable.toWeb` cost a tenth of a fast import). From the second
+ * piece on, several are read at once, at their own offsets, by Node's I/O threads: a read issued
+ * only when the parser asks for the next piece would leave the disk idle while the parser is busy
+ * with a piece (the first megabytes of a profile, all new to it, take it longest), and the
+ * parser idle after.
  */
 function fileStream(path: string): { stream: ReadableStream<Uint8Array>; recycle(chunk: Uint8Array): void } {
   let fh: FileHandle | undefined;
@@ -34,16 +35,16 @@ function fileStream(path: string): { stream: ReadableStream<Uint8Array>; recycle
     await Promise.allSettled(reads.splice(0));
     await h?.close();
   };
-  /** The piece at `at`, whole unless the file ends in it; undefined past the end. */
-  const readAt = async (h: FileHandle, at: number): Promise<Uint8Array | undefined> => {
+  /** The `size` bytes at `at`, all of them unless the file ends in them; undefined past the end. */
+  const readAt = async (h: FileHandle, at: number, size: number): Promise<Uint8Array | undefined> => {
     // Memory of its own, not zeroed first (every byte handed on is read from the file), seen
     // as a plain Uint8Array: a Buffer's `slice` would not copy.
     const buf = free.pop() ?? Buffer.allocUnsafeSlow(CHUNK);
     let n = 0;
     for (;;) {
-      const { bytesRead } = await h.read(buf, n, CHUNK - n, at + n);
+      const { bytesRead } = await h.read(buf, n, size - n, at + n);
       n += bytesRead;
-      if (bytesRead === 0 || n === CHUNK) break;
+      if (bytesRead === 0 || n === size) break;
     }
     if (n === 0) {
       free.push(buf);
@@ -52,22 +53,27 @@ function fileStream(path: string): { stream: ReadableStream<Uint8Array>; recycle
     out.add(buf.buffer);
     return new Uint8Array(buf.buffer, buf.byteOffset, n);
   };
-  const readAhead = () => {
-    while (!ended && fh !== undefined && reads.length < AHEAD) {
-      const p = readAt(fh, offset);
+  /** Reads up to `ahead` pieces at once: the first piece is as long as a file's head, the others CHUNK. */
+  const readAhead = (ahead: number) => {
+    while (!ended && fh !== undefined && reads.length < ahead) {
+      const size = offset === 0 ? HEAD_BYTES : CHUNK;
+      const p = readAt(fh, offset, size);
       // a failure is reported when its piece is asked for
       p.catch(() => undefined);
       reads.push(p);
-      offset += CHUNK;
+      offset += size;
     }
   };
+  // Nothing is read before it is asked for, and the first piece is just what the format is told
+  // by: a reader that goes on synchronously from there (`syncReader`) leaves no reads behind.
   const stream = new ReadableStream<Uint8Array>(
     {
       async start() {
         fh = await open(path, 'r');
-        readAhead();
       },
       async pull(controller) {
+        const first = offset === 0;
+        readAhead(first ? 1 : AHEAD);
         const next = reads.shift();
         const piece = next === undefined ? undefined : await next;
         if (piece === undefined) {
@@ -75,12 +81,12 @@ function fileStream(path: string): { stream: ReadableStream<Uint8Array>; recycle
           controller.close();
           return;
         }
-        readAhead();
+        if (!first) readAhead(AHEAD);
         controller.enqueue(piece);
       },
       cancel: close,
     },
-    { highWaterMark: 1 },
+    { highWaterMark: 0 },
   );
   const recycle = (chunk: Uint8Array) => {
     if (out.delete(chunk.buffer)) free.push(Buffer.from(chunk.buffer, 0, CHUNK));

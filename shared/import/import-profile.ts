@@ -58,17 +58,25 @@ function streamError(e: unknown, file: string, gzipped: boolean, offset?: number
 async function open(file: ByteSource, req: ImportRequest, name: string): Promise<OpenedSource> {
   // The first two raw bytes tell a damaged gzip file from a file that could not be read.
   const magic: number[] = [];
+  // (pieces taken as they are asked for, none ahead: a reader that goes on synchronously leaves
+  // no reads behind)
   const peeked: ByteSource = {
     ...file,
-    stream: () =>
-      file.stream().pipeThrough(
-        new TransformStream<Uint8Array, Uint8Array>({
-          transform(chunk, controller) {
-            for (let i = 0; magic.length < 2 && i < chunk.length; i++) magic.push(chunk[i]!);
-            controller.enqueue(chunk);
+    stream: () => {
+      const inner = file.stream().getReader();
+      return new ReadableStream<Uint8Array>(
+        {
+          async pull(controller) {
+            const { value, done } = await inner.read();
+            if (done) return controller.close();
+            for (let i = 0; magic.length < 2 && i < value.length; i++) magic.push(value[i]!);
+            controller.enqueue(value);
           },
-        }),
-      ),
+          cancel: (reason) => inner.cancel(reason),
+        },
+        { highWaterMark: 0 },
+      );
+    },
   };
   let source: OpenedSource;
   try {

@@ -259,7 +259,9 @@ export async function openSource(src: ByteSource, opts: OpenOptions = {}): Promi
       }
     }
   }
-  const more = first.done ? { chunks: [], bytes: 0, done: true } : await readAtLeast(reader, HEAD_BYTES);
+  // (what the head needs, and no more: a reader that goes on synchronously reads the rest)
+  const have = first.chunks.reduce((n, c) => n + c.length, 0);
+  const more = first.done || have >= HEAD_BYTES ? { chunks: [], bytes: 0, done: first.done } : await readAtLeast(reader, HEAD_BYTES - have);
   const buffered = [...first.chunks, ...more.chunks];
   const headBytes = concat(buffered, HEAD_BYTES);
   const head = new TextDecoder('utf-8', { fatal: false }).decode(headBytes);
