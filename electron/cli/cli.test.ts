@@ -1,5 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { fixturePath } from '../../shared/test/files';
 import { main } from './index';
 
@@ -66,6 +71,40 @@ describe('flamelens collapse', () => {
     expect((await run('collapse', 'a', '--weight', 'kg')).err).toMatch(/--weight must be samples, time or bytes/);
     expect((await run('collapse')).code).toBe(1);
     expect((await run('frobnicate')).err).toMatch(/unknown command "frobnicate"/);
+  });
+
+  it('reads standard input for -, as it reads the file', async () => {
+    const file = fixturePath('corpus/FlameGraph/test/perf-numa-stacks-01.txt');
+    const want = (await run('collapse', file)).out;
+    vi.spyOn(process, 'stdin', 'get').mockReturnValue(Readable.from([readFileSync(file)]) as typeof process.stdin);
+    const r = await run('collapse', '-');
+    expect(r.code).toBe(0);
+    expect(r.out).toBe(want);
+    // errors name it
+    vi.spyOn(process, 'stdin', 'get').mockReturnValue(Readable.from([Buffer.from('not a profile\n')]) as typeof process.stdin);
+    expect((await run('collapse', '-')).err).toMatch(/^flamelens: stdin: .*Supported: /);
+    // once
+    const twice = await run('diff', '-', '-');
+    expect(twice.code).toBe(1);
+    expect(twice.err).toMatch(/standard input can be read only once/);
+  });
+
+  it.skipIf(process.platform === 'win32')('reads a pipe as it comes (<(perf script))', async () => {
+    const file = fixturePath('corpus/FlameGraph/test/perf-numa-stacks-01.txt');
+    const want = (await run('collapse', file)).out;
+    const dir = mkdtempSync(join(tmpdir(), 'flamelens-fifo-'));
+    try {
+      const fifo = join(dir, 'perf.fifo');
+      expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+      // the writer waits for the reader to open the pipe
+      const writing = writeFile(fifo, readFileSync(file));
+      const r = await run('collapse', fifo);
+      await writing;
+      expect(r.err).toBe('');
+      expect(r.out).toBe(want);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -10,7 +10,7 @@ import { comparableFile } from '../../shared/model/frame-key';
 import type { Profile } from '../../shared/model/types';
 import { compileQuery } from '../../shared/search/matcher';
 import { CliError } from './errors';
-import { load } from './load';
+import { load, stdinOnce } from './load';
 import type { CommandHelp } from './usage';
 
 export const DIFF_HELP: CommandHelp = {
@@ -298,6 +298,7 @@ export async function diffCommand(args: string[]): Promise<number> {
     if (q.error) throw new CliError(`--match ${a.match}: ${q.error}`);
     matcher = q.match;
   }
+  stdinOnce([a.base, a.run]);
   const [base, run] = await Promise.all([load(a.base, a.event), load(a.run, a.event)]);
   if (!commonUnit(base.unit, run.unit))
     throw new CliError(

@@ -7,10 +7,19 @@ import { importProfile } from '../../shared/import/import-profile';
 import type { ImportSource } from '../../shared/import/source';
 import type { Profile } from '../../shared/model/types';
 import { CliError } from './errors';
-import { pathSource } from './node-source';
+import { pathSource, pipeSource } from './node-source';
 
-/** `path` as an import source; a missing path is a `CliError`. */
+/** The path that stands for standard input. */
+export const STDIN = '-';
+
+/** A `CliError` when standard input is named more than once among `paths` (it can be read once). */
+export function stdinOnce(paths: readonly string[]): void {
+  if (paths.filter((p) => p === STDIN).length > 1) throw new CliError('-: standard input can be read only once');
+}
+
+/** `path` as an import source (`-`: standard input); a missing path is a `CliError`. */
 export function sourceOf(path: string): ImportSource {
+  if (path === STDIN) return pipeSource('stdin', () => process.stdin);
   try {
     return pathSource(path);
   } catch (e) {
@@ -24,7 +33,7 @@ export async function importAt(path: string, source: ImportSource, perfEvent?: s
     return await importProfile(source, perfEvent ? { options: { perfEvent } } : {});
   } catch (e) {
     const data = toImportErrorData(e, path);
-    data.file = path;
+    data.file = path === STDIN ? 'stdin' : path;
     throw new CliError(formatImportError(data));
   }
 }

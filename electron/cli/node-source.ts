@@ -1,7 +1,8 @@
-/** Files and folders on disk as import sources, streamed (never read whole). */
-import { closeSync, openSync, readSync, readdirSync, statSync } from 'node:fs';
+/** Files, folders and pipes as import sources, streamed (never read whole). */
+import { closeSync, createReadStream, openSync, readSync, readdirSync, statSync } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import { basename, join } from 'node:path';
+import { Readable } from 'node:stream';
 import { type ByteSource, HEAD_BYTES, type ImportSource, type SyncReader } from '../../shared/import/source';
 
 const CHUNK = 1 << 20;
@@ -125,10 +126,22 @@ function syncReader(path: string): SyncReader {
   };
 }
 
-/** A path as a source: a regular file, or a folder's regular files (a `<pid>.0x` directory). */
+/**
+ * Bytes that can be read only once and in order, as they come (a pipe, standard input): no size,
+ * no positions, so neither pieces read ahead at their own offsets nor synchronous reading.
+ */
+export function pipeSource(name: string, open: () => Readable): ByteSource {
+  return { name, stream: () => Readable.toWeb(open()) as unknown as ReadableStream<Uint8Array> };
+}
+
+/**
+ * A path as a source: a regular file, a folder's regular files (a `<pid>.0x` directory), or
+ * anything else that can be read (a pipe: `<(perf script)`), as it comes.
+ */
 export function pathSource(path: string): ImportSource {
   const st = statSync(path);
-  if (!st.isDirectory()) return fileSource(path);
+  if (st.isFile()) return fileSource(path);
+  if (!st.isDirectory()) return pipeSource(basename(path), () => createReadStream(path));
   const files = readdirSync(path)
     .map((f) => join(path, f))
     .filter((f) => statSync(f).isFile())

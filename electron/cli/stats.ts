@@ -17,7 +17,7 @@ import {
   groupStats,
 } from '../../shared/stats/trace-table';
 import { CliError } from './errors';
-import { load } from './load';
+import { load, stdinOnce } from './load';
 import type { CommandHelp } from './usage';
 
 export const STATS_HELP: CommandHelp = {
@@ -78,6 +78,7 @@ function parse(args: string[]): Parsed | 'help' {
   const threshold = text === undefined ? DEFAULT_THRESHOLD * 100 : Number(text);
   if (text === '' || !(threshold >= 0)) throw new CliError(`--threshold must be a percentage (0 or more), not "${v.threshold}"`);
   if (v.json && v.markdown) throw new CliError('choose one of --json and --markdown');
+  stdinOnce(positionals);
   return { files: positionals, group, threshold: threshold / 100, output: v.json ? 'json' : v.markdown ? 'markdown' : 'text' };
 }
 

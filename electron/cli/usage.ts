@@ -46,6 +46,8 @@ export function usage(command?: string): string {
     'Compare Node.js profiles: baseline against agent runs.\n\nCommands:\n' +
     COMMANDS.map((x) => `  ${x.name.padEnd(width)}  ${x.summary}`).join('\n') +
     '\n  help      show this help, or a command\'s: flamelens help collapse\n\n' +
-    `Formats (detected from content; gzip accepted): ${supportedFormatsText()}\n`
+    `Formats (detected from content; gzip accepted): ${supportedFormatsText()}\n\n` +
+    'A FILE of - is standard input (perf script | flamelens collapse -); pipes such as\n' +
+    '<(perf script) are read as they come.\n'
   );
 }
