@@ -3,7 +3,7 @@
 // lines of new runs cut into symbol and dso column where they are plain frame lines.
 import { alloc, findNl, isDigit, same } from './memory';
 import { BLANK, HEADER, LINE, OUT_CAP, RUN, emit, full, offsetOf, out, setNumbers } from './records';
-import { LINE_KEY, RUN_KEY, SYMBOL_KEY, find, fresh, hasRoom, lookup } from './table';
+import { LINE_KEY, RUN_KEY, SYMBOL_KEY, find, fresh, hasRoom, lookup, setValue, setWord, valueOf, word } from './table';
 import { foundBytes, foundLines, indexRun, knownRunAt, resetRuns } from './runs';
 
 /** A run of frame lines is cut after this many bytes, to keep what is carried between chunks small. */
@@ -175,15 +175,28 @@ function emitRun(p: usize, e: usize, n: i32): void {
       if (le > q && load<u8>(le - 1) == 13) le--;
       lineRoom();
       const at = lineIds + ((<usize>(lineOut * WORDS)) << 2);
-      let key: i32 = -1;
-      if (frameColumns(q, le)) {
-        key = symbolKey();
-        store<i32>(at, offsetOf(symStart), 4);
-        store<i32>(at, offsetOf(symEnd), 8);
-        store<i32>(at, offsetOf(dsoStart), 12);
-        store<i32>(at, offsetOf(dsoEnd), 16);
+      // The line as a whole: met before, it is what it was then (most lines of a new run are).
+      let key = lookup(q, le - q, LINE_KEY);
+      if (key >= 0 && fresh && le - q < 65536 && frameColumns(q, le)) {
+        const sym = symbolKey();
+        // (a symbol past the table's budget: the line is read as text)
+        if (sym >= 0) {
+          setValue(key, sym);
+          setWord(key, 0, <u32>(symStart - q) | (<u32>(symEnd - q) << 16));
+          setWord(key, 1, <u32>(dsoStart - q) | (<u32>(dsoEnd - q) << 16));
+        }
+      }
+      const sym = key >= 0 ? valueOf(key) : -1;
+      if (sym >= 0) {
+        // a plain frame line: its symbol's number, and its columns where they were in the line
+        const symAt = word(key, 0);
+        const dsoAt = word(key, 1);
+        key = sym;
+        store<i32>(at, offsetOf(q + (symAt & 0xffff)), 4);
+        store<i32>(at, offsetOf(q + (symAt >>> 16)), 8);
+        store<i32>(at, offsetOf(q + (dsoAt & 0xffff)), 12);
+        store<i32>(at, offsetOf(q + (dsoAt >>> 16)), 16);
       } else {
-        key = lookup(q, le - q, LINE_KEY);
         store<i32>(at, offsetOf(q), 4);
         store<i32>(at, offsetOf(le), 8);
         store<i32>(at, -1, 12);

@@ -44,7 +44,12 @@ function isGcName(name: string): boolean {
   );
 }
 
+/** First characters a V8 frame name can start with (see `isV8Name`). */
+const V8_FIRST = new Set(['B', 'S', 'H', 'L', 'K', 'v', 'V', 'R', 'F', 'E', 'I', 'C', '(']);
+
 function isV8Name(name: string): boolean {
+  // (most names start otherwise: the expression is not run for them)
+  if (!V8_FIRST.has(name.charAt(0))) return false;
   return /^(Builtins?_|Builtin:|BytecodeHandler:|Stub:|Handler:|LoadIC|StoreIC|KeyedLoadIC|KeyedStoreIC|v8::|V8\.|v8_|Runtime_|Function:|Eval:|Script:|InterpreterEntryTrampoline|CompileLazy|\(v8\))/.test(
     name,
   );
@@ -52,6 +57,8 @@ function isV8Name(name: string): boolean {
 
 /** A kernel image or module as perf names it: `/lib/modules/4.1.0/build/vmlinux`, `[nf_conntrack]`, `x.ko`. */
 function isKernelObject(dso: string): boolean {
+  // (most objects are none of these: the expressions are not run for them)
+  if (!dso.startsWith('[') && !dso.includes('vmlinux') && !dso.includes('.ko')) return false;
   if (/(^|\/)vmlinux(-[^/]*)?$|\.ko(\.[gx]z|\.zst)?$/.test(dso)) return true;
   return /^\[[\w-]+\]$/.test(dso) && !/^\[(vdso|vsyscall|vvar|unknown|heap|stack|anon|uprobes)\]$/.test(dso);
 }
