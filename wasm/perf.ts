@@ -182,8 +182,8 @@ function emitRun(p: usize, e: usize, n: i32): void {
         // (a symbol past the table's budget: the line is read as text)
         if (sym >= 0) {
           setValue(key, sym);
-          setWord(key, 0, <u32>(symStart - q) | (<u32>(symEnd - q) << 16));
-          setWord(key, 1, <u32>(dsoStart - q) | (<u32>(dsoEnd - q) << 16));
+          setWord(key, 0, (<u32>(symStart - q)) | ((<u32>(symEnd - q)) << 16));
+          setWord(key, 1, (<u32>(dsoStart - q)) | ((<u32>(dsoEnd - q)) << 16));
         }
       }
       const sym = key >= 0 ? valueOf(key) : -1;

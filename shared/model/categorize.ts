@@ -71,7 +71,7 @@ export function categorize(name: string, file: string, dso = ''): Category {
   if (IDLE_NAMES.has(name)) return Category.Idle;
   if (isGcName(name)) return Category.GC;
   if (name.endsWith('_[k]') || dso === '[kernel.kallsyms]' || dso.startsWith('[kernel') || isKernelObject(dso)) return Category.Kernel;
-  if (name.startsWith('RegExp:') || name.startsWith('/') && name.endsWith('/') || file === 'regexp') return Category.RegExp;
+  if (name.startsWith('RegExp:') || (name.startsWith('/') && name.endsWith('/')) || file === 'regexp') return Category.RegExp;
   if (name.startsWith('wasm-function') || file.endsWith('.wasm') || name.startsWith('Wasm:')) return Category.Wasm;
   if (dso !== '' && file === dso) {
     // Native code located by its binary (perf script): an addon under node_modules belongs to its
@@ -88,7 +88,11 @@ export function categorize(name: string, file: string, dso = ''): Category {
   }
   if (isV8Name(name)) return Category.V8;
   if (/\.so(\.\d+)*$|^\/usr\/|^\/lib|\/node$|\[vdso\]|\bnode\b/.test(dso)) return Category.Native;
-  if (/^(node::|uv_|uv__|std::|__|_IO_|[a-z_]+@@?GLIBC|llhttp|ares_|ssl|SSL_|EVP_|CRYPTO_|BN_|OPENSSL|nghttp|brotli|deflate|inflate)/.test(name))
+  if (
+    /^(node::|uv_|uv__|std::|__|_IO_|[a-z_]+@@?GLIBC|llhttp|ares_|ssl|SSL_|EVP_|CRYPTO_|BN_|OPENSSL|nghttp|brotli|deflate|inflate)/.test(
+      name,
+    )
+  )
     return Category.Native;
   if (file !== '') return Category.App;
   return Category.Other;
