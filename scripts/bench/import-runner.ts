@@ -48,6 +48,15 @@ async function warmUp(file: string): Promise<void> {
 }
 
 /**
+ * A moment for the engine to finish, on its own, what the warm-up left it to do (marking its
+ * garbage): a real run has no warm-up, and without the pause a full collection started by it
+ * ended in the timed import in most runs (none in the `flamelens` command's own runs).
+ */
+function settle(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 50));
+}
+
+/**
  * One import, timed as a user's `flamelens` run would be. No collection is forced before the
  * clock starts: a forced one leaves V8's old-space limit just above what is live, and the import
  * would then pay a full collection (5 to 14 ms at 100 MB) that no real run pays, and that the
@@ -55,6 +64,7 @@ async function warmUp(file: string): Promise<void> {
  */
 async function importCase(file: string) {
   await warmUp(file);
+  await settle();
   const rssBefore = process.memoryUsage().rss;
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
