@@ -178,10 +178,10 @@ function emitRun(p: usize, e: usize, n: i32): void {
       // The line as a whole: met before, it is what it was then (most lines of a new run are).
       let key = lookup(q, le - q, LINE_KEY);
       if (key >= 0 && fresh && le - q < 65536 && frameColumns(q, le)) {
-        const sym = symbolKey();
+        const symbol = symbolKey();
         // (a symbol past the table's budget: the line is read as text)
-        if (sym >= 0) {
-          setValue(key, sym);
+        if (symbol >= 0) {
+          setValue(key, symbol);
           setWord(key, 0, (<u32>(symStart - q)) | ((<u32>(symEnd - q)) << 16));
           setWord(key, 1, (<u32>(dsoStart - q)) | ((<u32>(dsoEnd - q)) << 16));
         }

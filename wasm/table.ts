@@ -2,7 +2,8 @@
 // lines and symbols), each with a number: open addressing over `slots` (entry number + 1, 0 empty);
 // entry e is eight words at `entries + 32 e`: hash, where its bytes are, how many, what they are
 // (a run of one line and that line are not the same string), a value (a stack's node), and three
-// words its kind may use as it likes (`word`, `setWord`: perf runs, see runs.ts).
+// words its kind may use as it likes (`word`, `setWord`): a perf run its head's hash, the next
+// run of its bucket and its line count (runs.ts); a perf frame line its columns (perf.ts).
 import { alloc, allocZeroed, hashOf, same } from './memory';
 
 export const STACK: u32 = 0;

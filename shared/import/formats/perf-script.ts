@@ -16,6 +16,7 @@
  *   them after a `time:` column).
  */
 import { CallTreeBuilder, FrameTableBuilder, detached, finishProfile } from '../../model/builders';
+import { GrowInt32 } from '../../model/grow';
 import { MAX_WEIGHT } from '../../model/types';
 import type { RunMeta, Unit } from '../../model/types';
 import { ImportError } from '../errors';
@@ -25,7 +26,7 @@ import { LINE_WORDS, NUMS, REC, Rec, type ScanBatch, scanRecords } from '../line
 import { FrameLineNames } from './perf-frames';
 import { type FrameLine, readFrame } from './perf-frame-line';
 import { type Header, HeaderReader, type Shape, baseEvent, eventMatches, isSpace, skipSpace, timeFromDigits } from './perf-header';
-import { RunFrames, RunPool, SampleThreads, SeenLine, StackWalker, type Thread } from './perf-seen';
+import { RunFrames, SampleThreads, SeenLine, StackWalker, type Thread } from './perf-seen';
 import { isPerfData, sniffPerfScript } from './perf-sniff';
 
 export const perfScriptImporter: Importer = {
@@ -76,7 +77,10 @@ export const perfScriptImporter: Importer = {
     const runFrames: (RunFrames | undefined)[] = [];
     const javaRunFrames: (RunFrames | undefined)[] = [];
     let sampleRun: RunFrames | undefined;
-    const pool = new RunPool();
+    // The frames of every run remembered, end to end in one typed array (off the heap the
+    // collector walks: an array of its own for each of thousands of runs was much of what it had
+    // to mark).
+    const pool = new GrowInt32(4096);
 
     const walker = new StackWalker(tree);
     /** Counts `n` damaged frame lines, the first of them at line `first`. */
@@ -290,7 +294,9 @@ export const perfScriptImporter: Importer = {
 
     /** Remembers run `id`: the frames pushed from `below` on, its damaged lines and the first of them. */
     const rememberRun = (id: number, below: number, runDamaged: number, firstDamaged: number) => {
-      const run = new RunFrames(pool.add(stack, below, height), height - below, runDamaged, firstDamaged);
+      const start = pool.length;
+      for (let i = below; i < height; i++) pool.push(stack[i]!);
+      const run = new RunFrames(start, height - below, runDamaged, firstDamaged);
       const table = java ? javaRunFrames : runFrames;
       while (table.length < id) table.push(undefined);
       table[id] = run;

@@ -23,9 +23,9 @@ export class SeenLine {
 
 /**
  * The frames a run of frame lines pushed (leaf first: `length` of them from `start` in the
- * `RunPool`), its damaged lines and the first of them (counted from its first line, 0 the first),
- * and the node the stack made of it alone leads to from the root frame `root` (-1: not known
- * yet). For the runs the line scanner numbers.
+ * importer's pool of run frames), its damaged lines and the first of them (counted from its
+ * first line, 0 the first), and the node the stack made of it alone leads to from the root frame
+ * `root` (-1: not known yet). For the runs the line scanner numbers.
  */
 export class RunFrames {
   node = -1;
@@ -37,31 +37,6 @@ export class RunFrames {
     readonly damaged: number,
     readonly firstDamaged: number,
   ) {}
-}
-
-/**
- * The frames of every run remembered, end to end in one typed array (off the heap the collector
- * walks: an array of its own for each of thousands of runs was much of what it had to mark).
- */
-export class RunPool {
-  data = new Int32Array(4096);
-  length = 0;
-
-  /** Keeps `ids[from, to)`; returns where they start. */
-  add(ids: readonly number[], from: number, to: number): number {
-    const start = this.length;
-    const end = start + to - from;
-    if (end > this.data.length) {
-      let size = this.data.length * 2;
-      while (size < end) size *= 2;
-      const next = new Int32Array(size);
-      next.set(this.data.subarray(0, start));
-      this.data = next;
-    }
-    for (let i = from; i < to; i++) this.data[start + i - from] = ids[i]!;
-    this.length = end;
-    return start;
-  }
 }
 
 /**
