@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -133,5 +133,44 @@ describe('file source read synchronously', () => {
     expect(error).toBeInstanceOf(ImportError);
     expect(String(error)).toMatch(/unreadable\.perf.*could not be read \(EIO: i\/o error, read\)/);
     expect(closed).toBe(1);
+  });
+});
+
+describe('file source let go', () => {
+  /** How many of this process's open files are `path` (Linux: /proc/self/fd). */
+  const openCount = (path: string) =>
+    readdirSync('/proc/self/fd').filter((fd) => {
+      try {
+        return readlinkSync(`/proc/self/fd/${fd}`) === path;
+      } catch {
+        return false;
+      }
+    }).length;
+  const closedSoon = async (path: string) => {
+    for (let i = 0; i < 100 && openCount(path) > 0; i++) await new Promise((r) => setTimeout(r, 10));
+    return openCount(path);
+  };
+
+  it.skipIf(process.platform !== 'linux')('however the import ends, the file is closed', async () => {
+    const gz = readFileSync(new URL('../../fixtures/samples/ddtrace/perf.F999.script.txt.gz', import.meta.url));
+    const perf = gunzipSync(gz);
+    const cases: [string, Uint8Array, boolean][] = [
+      // read to the end, synchronously
+      ['ok.perf', perf, true],
+      // no format: the head is all that is read
+      ['unknown.bin', Buffer.alloc(300_000, 1), false],
+      // gzip data cut off halfway, read through the stream
+      ['cut.perf.gz', gz.subarray(0, gz.length >> 1), false],
+    ];
+    for (const [name, bytes, ok] of cases) {
+      const path = join(dir, name);
+      writeFileSync(path, bytes);
+      const result = await importProfile(fileSource(path)).then(
+        () => true,
+        () => false,
+      );
+      expect(result).toBe(ok);
+      expect(await closedSoon(path)).toBe(0);
+    }
   });
 });

@@ -124,7 +124,8 @@ async function* guardChunks(chunks: AsyncIterable<Uint8Array>, file: string, gzi
       yield r.value;
     }
   } finally {
-    // The parser stopped early (an error of its own): let the stream go.
+    // The parser stopped early (an error of its own): done with the chunks (`importProfile`
+    // lets the file go).
     if (!done) await it.return?.();
   }
 }
@@ -139,9 +140,13 @@ export async function importProfile(src: ImportSource, req: ImportRequest = {}):
       if (pick === undefined) continue;
       const file = src.files.find((f) => f.name === pick)!;
       const source = await open(file, req, `${src.name}/${file.name}`);
-      const profile = await imp.parse({ file: `${src.name}/${file.name}`, source, options });
-      profile.name = src.name;
-      return profile;
+      try {
+        const profile = await imp.parse({ file: `${src.name}/${file.name}`, source, options });
+        profile.name = src.name;
+        return profile;
+      } finally {
+        source.close();
+      }
     }
     throw new ImportError({
       file: src.name,
@@ -149,13 +154,24 @@ export async function importProfile(src: ImportSource, req: ImportRequest = {}):
     });
   }
   const source = await open(src, req, src.name);
-  if (source.head.trim() === '') throw new ImportError({ file: src.name, message: 'the file is empty' });
-  const imp = detectFormat(source.head, src.name, importers);
+  try {
+    return await parseOpened(source, src.name, importers, options);
+  } finally {
+    // however the import ended, the file is let go (a stream the parser did not read to its end
+    // would keep it open until the collector closes it, with a warning)
+    source.close();
+  }
+}
+
+/** Tells the format of an opened file and parses it. */
+async function parseOpened(source: OpenedSource, name: string, importers: Importer[], options: ImportOptions): Promise<Profile> {
+  if (source.head.trim() === '') throw new ImportError({ file: name, message: 'the file is empty' });
+  const imp = detectFormat(source.head, name, importers);
   if (!imp) {
     const what = looksBinary(source.head)
       ? 'a binary file that is not a known profile format'
       : 'not a profile format Flamelens recognises';
-    throw new ImportError({ file: src.name, message: `${what}. Supported: ${supportedFormatsText(importers)}` });
+    throw new ImportError({ file: name, message: `${what}. Supported: ${supportedFormatsText(importers)}` });
   }
-  return imp.parse({ file: src.name, source, options });
+  return imp.parse({ file: name, source, options });
 }

@@ -218,7 +218,7 @@ const PIECE = 256 * 1024;
  * to the source (`recycle`).
  */
 export async function scanRecords(
-  source: Pick<OpenedSource, 'chunks' | 'recycle' | 'readInto' | 'close'>,
+  source: Pick<OpenedSource, 'chunks' | 'recycle' | 'readInto'>,
   file: string,
   mode: 'folded' | 'perf',
   onBatch: (batch: ScanBatch) => void,
@@ -266,8 +266,6 @@ export async function scanRecords(
     if (e instanceof wasmApi!.RuntimeError)
       throw new ImportError({ file, line: batch.lineNo + 1, message: 'ran out of memory reading the file' });
     throw e;
-  } finally {
-    source.close?.();
   }
   return batch.lineNo + ex.pendingLines();
 }

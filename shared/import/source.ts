@@ -64,11 +64,15 @@ export interface OpenedSource {
    * reads synchronously (`ByteSource.syncReader`) and neither progress nor cancellation was asked
    * for: the content from the start, as `chunks()` gives it, written straight into `into`;
    * returns how many bytes (0: the end). An importer reads either this way or with `chunks()`,
-   * not both, and calls `close()` when it stops.
+   * not both.
    */
   readInto?(into: Uint8Array): number;
-  /** lets go of what `readInto` holds (the file); safe to call more than once */
-  close?(): void;
+  /**
+   * Lets go of the source, however far it was read: a stream not read to its end is cancelled
+   * (a file source closes its file), a synchronous reader closed. `importProfile` calls it when
+   * the import ends; safe to call more than once.
+   */
+  close(): void;
 }
 
 export interface OpenOptions {
@@ -165,35 +169,37 @@ function counting(stream: ReadableStream<Uint8Array>, size: number | undefined, 
 }
 
 /**
- * `OpenedSource.readInto` over a source that reads synchronously: the chunks the stream already
- * gave (`buffered`, the first `consumed` bytes of the file), then the file from there. The
- * stream is let go at the first read.
+ * `OpenedSource.readInto` over a source that reads synchronously (`open`): the chunks the stream
+ * already gave (`buffered`, the first `consumed` bytes of the file), then the file from there;
+ * `ended` when the stream gave all of it. At the first read, `first()` is called and the stream
+ * let go.
  */
 function syncReading(
-  src: ByteSource & { syncReader(): SyncReader },
+  open: () => SyncReader,
   buffered: Uint8Array[],
   consumed: number,
   ended: boolean,
   stream: ReadableStreamDefaultReader<Uint8Array>,
+  first: () => void,
 ): { readInto(into: Uint8Array): number; close(): void } {
   const pending = buffered.slice();
   let position = consumed;
   let reader: SyncReader | undefined;
   let started = false;
-  let closed = false;
+  let done = ended;
   const close = () => {
-    closed = true;
-    const r = reader;
+    done = true;
+    reader?.close();
     reader = undefined;
-    r?.close();
   };
   return {
     readInto(into) {
-      if (into.length === 0) return 0;
       if (!started) {
+        first();
         started = true;
         stream.cancel().catch(() => undefined);
       }
+      if (into.length === 0) return 0;
       while (pending.length > 0) {
         const c = pending[0]!;
         const n = Math.min(c.length, into.length);
@@ -202,14 +208,11 @@ function syncReading(
         else pending[0] = c.subarray(n);
         if (n > 0) return n;
       }
-      if (ended || closed) return 0;
-      reader ??= src.syncReader();
+      if (done) return 0;
+      reader ??= open();
       const n = reader.read(into, position);
       position += n;
-      if (n === 0) {
-        ended = true;
-        close();
-      }
+      if (n === 0) close();
       return n;
     },
     close,
@@ -282,20 +285,21 @@ export async function openSource(src: ByteSource, opts: OpenOptions = {}): Promi
     recycle(chunk) {
       src.recycle?.(chunk);
     },
+    close() {
+      reader.cancel().catch(() => undefined);
+    },
   };
   // (a reader that wants progress or cancellation reads through the stream, which tells both)
-  if (!gzipped && encoding === 'utf-8' && src.syncReader && !opts.onProgress && !opts.signal) {
+  const syncReader = src.syncReader;
+  if (!gzipped && encoding === 'utf-8' && syncReader && !opts.onProgress && !opts.signal) {
     // (the stream's chunks so far are the file's first bytes: the byte-order mark is in them)
-    const sync = syncReading(src as ByteSource & { syncReader(): SyncReader }, buffered, first.bytes + more.bytes, more.done, reader);
-    let reading = false;
-    opened.readInto = (into) => {
-      if (!reading) {
-        once();
-        reading = true;
-      }
-      return sync.readInto(into);
+    const consumed = first.bytes + more.bytes;
+    const sync = syncReading(() => syncReader.call(src), buffered, consumed, more.done, reader, once);
+    opened.readInto = sync.readInto;
+    opened.close = () => {
+      sync.close();
+      reader.cancel().catch(() => undefined);
     };
-    opened.close = sync.close;
   }
   return opened;
 }

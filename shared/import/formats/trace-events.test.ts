@@ -188,7 +188,7 @@ describe('trace events: variants real files have', () => {
       const err = await traceEventsImporter
         .parse({
           file: 'empty.json',
-          source: { name: 'empty.json', head: text, gzipped: false, encoding: 'utf-8', chunks: () => one(text), recycle: () => {} },
+          source: { name: 'empty.json', head: text, gzipped: false, encoding: 'utf-8', chunks: () => one(text), recycle: () => {}, close: () => {} },
           options: {},
         })
         .catch((e: unknown) => e);
