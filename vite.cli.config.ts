@@ -11,7 +11,7 @@ export default defineConfig({
   build: {
     outDir: 'out/cli',
     emptyOutDir: true,
-    target: 'node20',
+    target: 'node22',
     minify: false,
     sourcemap: true,
     ssr: true,

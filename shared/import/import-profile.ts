@@ -40,6 +40,16 @@ function isAbort(e: unknown): boolean {
 }
 
 /**
+ * The words of a stream error. Node 22's `DecompressionStream` throws a `TypeError` with no
+ * message of its own and zlib's error (`unexpected end of file`) as its cause.
+ */
+function reason(e: unknown): string {
+  if (!(e instanceof Error)) return String(e);
+  if (e.message) return e.message;
+  return e.cause instanceof Error ? e.cause.message : '';
+}
+
+/**
  * What a failure of the byte stream itself (not of a parser) means to a person: almost always a
  * damaged or cut-off gzip file. Node's zlib says `unexpected end of file` or `invalid bit length
  * repeat`, browsers a bare TypeError; either way it is about the file, so it becomes an
@@ -47,10 +57,11 @@ function isAbort(e: unknown): boolean {
  */
 function streamError(e: unknown, file: string, gzipped: boolean, offset?: number): unknown {
   if (e instanceof ImportError || isAbort(e)) return e;
-  const why = e instanceof Error ? e.message : String(e);
+  const why = reason(e);
+  const said = why ? ` (${why})` : '';
   const message = gzipped
-    ? `the gzip data is damaged or cut off${offset === undefined ? '' : ` after ${offset} bytes of content`} (${why}); the file cannot be decompressed`
-    : `the file could not be read (${why})`;
+    ? `the gzip data is damaged or cut off${offset === undefined ? '' : ` after ${offset} bytes of content`}${said}; the file cannot be decompressed`
+    : `the file could not be read${said}`;
   return new ImportError(offset === undefined ? { file, message } : { file, offset, message });
 }
 
