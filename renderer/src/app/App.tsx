@@ -145,7 +145,10 @@ export function App() {
               onClick={() => {
                 const r = recovered;
                 setRecovered(undefined);
-                void restoreRecovered(r).then(() => recoveryDecided.current());
+                void restoreRecovered(r).then((missing) => {
+                  if (missing) useStore.getState().noticeShown(missing);
+                  recoveryDecided.current();
+                });
               }}
             >
               Restore

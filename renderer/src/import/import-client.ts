@@ -13,6 +13,8 @@ export interface ImportCallbacks {
   progress(read: number, size: number | undefined): void;
   done(profile: Profile): void;
   failed(error: ImportErrorData): void;
+  /** with `storeKey`: the worker finished storing the profile for crash recovery (or could not) */
+  stored?(ok: boolean): void;
 }
 
 export interface ImportJob {
@@ -28,7 +30,11 @@ export function chosenToSource(item: ChosenItem): WorkerSource {
   return { kind: 'folder', name: item.folder.name, files: item.folder.files.map(refToWorkerFile) };
 }
 
-export function startImport(source: WorkerSource, cb: ImportCallbacks): ImportJob {
+/**
+ * Imports a source in a worker of its own. With `storeKey` the worker also stores the profile
+ * for crash recovery (see ../workspace/profile-store) and stays until that write ends.
+ */
+export function startImport(source: WorkerSource, cb: ImportCallbacks, storeKey?: string): ImportJob {
   const worker = new Worker(new URL('./import.worker.ts', import.meta.url), { type: 'module', name: `import ${source.name}` });
   let finished = false;
   const finish = () => {
@@ -54,8 +60,13 @@ export function startImport(source: WorkerSource, cb: ImportCallbacks): ImportJo
         break;
       }
       case 'done':
-        finish();
+        if (storeKey === undefined) finish();
+        else finished = true;
         cb.done(msg.profile);
+        break;
+      case 'stored':
+        worker.terminate();
+        cb.stored?.(msg.ok);
         break;
       case 'error':
         finish();
@@ -64,11 +75,17 @@ export function startImport(source: WorkerSource, cb: ImportCallbacks): ImportJo
     }
   };
   worker.onerror = (ev) => {
-    if (finished) return;
+    if (finished) {
+      // After `done`: the recovery write failed with the worker; the run itself is fine.
+      worker.terminate();
+      cb.stored?.(false);
+      return;
+    }
     finish();
     cb.failed({ file: source.name, message: `the import stopped unexpectedly (${ev.message || 'worker error'})` });
   };
-  const start: ToWorker = { type: 'import', source, options: {} };
+  const start: ToWorker =
+    storeKey === undefined ? { type: 'import', source, options: {} } : { type: 'import', source, options: {}, storeKey };
   worker.postMessage(start);
   return {
     cancel() {

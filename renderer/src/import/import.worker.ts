@@ -8,6 +8,7 @@ import { importProfile } from '../../../shared/import/import-profile';
 import type { ByteSource, ImportSource } from '../../../shared/import/source';
 import type { FromWorker, ToWorker, WorkerFile, WorkerSource } from './protocol';
 import { profileBuffers } from './protocol';
+import { beginProfileWrite } from '../workspace/profile-store';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -69,7 +70,24 @@ self.onmessage = async (ev: MessageEvent<ToWorker>) => {
       options: msg.options,
       onProgress: (read, size) => post({ type: 'progress', read, size }),
     });
+    // The store copies the profile when the write starts, so its buffers can be handed over at
+    // once; the write itself finishes while the window already draws the run.
+    // A store that cannot be written (no IndexedDB, no room) costs the recovery, never the import.
+    let written: Promise<void> | undefined;
+    if (msg.storeKey) {
+      try {
+        written = (await beginProfileWrite(msg.storeKey, profile)).written;
+      } catch (e) {
+        written = Promise.reject(e instanceof Error ? e : new Error(String(e)));
+        written.catch(() => undefined);
+      }
+    }
     post({ type: 'done', profile }, profileBuffers(profile));
+    if (written)
+      await written.then(
+        () => post({ type: 'stored', ok: true }),
+        (e: unknown) => post({ type: 'stored', ok: false, error: e instanceof Error ? e.message : String(e) }),
+      );
   } catch (e) {
     post({ type: 'error', error: toImportErrorData(e, name) });
   }

@@ -7,6 +7,7 @@ import { type ImportJob, chosenToSource, startImport } from './import-client';
 import type { WorkerSource } from './protocol';
 import { isWorkspaceFileName } from '../../../shared/workspace/workspace';
 import { openWorkspaceBytes, readHostFile } from '../workspace/workspace-io';
+import { profileKey, profileWriteEnded, profileWriteStarted } from '../workspace/recovery';
 
 const jobs = new Map<string, ImportJob>();
 let nextId = 1;
@@ -41,17 +42,24 @@ export function openSources(all: WorkerSource[]): string[] {
     const id = `run-${nextId++}`;
     ids.push(id);
     useStore.getState().runAdded(id, source.name);
-    const job = startImport(source, {
-      progress: (read, size) => useStore.getState().runProgressed(id, read, size),
-      done: (profile) => {
-        jobs.delete(id);
-        useStore.getState().runLoaded(id, profile);
+    profileWriteStarted(id);
+    const job = startImport(
+      source,
+      {
+        progress: (read, size) => useStore.getState().runProgressed(id, read, size),
+        done: (profile) => {
+          jobs.delete(id);
+          useStore.getState().runLoaded(id, profile);
+        },
+        failed: (error) => {
+          jobs.delete(id);
+          profileWriteEnded(id, false);
+          useStore.getState().runFailed(id, formatImportError(error));
+        },
+        stored: (ok) => profileWriteEnded(id, ok),
       },
-      failed: (error) => {
-        jobs.delete(id);
-        useStore.getState().runFailed(id, formatImportError(error));
-      },
-    });
+      profileKey(id),
+    );
     jobs.set(id, job);
   }
   return ids;

@@ -8,13 +8,16 @@ export type WorkerFile = { kind: 'file'; file: File; name: string } | { kind: 't
 export type WorkerSource = WorkerFile | { kind: 'folder'; name: string; files: WorkerFile[] };
 
 export type ToWorker =
-  | { type: 'import'; source: WorkerSource; options: ImportOptions }
+  /** `storeKey`: store the profile under this key for crash recovery before handing it over */
+  | { type: 'import'; source: WorkerSource; options: ImportOptions; storeKey?: string }
   | { type: 'chunk'; reqId: number; bytes?: Uint8Array; error?: string };
 
 export type FromWorker =
   | { type: 'progress'; read: number; size: number | undefined }
   | { type: 'read'; reqId: number; token: string; offset: number; length: number }
   | { type: 'done'; profile: Profile }
+  /** after `done`, when a `storeKey` was given: whether the profile is stored */
+  | { type: 'stored'; ok: boolean; error?: string }
   | { type: 'error'; error: ImportErrorData };
 
 /** The typed-array buffers of a profile, to transfer instead of copy. */

@@ -1,82 +1,127 @@
 /**
- * Nothing the user made is lost: the comparison (runs, notes, ranges, settings) is written to
- * IndexedDB a moment after every change, and offered back after a crash, a reload or a closed
- * window.
+ * Nothing the user made is lost: the comparison (runs, notes, ranges, settings) is kept in
+ * IndexedDB and offered back after a crash, a reload or a closed window.
+ *
+ * Each run's profile is stored once, when it is imported, by the import worker (see
+ * ./profile-store); a moment after every change the window writes only a small record — the
+ * workspace with each profile replaced by its key. So saving never encodes a profile on the UI
+ * thread, and a comparison of any size is recoverable. A run that did not come from an import
+ * worker (a workspace, or a run brought back by undo after its profile was pruned) is stored
+ * from the window when the record first needs it.
  */
-import { encodeWorkspace } from '../../../shared/workspace/workspace';
+import type { Workspace } from '../../../shared/workspace/workspace';
 import { useStore } from '../store/store';
 import type { AppState } from '../store/store';
-import { collectWorkspace, openWorkspaceBytes } from './workspace-io';
+import { deleteRecord, pruneProfiles, readProfile, readRecord, writeProfile, writeRecord } from './profile-store';
+import { collectWorkspace, restoreWorkspace } from './workspace-io';
 
-const DB = 'flamelens';
-const STORE = 'recovery';
 const KEY = 'last';
 const DELAY_MS = 1500;
+/** The shape of the record; a record of another shape is not offered back. */
+const RECORD_VERSION = 2;
+
+/** Profiles of this page are stored under `<page>:<run id>`, so two pages never share a key. */
+const PAGE = typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`;
+
+/** Runs whose profile is stored under another key: runs brought back from an earlier page. */
+const keyOf = new Map<string, string>();
+
+export function profileKey(runId: string): string {
+  return keyOf.get(runId) ?? `${PAGE}:${runId}`;
+}
+
+/** Keys whose profile is stored, and those an import worker is writing now. */
+const stored = new Set<string>();
+const writing = new Set<string>();
+
+/** An import worker started storing a run's profile. */
+export function profileWriteStarted(runId: string): void {
+  writing.add(profileKey(runId));
+}
+
+/** An import worker finished storing a run's profile (or failed to: it is stored from here later). */
+export function profileWriteEnded(runId: string, ok: boolean): void {
+  const key = profileKey(runId);
+  writing.delete(key);
+  if (ok) stored.add(key);
+}
+
+type StoredRun = { id: string; title: string; fileName: string; key: string };
+type StoredWorkspace = Omit<Workspace, 'runs'> & { runs: StoredRun[] };
 
 export interface Recovered {
+  version: typeof RECORD_VERSION;
   savedAt: number;
   runs: number;
   notes: number;
   /** the person changed something worth offering back (notes, ranges, files of their own) */
   userMade: boolean;
-  bytes: Uint8Array;
-}
-
-function db(): Promise<IDBDatabase> {
-  return new Promise((resolve, reject) => {
-    const req = indexedDB.open(DB, 1);
-    req.onupgradeneeded = () => req.result.createObjectStore(STORE);
-    req.onsuccess = () => resolve(req.result);
-    req.onerror = () => reject(req.error);
-  });
-}
-
-async function tx<T>(mode: IDBTransactionMode, fn: (s: IDBObjectStore) => IDBRequest<T>): Promise<T> {
-  const d = await db();
-  return new Promise((resolve, reject) => {
-    const t = d.transaction(STORE, mode);
-    const req = fn(t.objectStore(STORE));
-    t.oncomplete = () => resolve(req.result);
-    t.onerror = () => reject(t.error);
-  });
+  workspace: StoredWorkspace;
 }
 
 export async function readRecovery(): Promise<Recovered | undefined> {
   try {
-    return (await tx('readonly', (s) => s.get(KEY))) as Recovered | undefined;
+    const r = await readRecord<Recovered>(KEY);
+    return r && r.version === RECORD_VERSION ? r : undefined;
   } catch {
     return undefined;
   }
 }
 
 export async function discardRecovery(): Promise<void> {
-  await tx('readwrite', (s) => s.delete(KEY)).catch(() => undefined);
+  await deleteRecord(KEY).catch(() => undefined);
 }
 
 /** What is worth keeping: the parts of the state a person made or chose. */
-const watched = (s: AppState) => [s.runs, s.baselineId, s.annotationHistory.present, s.ranges, s.focus, s.query, s.diffView, s.layout] as const;
+const watched = (s: AppState) =>
+  [s.runs, s.baselineId, s.annotationHistory.present, s.ranges, s.focus, s.query, s.diffView, s.layout] as const;
 
-/** Starts writing the comparison to IndexedDB after changes. Returns a stop function. */
+/** Writes the record of the comparison as it stands; resolves when it is on disk. */
+async function save(isInitialRun: (id: string) => boolean): Promise<void> {
+  const s = useStore.getState();
+  const ready = s.runs.filter((r) => r.status === 'ready' && r.profile);
+  if (ready.length === 0 || s.runs.some((r) => r.status === 'loading')) return;
+  for (const r of ready) {
+    const key = profileKey(r.id);
+    if (stored.has(key) || writing.has(key)) continue;
+    await writeProfile(key, r.profile!);
+    stored.add(key);
+  }
+  const ws = collectWorkspace(s);
+  const workspace: StoredWorkspace = {
+    ...ws,
+    runs: ws.runs.map(({ id, title, fileName }) => ({ id, title, fileName, key: profileKey(id) })),
+  };
+  const doc = s.annotationHistory.present;
+  const notes = doc.items.length + (doc.title ? 1 : 0) + (doc.caption ? 1 : 0);
+  const userMade = notes > 0 || Object.keys(s.ranges).length > 0 || ready.some((r) => !isInitialRun(r.id));
+  const rec: Recovered = { version: RECORD_VERSION, savedAt: Date.now(), runs: ready.length, notes, userMade, workspace };
+  await writeRecord(KEY, rec);
+  // Profiles no longer in the record, nor being written, go (a run removed and not brought back).
+  const keep = new Set([...workspace.runs.map((r) => r.key), ...writing]);
+  for (const k of stored) if (!keep.has(k)) stored.delete(k);
+  await pruneProfiles(keep);
+}
+
+/** Starts keeping the comparison in IndexedDB after changes. Returns a stop function. */
 export function startAutosave(isInitialRun: (id: string) => boolean): () => void {
   let timer: ReturnType<typeof setTimeout> | undefined;
   let enabled = true;
-  const save = async () => {
-    const s = useStore.getState();
-    const ready = s.runs.filter((r) => r.status === 'ready');
-    if (ready.length === 0 || s.runs.some((r) => r.status === 'loading')) return;
-    const doc = s.annotationHistory.present;
-    const bytes = await encodeWorkspace(collectWorkspace(s));
-    const notes = doc.items.length + (doc.title ? 1 : 0) + (doc.caption ? 1 : 0);
-    const userMade = notes > 0 || Object.keys(s.ranges).length > 0 || ready.some((r) => !isInitialRun(r.id));
-    const rec: Recovered = { savedAt: Date.now(), runs: ready.length, notes, userMade, bytes };
-    await tx('readwrite', (st) => st.put(rec, KEY)).catch(() => undefined);
+  let running: Promise<void> = Promise.resolve();
+  const schedule = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      // One save at a time: a change during a save is saved after it.
+      running = running
+        .then(() => (enabled ? save(isInitialRun) : undefined))
+        .catch((e: unknown) => console.warn('Flamelens could not keep the comparison for recovery:', e));
+    }, DELAY_MS);
   };
   const unsubscribe = useStore.subscribe((s, prev) => {
     const a = watched(s);
     const b = watched(prev);
     if (!enabled || a.every((v, i) => v === b[i])) return;
-    clearTimeout(timer);
-    timer = setTimeout(() => void save(), DELAY_MS);
+    schedule();
   });
   return () => {
     enabled = false;
@@ -85,6 +130,29 @@ export function startAutosave(isInitialRun: (id: string) => boolean): () => void
   };
 }
 
-export async function restoreRecovered(r: Recovered): Promise<void> {
-  await openWorkspaceBytes(r.bytes, 'recovered work');
+/**
+ * Brings the recorded comparison back. A run whose profile is missing from the store (the
+ * browser cleared it) is left out; the message says which.
+ */
+export async function restoreRecovered(r: Recovered): Promise<string | undefined> {
+  const runs: Workspace['runs'] = [];
+  const missing: string[] = [];
+  for (const run of r.workspace.runs) {
+    const profile = await readProfile(run.key).catch(() => undefined);
+    if (profile) runs.push({ id: run.id, title: run.title, fileName: run.fileName, profile });
+    else missing.push(run.title);
+  }
+  const base = r.workspace.runs[r.workspace.baselineIndex];
+  const baselineIndex = base ? runs.findIndex((x) => x.id === base.id) : -1;
+  const ids = restoreWorkspace({ ...r.workspace, runs, baselineIndex: runs.length === 0 ? -1 : Math.max(0, baselineIndex) });
+  // The profiles are in the store already: the restored runs keep their keys.
+  for (const run of r.workspace.runs) {
+    const id = ids.get(run.id);
+    if (id === undefined || !runs.some((x) => x.id === run.id)) continue;
+    keyOf.set(id, run.key);
+    stored.add(run.key);
+  }
+  return missing.length
+    ? `${missing.length} run(s) could not be brought back (the browser no longer had their data): ${missing.join(', ')}`
+    : undefined;
 }

@@ -37,8 +37,11 @@ export function collectWorkspace(s: AppState): Workspace {
 
 let nextId = 1;
 
-/** Replaces the comparison with a workspace's (the runs get fresh ids; notes and ranges follow them). */
-export function restoreWorkspace(ws: Workspace): void {
+/**
+ * Replaces the comparison with a workspace's (the runs get fresh ids; notes and ranges follow
+ * them). Returns the new id of each of the workspace's runs.
+ */
+export function restoreWorkspace(ws: Workspace): Map<string, string> {
   const s = useStore.getState();
   for (const r of [...s.runs]) s.runRemoved(r.id);
   const ids = new Map<string, string>();
@@ -72,6 +75,7 @@ export function restoreWorkspace(ws: Workspace): void {
     ...ws.annotations,
     items: ws.annotations.items.map((a) => (a.runId !== undefined && ids.has(a.runId) ? { ...a, runId: ids.get(a.runId)! } : a)),
   });
+  return ids;
 }
 
 export async function saveWorkspace(): Promise<string | null> {
@@ -86,7 +90,7 @@ export async function saveWorkspace(): Promise<string | null> {
 }
 
 export async function openWorkspaceBytes(bytes: Uint8Array, fileName: string): Promise<void> {
-  restoreWorkspace(await decodeWorkspace(bytes, fileName));
+  void restoreWorkspace(await decodeWorkspace(bytes, fileName));
 }
 
 /** Every byte of a host file (a workspace chosen in the open dialog). */

@@ -1,0 +1,103 @@
+/**
+ * Crash recovery keeps big comparisons without freezing the window: each profile is stored once
+ * by its import worker, and a change writes only a small record.
+ */
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+// @ts-expect-error: a plain ES module of the benchmark, without types
+import { generateCpuprofile } from '../scripts/bench/generate.mjs';
+
+const RUNS = 4;
+/** Each file: the real dd-trace profile repeated to this size (several hundred thousand samples). */
+const SIZE = Number(process.env.FLAMELENS_E2E_RECOVERY_MB ?? 24) * 1e6;
+
+let dir: string;
+let files: string[];
+
+test.beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'flamelens-recovery-'));
+  files = [];
+  for (let i = 0; i < RUNS; i++) {
+    const path = join(dir, `CPU.20261121.2330${10 + i}.${6000 + i}.0.001.cpuprofile`);
+    generateCpuprofile(path, SIZE);
+    files.push(path);
+  }
+  expect(statSync(files[0]!).size).toBeGreaterThan(SIZE * 0.9);
+});
+
+test.afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The recovery record as the page stored it, or undefined. */
+async function record(
+  page: import('@playwright/test').Page,
+): Promise<{ runs: number; workspace: { runs: { key: string }[] } } | undefined> {
+  return page.evaluate(
+    () =>
+      new Promise((resolve) => {
+        const req = indexedDB.open('flamelens');
+        req.onsuccess = () => {
+          const d = req.result;
+          if (!d.objectStoreNames.contains('recovery')) return resolve(undefined);
+          const get = d.transaction('recovery').objectStore('recovery').get('last');
+          get.onsuccess = () => resolve(get.result);
+          get.onerror = () => resolve(undefined);
+        };
+        req.onerror = () => resolve(undefined);
+      }),
+  );
+}
+
+test('four big runs are kept for recovery without a long task, and come back after a reload', async ({ page }) => {
+  test.setTimeout(240_000);
+  // Long tasks of the window, from the page's own observer.
+  await page.addInitScript(() => {
+    const w = window as unknown as { longTasks: { start: number; duration: number }[] };
+    w.longTasks = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) w.longTasks.push({ start: e.startTime, duration: e.duration });
+    }).observe({ type: 'longtask', buffered: true });
+  });
+  await page.goto('/');
+  const panes = page.getByRole('region', { name: /^Run / });
+  // The bundled sample comparison opens first: clear it.
+  await expect(panes).not.toHaveCount(0);
+  while ((await panes.count()) > 0)
+    await page
+      .getByRole('button', { name: /^Remove / })
+      .first()
+      .click();
+  await page.getByLabel('Open profile files').setInputFiles(files);
+  await expect(panes).toHaveCount(RUNS);
+  for (let i = 0; i < RUNS; i++) await expect(panes.nth(i).locator('g.frame').nth(19)).toBeAttached({ timeout: 120_000 });
+  const totals = await panes.locator('.pane-facts [title="total weight"]').allInnerTexts();
+  expect(totals).toHaveLength(RUNS);
+  const drawnAt = await page.evaluate(
+    () => new Promise<number>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(performance.now())))),
+  );
+
+  // The record names every run, and every run's profile is in the store.
+  await expect.poll(async () => (await record(page))?.runs, { timeout: 60_000 }).toBe(RUNS);
+  const tasks = async (from: number, to = Infinity) =>
+    (await page.evaluate(() => (window as unknown as { longTasks: { start: number; duration: number }[] }).longTasks)).filter(
+      (x) => x.start >= from && x.start < to,
+    );
+  // Storing four profiles and the record took no long task of the window.
+  expect(await tasks(drawnAt)).toEqual([]);
+  // A change (a search) writes the record again a moment later; that write takes none either.
+  await page.getByRole('searchbox').first().fill('fastify');
+  const typedAt = await page.evaluate(() => performance.now());
+  const before = (await record(page)) as unknown as { savedAt: number };
+  await expect
+    .poll(async () => ((await record(page)) as unknown as { savedAt: number }).savedAt, { timeout: 10_000 })
+    .toBeGreaterThan(before.savedAt);
+  expect(await tasks(typedAt)).toEqual([]);
+  await page.reload();
+  await page.getByRole('alert').getByRole('button', { name: 'Restore' }).click();
+  await expect(panes).toHaveCount(RUNS);
+  for (let i = 0; i < RUNS; i++) await expect(panes.nth(i).locator('g.frame').nth(19)).toBeAttached({ timeout: 60_000 });
+  // The same runs, with the same figures, and the search that was typed.
+  expect(await panes.locator('.pane-facts [title="total weight"]').allInnerTexts()).toEqual(totals);
+  await expect(page.getByRole('searchbox').first()).toHaveValue('fastify');
+});

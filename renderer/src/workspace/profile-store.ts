@@ -1,0 +1,118 @@
+/**
+ * The browser-side store behind crash recovery, in IndexedDB: each run's profile once, as the
+ * structured clone of its plain data (typed arrays are copied as they are, nothing is encoded),
+ * and one small record of the comparison that refers to the profiles by key.
+ *
+ * Used from the window and from import workers alike: a worker stores the profile it imported
+ * before it hands it over, so a profile of any size reaches the store without the window
+ * encoding or copying it.
+ */
+import type { Profile } from '../../../shared/model/types';
+
+const DB = 'flamelens';
+/** 1: one `recovery` store holding a whole encoded workspace; 2: adds `profiles`. */
+const VERSION = 2;
+export const RECORDS = 'recovery';
+const PROFILES = 'profiles';
+
+let opening: Promise<IDBDatabase> | undefined;
+
+function open(): Promise<IDBDatabase> {
+  opening ??= new Promise<IDBDatabase>((resolve, reject) => {
+    const req = indexedDB.open(DB, VERSION);
+    req.onupgradeneeded = () => {
+      const d = req.result;
+      // A version-1 record holds a whole workspace in the old form: it is dropped, not misread.
+      if (d.objectStoreNames.contains(RECORDS)) d.deleteObjectStore(RECORDS);
+      d.createObjectStore(RECORDS);
+      if (!d.objectStoreNames.contains(PROFILES)) d.createObjectStore(PROFILES);
+    };
+    req.onsuccess = () => {
+      const d = req.result;
+      // Another tab that opens a newer version asks this one to let go.
+      d.onversionchange = () => {
+        d.close();
+        opening = undefined;
+      };
+      resolve(d);
+    };
+    req.onerror = () => {
+      opening = undefined;
+      reject(req.error ?? new Error('IndexedDB could not be opened'));
+    };
+    req.onblocked = () => {
+      opening = undefined;
+      reject(new Error('IndexedDB is held by another Flamelens window'));
+    };
+  });
+  return opening;
+}
+
+function done(t: IDBTransaction): Promise<void> {
+  return new Promise((resolve, reject) => {
+    t.oncomplete = () => resolve();
+    t.onerror = () => reject(t.error ?? new Error('IndexedDB write failed'));
+    t.onabort = () => reject(t.error ?? new Error('IndexedDB write was aborted'));
+  });
+}
+
+/**
+ * Starts storing a profile and returns once its data has been copied (IndexedDB clones the value
+ * when `put` is called), so the caller may transfer the profile's buffers right away. `written`
+ * settles when the write is on disk.
+ */
+export async function beginProfileWrite(key: string, profile: Profile): Promise<{ written: Promise<void> }> {
+  const d = await open();
+  const t = d.transaction(PROFILES, 'readwrite');
+  const written = done(t);
+  t.objectStore(PROFILES).put(profile, key);
+  return { written };
+}
+
+export async function writeProfile(key: string, profile: Profile): Promise<void> {
+  await (
+    await beginProfileWrite(key, profile)
+  ).written;
+}
+
+export async function readProfile(key: string): Promise<Profile | undefined> {
+  const d = await open();
+  const t = d.transaction(PROFILES, 'readonly');
+  const req = t.objectStore(PROFILES).get(key);
+  await done(t);
+  return req.result as Profile | undefined;
+}
+
+/** Deletes every stored profile whose key is not in `keep`. */
+export async function pruneProfiles(keep: ReadonlySet<string>): Promise<void> {
+  const d = await open();
+  const t = d.transaction(PROFILES, 'readwrite');
+  const s = t.objectStore(PROFILES);
+  const req = s.getAllKeys();
+  req.onsuccess = () => {
+    for (const k of req.result) if (typeof k !== 'string' || !keep.has(k)) s.delete(k);
+  };
+  await done(t);
+}
+
+export async function readRecord<T>(key: string): Promise<T | undefined> {
+  const d = await open();
+  const t = d.transaction(RECORDS, 'readonly');
+  const req = t.objectStore(RECORDS).get(key);
+  await done(t);
+  return req.result as T | undefined;
+}
+
+export async function writeRecord(key: string, value: unknown): Promise<void> {
+  const d = await open();
+  const t = d.transaction(RECORDS, 'readwrite');
+  t.objectStore(RECORDS).put(value, key);
+  await done(t);
+}
+
+export async function deleteRecord(key: string): Promise<void> {
+  const d = await open();
+  const t = d.transaction(RECORDS, 'readwrite');
+  t.objectStore(RECORDS).delete(key);
+  await done(t);
+}
