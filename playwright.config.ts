@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { defineConfig } from '@playwright/test';
 
 /**
@@ -7,6 +8,10 @@ import { defineConfig } from '@playwright/test';
  * reports itself as skipped, with the reason, where not.
  */
 const PORT = Number(process.env.FLAMELENS_E2E_PORT ?? 4517);
+// The local server requires a secret in every path (electron/server/serve.ts). The runner sets
+// it once; its test workers inherit the environment, so all agree on the address.
+process.env.FLAMELENS_SERVER_SECRET ||= `e2e-${randomBytes(18).toString('base64url')}`;
+const SECRET = process.env.FLAMELENS_SERVER_SECRET;
 const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
@@ -25,7 +30,7 @@ export default defineConfig({
   retries: process.env.CI ? 1 : 0,
   reporter: [['list'], ['json', { outputFile: 'test-results/e2e.json' }]],
   use: {
-    baseURL: `http://127.0.0.1:${PORT}`,
+    baseURL: `http://127.0.0.1:${PORT}/${SECRET}/`,
     viewport: { width: 1400, height: 900 },
     trace: 'retain-on-failure',
   },
@@ -42,7 +47,7 @@ export default defineConfig({
   ],
   webServer: {
     command: `node bin/flamelens.mjs open --no-browser --port ${PORT}`,
-    url: `http://127.0.0.1:${PORT}/`,
+    url: `http://127.0.0.1:${PORT}/${SECRET}/`,
     reuseExistingServer: !process.env.CI,
     timeout: 60_000,
     stdout: 'pipe',

@@ -31,7 +31,7 @@ async function annotate(page: Page): Promise<void> {
 }
 
 test.beforeEach(async ({ page }) => {
-  await page.goto('/');
+  await page.goto('./');
   await expectDrawn(pane(page, 'baseline.cpuprofile'));
   await expectDrawn(pane(page, 'dd-trace.cpuprofile'));
 });

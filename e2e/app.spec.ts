@@ -3,7 +3,7 @@ import { expect, test } from '@playwright/test';
 import { expectDrawn, pane, pngStats } from './support';
 
 test('opens the bundled sample comparison with flamegraphs side by side', async ({ page }) => {
-  await page.goto('/');
+  await page.goto('./');
   const base = pane(page, 'baseline.cpuprofile');
   const agent = pane(page, 'dd-trace.cpuprofile');
   await expectDrawn(base);
@@ -24,6 +24,6 @@ test('opens the bundled sample comparison with flamegraphs side by side', async 
 
 test('shows the empty state help when there is nothing to open', async ({ page }) => {
   await page.route('**/api/initial-items', (r) => r.fulfill({ json: [] }));
-  await page.goto('/');
+  await page.goto('./');
   await expect(page.getByRole('heading', { name: 'Compare profiles side by side' })).toBeVisible();
 });

@@ -7,7 +7,7 @@ function percent(text: string | null): number {
 }
 
 test.beforeEach(async ({ page }) => {
-  await page.goto('/');
+  await page.goto('./');
   await expectDrawn(pane(page, 'baseline.cpuprofile'));
   await expectDrawn(pane(page, 'dd-trace.cpuprofile'));
 });

@@ -13,7 +13,7 @@ const NEW = 'rgb(168, 85, 247)';
 const GONE = 'rgb(15, 118, 110)';
 
 test.beforeEach(async ({ page }) => {
-  await page.goto('/');
+  await page.goto('./');
   await expectDrawn(pane(page, 'baseline.cpuprofile'));
   await expectDrawn(pane(page, 'dd-trace.cpuprofile'));
 });

@@ -3,7 +3,7 @@ import { dropFiles, expectDrawn, pane } from './support';
 
 test.beforeEach(async ({ page }) => {
   await page.route('**/api/initial-items', (r) => r.fulfill({ json: [] }));
-  await page.goto('/');
+  await page.goto('./');
 });
 
 const S = 'fixtures/samples';

@@ -16,7 +16,7 @@ function perfSamples(): { t: number; period: number }[] {
 
 test.beforeEach(async ({ page }) => {
   await page.route('**/api/initial-items', (r) => r.fulfill({ json: [] }));
-  await page.goto('/');
+  await page.goto('./');
 });
 
 test('a range picked on the heatmap is what the flamegraph shows', async ({ page }) => {

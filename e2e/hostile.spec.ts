@@ -8,7 +8,7 @@ test('a random binary, a truncated trace and an empty file give three clear erro
   const trace = gunzipSync(readFileSync('fixtures/samples/baseline/node_trace.1.log.gz'));
   // Cut in the middle of the first event: nothing complete is left.
   const truncated = trace.subarray(0, 40);
-  await page.goto('/');
+  await page.goto('./');
   await expectDrawn(pane(page, 'dd-trace.cpuprofile'));
   await dropFiles(page, [
     { name: 'random.bin', bytes: random },
@@ -31,7 +31,7 @@ test('a random binary, a truncated trace and an empty file give three clear erro
 });
 
 test('the page and its workers may compile WebAssembly (the import worker’s line scanner), never eval JavaScript', async ({ page }) => {
-  await page.goto('/');
+  await page.goto('./');
   await expectDrawn(pane(page, 'dd-trace.cpuprofile'));
   const probe = `let wasm = false, evaluated = false;
     try { new WebAssembly.Module(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0])); wasm = true; } catch {}
@@ -53,4 +53,13 @@ test('the page and its workers may compile WebAssembly (the import worker’s li
     return { inWorker, page: { wasm: WebAssembly.validate(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0])), evaluated } };
   }, probe);
   expect(result).toEqual({ inWorker: { wasm: true, evaluated: false }, page: { wasm: true, evaluated: false } });
+});
+
+test('the local server answers only requests that carry the secret of its address', async ({ page, baseURL }) => {
+  await page.goto('./');
+  await expect(page.getByRole('region', { name: /^Run / }).first()).toBeVisible();
+  const origin = new URL(baseURL!).origin;
+  for (const path of ['/', '/api/initial-items', '/index.html'])
+    expect((await page.request.get(`${origin}${path}`)).status(), path).toBe(403);
+  expect((await page.request.get(`${baseURL}api/initial-items`)).status()).toBe(200);
 });

@@ -59,7 +59,7 @@ test('four big runs are kept for recovery without a long task, and come back aft
       for (const e of list.getEntries()) w.longTasks.push({ start: e.startTime, duration: e.duration });
     }).observe({ type: 'longtask', buffered: true });
   });
-  await page.goto('/');
+  await page.goto('./');
   const panes = page.getByRole('region', { name: /^Run / });
   // The bundled sample comparison opens first: clear it.
   await expect(panes).not.toHaveCount(0);

@@ -4,7 +4,7 @@ import { dropFiles } from './support';
 
 test.beforeEach(async ({ page }) => {
   await page.route('**/api/initial-items', (r) => r.fulfill({ json: [] }));
-  await page.goto('/');
+  await page.goto('./');
 });
 
 const BASE = 'baseline.trace.log.gz';

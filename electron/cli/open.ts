@@ -28,7 +28,8 @@ export async function openCommand(args: string[]): Promise<number> {
   const files = positionals.map((f) => resolve(f));
   for (const f of files) if (!existsSync(f)) throw new CliError(`${f}: no such file or folder`);
   const port = values.port !== undefined ? Number(values.port) : undefined;
-  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536)) throw new CliError(`--port must be a port number, not "${values.port}"`);
+  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port < 65536))
+    throw new CliError(`--port must be a port number, not "${values.port}"`);
   const electron = values['no-browser'] ? { reason: '--no-browser was given' } : findElectron(appRoot);
   if ('path' in electron) {
     // Electron refuses to start as root on Linux without --no-sandbox (the renderer keeps its own sandbox flag).
@@ -36,6 +37,14 @@ export async function openCommand(args: string[]): Promise<number> {
     const child = spawn(electron.path, [...(asRoot ? ['--no-sandbox'] : []), appRoot, ...files], { stdio: 'inherit' });
     return await new Promise<number>((res) => child.on('exit', (code) => res(code ?? 0)));
   }
-  await openInBrowser({ files, electronReason: electron.reason, noBrowser: values['no-browser'] === true, ...(port !== undefined ? { port } : {}) });
+  // FLAMELENS_SERVER_SECRET fixes the address's secret, for scripts and tests that open it themselves.
+  const secret = process.env.FLAMELENS_SERVER_SECRET || undefined;
+  await openInBrowser({
+    files,
+    electronReason: electron.reason,
+    noBrowser: values['no-browser'] === true,
+    ...(port !== undefined ? { port } : {}),
+    ...(secret !== undefined ? { secret } : {}),
+  });
   return 0;
 }

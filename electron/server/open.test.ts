@@ -67,16 +67,18 @@ describe('openInBrowser', () => {
       rendererDir,
     });
     await expect.poll(() => lines.length).toBe(1);
-    const m = /^Electron is not available here \(no display\); Flamelens is at (http:\/\/127\.0\.0\.1:\d+) — open it in a browser$/.exec(
+    const m = /^Electron is not available here \(no display\); Flamelens is at (http:\/\/127\.0\.0\.1:\d+\/[A-Za-z0-9_-]{32}\/) — open it in a browser$/.exec(
       lines[0]!,
     );
     expect(m, lines[0]).not.toBeNull();
-    const res = await fetch(`${m![1]}/api/initial-items`);
+    const res = await fetch(`${m![1]}api/initial-items`);
+    // Without the secret the same server answers nothing.
+    expect((await fetch(`${new URL(m![1]!).origin}/api/initial-items`)).status).toBe(403);
     const items = (await res.json()) as { kind: string; file: { name: string } }[];
     expect(items.map((i) => i.file.name)).toEqual(['baseline.cpuprofile', 'dd-trace.cpuprofile']);
     stop.abort();
     await running;
-    await expect(fetch(`${m![1]}/api/initial-items`)).rejects.toThrow();
+    await expect(fetch(`${m![1]}api/initial-items`)).rejects.toThrow();
   });
 
   it('refuses files that do not exist', async () => {

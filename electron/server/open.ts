@@ -29,6 +29,8 @@ export interface OpenInBrowserOptions {
   signal?: AbortSignal;
   /** the built renderer; out/renderer of this checkout by default */
   rendererDir?: string;
+  /** the secret of the address (see serve.ts); random by default */
+  secret?: string;
 }
 
 const BROWSER_NAMES = ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'];
@@ -96,8 +98,9 @@ export async function openInBrowser(opts: OpenInBrowserOptions): Promise<void> {
     items,
     rendererDir: opts.rendererDir ?? rendererDirOf(appRoot),
     ...(opts.port !== undefined ? { port: opts.port } : {}),
+    ...(opts.secret !== undefined ? { secret: opts.secret } : {}),
   });
-  const url = server.url.replace(/\/$/, '');
+  const url = server.url;
   const prefix = opts.electronReason ? `Electron is not available here (${opts.electronReason}); ` : '';
   const printAddress = (why: string): void => log(`${prefix}${why}Flamelens is at ${url} — open it in a browser`);
 

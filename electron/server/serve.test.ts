@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChosenItem } from '../../shared/ipc/contract';
 import { CONTENT_SECURITY_POLICY } from '../main/csp';
-import { type RunningServer, hostAllowed, startServer } from './serve';
+import { type RunningServer, hostAllowed, secretMatches, startServer } from './serve';
 
 let dir: string;
 let server: RunningServer;
@@ -17,11 +17,23 @@ interface Reply {
   body: Buffer;
 }
 
-/** A raw request: unlike fetch, it sends `..` and odd encodings exactly as written. */
-function get(path: string, opts: { method?: string; host?: string } = {}): Promise<Reply> {
+/** The server's secret path prefix, `/<secret>`. */
+let prefix: string;
+
+/**
+ * A raw request: unlike fetch, it sends `..` and odd encodings exactly as written. The path is
+ * under the server's secret unless `bare`.
+ */
+function get(path: string, opts: { method?: string; host?: string; bare?: boolean } = {}): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: '127.0.0.1', port, path, method: opts.method ?? 'GET', headers: { host: opts.host ?? `127.0.0.1:${port}` } },
+      {
+        host: '127.0.0.1',
+        port,
+        path: opts.bare ? path : `${prefix}${path}`,
+        method: opts.method ?? 'GET',
+        headers: { host: opts.host ?? `127.0.0.1:${port}` },
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
@@ -49,6 +61,7 @@ beforeAll(async () => {
   writeFileSync(join(dir, '42.0x', 'meta.json'), '{"a":1}');
   server = await startServer({ items: [join(dir, 'run.cpuprofile'), join(dir, '42.0x')], rendererDir: renderer });
   port = Number(new URL(server.url).port);
+  prefix = new URL(server.url).pathname.replace(/\/$/, '');
 });
 afterAll(async () => {
   await server?.close();
@@ -103,7 +116,8 @@ describe('static files', () => {
     '//etc/passwd',
   ])('blocks path traversal: %s', async (path) => {
     const r = await get(path);
-    expect(r.status).toBe(404);
+    // 404 inside the secret folder; 403 where `..` climbed out of it
+    expect([403, 404]).toContain(r.status);
     expect(r.body.toString()).not.toContain('do not serve');
   });
 
@@ -174,6 +188,52 @@ describe('api', () => {
   });
 });
 
+describe('the secret in the address', () => {
+  it('is required on every request: without it, or with a wrong one, the answer is 403', async () => {
+    const secret = prefix.slice(1);
+    expect(secret).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    const wrong = `${secret.slice(0, -1)}${secret.endsWith('A') ? 'B' : 'A'}`;
+    for (const path of [
+      '/',
+      '/index.html',
+      '/assets/index-abc.js',
+      '/api/initial-items',
+      `/${wrong}/`,
+      `/${wrong}/api/initial-items`,
+      `/${secret}x/`,
+      `/${secret.slice(1)}/`,
+    ]) {
+      const r = await get(path, { bare: true });
+      expect(r.status, path).toBe(403);
+      expect(r.body.toString(), path).not.toContain('run.cpuprofile');
+    }
+    expect((await get('/api/initial-items')).status).toBe(200);
+    const redirect = await get(prefix, { bare: true });
+    expect(redirect.status).toBe(308);
+    expect(redirect.headers.location).toBe(`${prefix}/`);
+  });
+
+  it('is new for every server unless given, and must look like one', async () => {
+    const a = await startServer({ items: [], rendererDir: join(dir, 'renderer') });
+    const b = await startServer({ items: [], rendererDir: join(dir, 'renderer'), secret: 'given-secret-0123456789' });
+    expect(new URL(a.url).pathname).not.toBe(new URL(server.url).pathname);
+    expect(new URL(b.url).pathname).toBe('/given-secret-0123456789/');
+    await a.close();
+    await b.close();
+    for (const secret of ['short', 'has/slash-0123456789', 'has space 0123456789', ''])
+      await expect(startServer({ items: [], rendererDir: join(dir, 'renderer'), secret })).rejects.toThrow(/secret/);
+  });
+
+  it('compares whole secrets only', () => {
+    const s = Buffer.from('abcdefghijklmnop');
+    expect(secretMatches('abcdefghijklmnop', s)).toBe(true);
+    expect(secretMatches('abcdefghijklmno', s)).toBe(false);
+    expect(secretMatches('abcdefghijklmnopq', s)).toBe(false);
+    expect(secretMatches('', s)).toBe(false);
+    expect(secretMatches('abcdefghijklmnoq', s)).toBe(false);
+  });
+});
+
 describe('startServer', () => {
   it('listens on loopback only', async () => {
     expect(new URL(server.url).hostname).toBe('127.0.0.1');
@@ -194,7 +254,7 @@ describe('startServer', () => {
     const p = Number(new URL(other.url).port);
     await other.close();
     const again = await startServer({ items: [], port: p, rendererDir: join(dir, 'renderer') });
-    expect(again.url).toBe(`http://127.0.0.1:${p}/`);
+    expect(again.url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${p}/[A-Za-z0-9_-]{32}/$`));
     await again.close();
   });
 });

@@ -6,7 +6,13 @@
  * and nothing else: no directory listings, no paths outside the renderer folder, no other files
  * than the ones named on the command line, loopback only, and a Host check so that a web page
  * using DNS rebinding cannot read them either.
+ *
+ * Loopback is open to every account on the machine, so every path starts with a secret:
+ * `http://127.0.0.1:PORT/<secret>/…`. The address `npm start` opens or prints carries it; the
+ * page's own requests (scripts, workers, the API) are relative, so they carry it too. A request
+ * without it gets 403, and the comparison takes the same time whatever the guess.
  */
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
@@ -25,14 +31,21 @@ export interface ServerOptions {
   host?: string;
   /** the built renderer (out/renderer) */
   rendererDir: string;
+  /**
+   * the secret every request's path must start with (letters, digits, `-`, `_`; at least 16);
+   * a new random one when omitted
+   */
+  secret?: string;
 }
 
 export interface RunningServer {
+  /** the address to open, secret included, ending in `/` */
   url: string;
   close(): Promise<void>;
 }
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
+const SECRET_SHAPE = /^[A-Za-z0-9_-]{16,256}$/;
 
 export const MIME_TYPES: Readonly<Record<string, string>> = {
   '.html': 'text/html; charset=utf-8',
@@ -71,13 +84,15 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const rendererDir = await realpath(opts.rendererDir).catch(() => {
     throw new Error(`the renderer is not built (${opts.rendererDir} is missing); run \`npm run build\``);
   });
+  const secret = opts.secret ?? randomBytes(24).toString('base64url');
+  if (!SECRET_SHAPE.test(secret)) throw new Error('the server secret must be at least 16 letters, digits, - or _');
   const registry = createFileRegistry();
   const { items, errors } = await registry.chooseAll(opts.items);
   if (errors.length > 0) throw new Error(errors.join('; '));
 
   let port = 0;
   const server = createServer((req, res) => {
-    handle(req, res, { rendererDir, items, registry, port }).catch((err: unknown) => {
+    handle(req, res, { rendererDir, items, registry, port, secret: Buffer.from(secret) }).catch((err: unknown) => {
       if (!res.headersSent) send(res, 500, 'text/plain; charset=utf-8', 'internal error');
       else res.destroy();
       console.error(`flamelens server: ${(err as Error).message}`);
@@ -87,7 +102,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   port = (server.address() as AddressInfo).port;
   const urlHost = host === '::1' ? '[::1]' : host;
   return {
-    url: `http://${urlHost}:${port}/`,
+    url: `http://${urlHost}:${port}/${secret}/`,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
@@ -111,6 +126,14 @@ interface Context {
   items: ChosenItem[];
   registry: ReturnType<typeof createFileRegistry>;
   port: number;
+  secret: Buffer;
+}
+
+/** Whether the path's first segment is the secret, compared in constant time. */
+export function secretMatches(firstSegment: string, secret: Buffer): boolean {
+  const given = Buffer.from(firstSegment);
+  // Compared with itself when the length differs, so the time taken says nothing of the secret.
+  return timingSafeEqual(given.length === secret.length ? given : secret, secret) && given.length === secret.length;
 }
 
 async function handle(req: IncomingMessage, res: ServerResponse, ctx: Context): Promise<void> {
@@ -125,7 +148,16 @@ async function handle(req: IncomingMessage, res: ServerResponse, ctx: Context): 
   } catch {
     return send(res, 400, 'text/plain; charset=utf-8', 'bad request');
   }
-  const path = url.pathname;
+  // `/<secret>/rest`: the rest is what is served; `/<secret>` alone goes to `/<secret>/`.
+  const slash = url.pathname.indexOf('/', 1);
+  const first = url.pathname.slice(1, slash < 0 ? undefined : slash);
+  if (!secretMatches(first, ctx.secret))
+    return send(res, 403, 'text/plain; charset=utf-8', 'forbidden: open the address Flamelens printed');
+  if (slash < 0) {
+    res.writeHead(308, { ...COMMON_HEADERS, Location: `/${first}/`, 'Content-Length': 0, 'Cache-Control': 'no-store' });
+    return void res.end();
+  }
+  const path = url.pathname.slice(slash);
   if (path === '/api/initial-items') {
     return send(res, 200, 'application/json; charset=utf-8', JSON.stringify(ctx.items), req.method === 'HEAD');
   }

@@ -19,11 +19,15 @@ function median(xs) {
   return s[Math.floor(s.length / 2)];
 }
 
+/** The secret of the server's address (see electron/server/serve.ts), fixed so that the page can be opened. */
+const SECRET = `bench-${Math.random().toString(36).slice(2)}-${Date.now()}`;
+
 /** Starts the local server on the files; resolves with the child once it prints its address. */
 function serve(files, port) {
   const server = spawn(process.execPath, ['bin/flamelens.mjs', 'open', '--no-browser', '--port', String(port), ...files], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, FLAMELENS_SERVER_SECRET: SECRET },
   });
   return new Promise((res, rej) => {
     server.on('exit', (code) => rej(new Error(`flamelens open exited with ${code}`)));
@@ -60,7 +64,7 @@ export async function benchUi({ panes, nodes, repeat = 5, files, profile, only }
     });
     const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
     const t0 = Date.now();
-    await page.goto(`http://127.0.0.1:${port}/`);
+    await page.goto(`http://127.0.0.1:${port}/${SECRET}/`);
     await page.waitForFunction((n) => document.querySelectorAll('.pane-chart svg').length === n, panes, { timeout: 300_000 });
     const firstRenderMs = Date.now() - t0;
     const drawn = await page.evaluate(() => [...document.querySelectorAll('.pane-chart')].map((c) => c.querySelectorAll('g.frame').length));
