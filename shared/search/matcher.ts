@@ -4,6 +4,7 @@
  * the function name AND the file path, so `dd-trace` finds the agent by its
  * `node_modules/dd-trace/…` path even where its function names say nothing.
  */
+import { RE2JS } from 're2js';
 import type { Profile } from '../model/types';
 
 export type FrameMatcher = ((name: string, file: string) => boolean) & {
@@ -22,17 +23,38 @@ export interface CompiledQuery {
   error?: string;
 }
 
+/** RE2's flags for a JavaScript flag string: `i`, `s` and `m` as in JavaScript; the others change nothing here. */
+function flagsOf(js: string): number {
+  let f = 0;
+  if (js.includes('i')) f |= RE2JS.CASE_INSENSITIVE;
+  if (js.includes('s')) f |= RE2JS.DOTALL;
+  if (js.includes('m')) f |= RE2JS.MULTILINE;
+  return f;
+}
+
+function regexError(e: unknown): string {
+  const message = (e instanceof Error ? e.message : String(e)).replace(/^error parsing regexp: /, '');
+  // What RE2 leaves out is what makes a pattern take exponential time.
+  return /invalid escape sequence: `\\[1-9]|unsupported Perl syntax: `\(\?[=!<]|invalid named capture: `\(\?<[=!]/.test(message)
+    ? `${message} (searches run in time proportional to the text, so back-references and look-around are not available)`
+    : message;
+}
+
+/**
+ * Compiles a query. `/…/` patterns run on RE2 (re2js), which matches in time linear in the
+ * text: a pattern from the search box or from a workspace, such as `/^(a+)+$/` against a long
+ * frame name, can never hang the window as a backtracking engine would.
+ */
 export function compileQuery(query: string): CompiledQuery | undefined {
   const q = query.trim();
   if (q === '') return undefined;
   const re = /^\/(.+)\/([a-z]*)$/.exec(q);
   if (re) {
     try {
-      const flags = re[2]!.replace(/[gy]/g, '');
-      const rx = new RegExp(re[1]!, flags);
+      const rx = RE2JS.compile(RE2JS.translateRegExp(re[1]!), flagsOf(re[2]!));
       return { match: eitherOf((x) => rx.test(x)) };
     } catch (e) {
-      return { match: () => false, error: `invalid regular expression: ${(e as Error).message}` };
+      return { match: () => false, error: `invalid regular expression: ${regexError(e)}` };
     }
   }
   // A case-insensitive expression of the escaped text: the same substring test as lower-casing
@@ -88,7 +110,7 @@ export function matchShare(p: Profile, frameMatches: Uint8Array, weights: Float6
   let total = 0;
   // Pre-order: a matching node's subtree is the run of nodes up to its `end`, all of it under a
   // match. Read front to back, with no per-node state (this runs on every search keystroke).
-  for (let i = 1; i < length; ) {
+  for (let i = 1; i < length;) {
     if (frameMatches[frame[i]!]) {
       for (const e = end[i]!; i < e; i++) {
         const w = weights[i]!;
