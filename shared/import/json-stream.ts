@@ -122,6 +122,15 @@ class Pieces {
   }
 }
 
+/**
+ * The longest single value read: an array element, a value under the top-level object, or a key.
+ * It is kept whole until it ends and then becomes one string, and V8's strings end at 512 MiB; the
+ * largest real ones (a Chrome `CpuProfile` event holding a whole profile, a heap profile's tree)
+ * are far below. A longer one — a small gzip file that inflates to one enormous string — is
+ * refused as soon as it passes the limit, instead of after taking twice its size in memory.
+ */
+export const MAX_JSON_VALUE_BYTES = 256 * 1024 * 1024;
+
 /** Wrong guesses of element ends (beyond one in 16) after which a stream is only scanned exactly. */
 const MAX_WRONG_GUESSES = 3;
 
@@ -399,10 +408,18 @@ export async function streamJson(chunks: AsyncIterable<Uint8Array>, handlers: Js
     offset += n;
     // Hand over what is complete; keep only bytes of the element or value still open.
     flush();
-    if (mode === Mode.Element) pieces.trim(scan.elemStart);
-    else if (mode === Mode.Value) pieces.trim(valueStart);
-    else if (mode === Mode.InKey) pieces.trim(keyStart);
-    else pieces.clear();
+    const open = mode === Mode.Element ? scan.elemStart : mode === Mode.Value ? valueStart : mode === Mode.InKey ? keyStart : -1;
+    if (open < 0) pieces.clear();
+    else {
+      pieces.trim(open);
+      if (offset - open > MAX_JSON_VALUE_BYTES) {
+        const what = mode === Mode.Element ? 'array element' : mode === Mode.Value ? `value of "${key.slice(0, 80)}"` : 'key';
+        fail(
+          open,
+          `one JSON ${what} that starts here is longer than ${MAX_JSON_VALUE_BYTES / 1024 / 1024} MiB; no profile holds one that long, so the file is not read further`,
+        );
+      }
+    }
   }
 
   /** A value directly under the top-level object ends at `end`. */

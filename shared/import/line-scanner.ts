@@ -239,8 +239,9 @@ export async function scanRecords(
   };
   const scanned = () => {
     drain(0);
-    // A line longer than any line can be (in characters) is not one to wait for.
-    if (ex.unread() > 4 * MAX_LINE) throw tooLong(file, batch.lineNo + ex.pendingLines() + 1);
+    // A line longer than any line can be is not one to wait for: past MAX_LINE bytes it is too
+    // long in characters as well, whatever they are (a gzip bomb of one endless line ends here).
+    if (ex.unread() > MAX_LINE) throw tooLong(file, batch.lineNo + ex.pendingLines() + 1);
   };
   try {
     ex.init(mode === 'folded' ? 0 : 1);

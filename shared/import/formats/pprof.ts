@@ -62,12 +62,25 @@ function binaryWithProfileTag(head: string): boolean {
   return /[\u0000-\u0008\u000e-\u001f\ufffd]/.test(sample);
 }
 
-async function collect(chunks: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
+/**
+ * The largest pprof profile read (after gzip is undone). A profile is decoded whole, and decoded
+ * it takes several times its size; the profilers that write pprof for Node.js write a few MB. A
+ * small gzip file that inflates past this is refused before it can take the machine's memory.
+ */
+export const MAX_PPROF_BYTES = 256 * 1024 * 1024;
+
+async function collect(chunks: AsyncIterable<Uint8Array>, file: string): Promise<Uint8Array> {
   const parts: Uint8Array[] = [];
   let n = 0;
   for await (const c of chunks) {
     parts.push(c);
     n += c.length;
+    if (n > MAX_PPROF_BYTES)
+      throw new ImportError({
+        file,
+        offset: MAX_PPROF_BYTES,
+        message: `the pprof data is larger than ${MAX_PPROF_BYTES / 1024 / 1024} MiB (unpacked); no profiler writes one that large, so it is not read`,
+      });
   }
   const out = new Uint8Array(n);
   let o = 0;
@@ -166,7 +179,7 @@ function truncatedAt(bytes: Uint8Array): number {
 }
 
 async function parse(ctx: ImportContext): Promise<Profile> {
-  const bytes = await collect(ctx.source.chunks());
+  const bytes = await collect(ctx.source.chunks(), ctx.file);
   const cut = truncatedAt(bytes);
   if (cut >= 0)
     throw new ImportError({
@@ -265,8 +278,10 @@ async function parse(ctx: ImportContext): Promise<Profile> {
     if (stack.length === 0) stack.push(frames.intern({ name: '(no stack)', tier: Tier.Unknown, category: Category.Other }));
     tree.addStack(stack, v);
   }
-  if (tree.nodeCount === 1) throw new ImportError({ file: ctx.file, message: `the profile has no samples with a ${shownType(chosen.type)} value` });
-  if (negative > 0) warnings.push(`${negative} sample(s) with a negative ${shownType(chosen.type)} value (a difference profile?) were left out`);
+  if (tree.nodeCount === 1)
+    throw new ImportError({ file: ctx.file, message: `the profile has no samples with a ${shownType(chosen.type)} value` });
+  if (negative > 0)
+    warnings.push(`${negative} sample(s) with a negative ${shownType(chosen.type)} value (a difference profile?) were left out`);
   if (tooLarge > 0) warnings.push(`${tooLarge} sample(s) with a ${shownType(chosen.type)} value past 2^53 were left out`);
 
   const meta: RunMeta = {
