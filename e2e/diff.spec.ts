@@ -51,16 +51,23 @@ test('diff colouring marks the agent frames as new and ranks them first', async 
   await expect(agent.locator('g.frame[name="sendWithTrace"]').first()).toBeVisible();
 });
 
-test('the search box filters the table; absolute mode shows deltas in samples', async ({ page }) => {
+test('the search box filters the table; absolute by default, relative one click away', async ({ page }) => {
   await page.getByLabel('Compare with baseline').selectOption('diff');
   const table = page.getByRole('table', { name: 'Functions ranked by change' });
   await page.getByRole('searchbox').fill('fastify/lib');
   const texts = await table.locator('tbody tr').allTextContents();
   expect(texts.length).toBeGreaterThan(0);
   expect(texts.every((t) => t.includes('fastify/lib'))).toBe(true);
-  await expect(table.locator('tbody tr').first()).toContainText('pp');
-  await page.getByLabel('Normalization').selectOption('absolute');
+  const normalization = page.getByRole('group', { name: 'Normalization' });
+  await expect(normalization.getByRole('button', { name: 'Absolute' })).toHaveAttribute('aria-pressed', 'true');
   await expect(table.locator('tbody tr').first().locator('td').last()).toContainText('samples');
+  const legend = page.getByRole('list', { name: 'Diff colours' });
+  await expect(legend).toContainText('more time than the baseline spent here');
+  await expect(legend).toContainText("noise: within 0.1% of the baseline's total");
+  await normalization.getByRole('button', { name: 'Relative' }).click();
+  await expect(table.locator('tbody tr').first()).toContainText('pp');
+  await expect(legend).toContainText('larger share of the run than in the baseline');
+  await expect(legend).toContainText('noise: within 0.1 pp');
 });
 
 test('what disappeared and the merged diff show frames the run no longer has', async ({ page }) => {

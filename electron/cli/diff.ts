@@ -25,10 +25,11 @@ export const DIFF_HELP: CommandHelp = {
     '  --match PATTERN        share of each run whose stack holds a matching frame, and whose\n' +
     "                         innermost frame matches; PATTERN is searched like the app's search\n" +
     '                         box: text (case-insensitive) or /regex/, against names and paths\n' +
-    "  --normalize relative   (default) each run as a share of its own total: a function's\n" +
-    '                         delta is its change in share, in percentage points, so runs of\n' +
-    '                         different lengths compare (difffolded.pl -n)\n' +
-    '  --normalize absolute   both runs did the same work: a delta is weight added\n' +
+    '  --normalize absolute   (default) both runs did the same work (the same load): a delta\n' +
+    '                         is weight added, in the unit\n' +
+    "  --normalize relative   each run as a share of its own total: a function's delta is its\n" +
+    '                         change in share, in percentage points, so runs of different\n' +
+    '                         lengths compare (difffolded.pl -n)\n' +
     '  --top N                functions listed (default 20; 0 for all that changed)\n' +
     '  --threshold PP         changes within this many percentage points (of the run, relative;\n' +
     '                         of the baseline, absolute) count as noise (default 0.1)\n' +
@@ -92,7 +93,7 @@ function parse(args: string[]): Parsed | 'help' {
   const { values: v, positionals } = parsed;
   if (v.help) return 'help';
   if (positionals.length !== 2) throw new CliError('diff takes exactly two files, BASE and RUN (see flamelens diff --help)');
-  const normalize = v.normalize ?? 'relative';
+  const normalize = v.normalize ?? 'absolute';
   if (normalize !== 'relative' && normalize !== 'absolute')
     throw new CliError(`--normalize must be relative or absolute, not "${normalize}"`);
   const top = v.top === undefined ? 20 : Number(v.top);

@@ -64,7 +64,7 @@ describe('alignment by key path', () => {
   it('maps every weighted call-tree node of each run to the merged node of its key path', async () => {
     const base = await folded('a;b;c 3\na;d 1');
     const run = await folded('a;*b;c 5\na;e 2');
-    const d = diffProfiles(base, run);
+    const d = diffProfiles(base, run, { normalize: 'relative' });
     for (const [p, map] of [
       [base, d.baselineNode],
       [run, d.runNode],
@@ -118,7 +118,7 @@ describe('difffolded.pl semantics', () => {
 
   it('with -n: the baseline is scaled by total2/total1 (relative, in share points)', async () => {
     // -n scales count1 by 20/10: main;a 8 12 / main;b 12 0 / main;c 0 8
-    const d = diffProfiles(await folded(base), await folded(run));
+    const d = diffProfiles(await folded(base), await folded(run), { normalize: 'relative' });
     expect(d.normalize).toBe('relative');
     expect(d.measure).toBe('fraction');
     expect(d.baselineScale).toBe(2);
@@ -138,7 +138,7 @@ describe('difffolded.pl semantics', () => {
   it('with -n and totals that do not divide: within the per-stack truncation of int()', async () => {
     // total1 3, total2 7. difffolded.pl -n: x int(1*7/3)=2 → "x 2 4", y int(2*7/3)=4 → "y 4 3";
     // deltas x +2, y −1. Flamelens does not truncate: x 4 − 7/3, y 3 − 14/3.
-    const d = diffProfiles(await folded('x 1\ny 2'), await folded('x 4\ny 3'));
+    const d = diffProfiles(await folded('x 1\ny 2'), await folded('x 4\ny 3'), { normalize: 'relative' });
     const x = deltaWeight(d, d.tree.deltaTotal[node(d, 'x')]!);
     const y = deltaWeight(d, d.tree.deltaTotal[node(d, 'y')]!);
     expect(x).toBeCloseTo(4 - 7 / 3, 12);
@@ -151,6 +151,23 @@ describe('difffolded.pl semantics', () => {
     const d = diffProfiles(await folded(base), await folded(run));
     expect([...d.removedRoots].map((i) => pathOf(d, i))).toEqual(['main;b']);
     expect([...d.newRoots].map((i) => pathOf(d, i))).toEqual(['main;c']);
+  });
+});
+
+describe('normalization', () => {
+  it('is absolute unless asked: the runs did the same work, a delta is weight added', async () => {
+    // the run spent 2 more samples in a and 6 in the new c; as shares a went from 50% to 33%
+    const d = diffProfiles(await folded('main;a 4\nmain;b 4'), await folded('main;a 6\nmain;b 4\nmain;c 8'));
+    expect([d.normalize, d.measure, d.baselineScale]).toEqual(['absolute', 'weight', 1]);
+    expect(fn(d, 'a').delta.total).toBe(2);
+    expect(fn(d, 'a').status).toBe('changed');
+    expect(d.tree.deltaTotal[node(d, 'main;a')]).toBe(2);
+    expect(formatDelta(d, fn(d, 'a').delta.total)).toBe('+2 samples');
+    // the same frame in relative mode got narrower
+    expect(
+      fn(diffProfiles(await folded('main;a 4\nmain;b 4'), await folded('main;a 6\nmain;b 4\nmain;c 8'), { normalize: 'relative' }), 'a')
+        .delta.total,
+    ).toBeCloseTo(1 / 3 - 1 / 2);
   });
 });
 
@@ -234,7 +251,7 @@ describe('headline', () => {
     const run = await folded('(idle) 2\nmain;work 8');
     const kept = diffProfiles(base, run);
     expect([kept.baseline.total, kept.baseline.idle, kept.change]).toEqual([10, 6, 0]);
-    const dropped = diffProfiles(base, run, { excludeIdle: true });
+    const dropped = diffProfiles(base, run, { excludeIdle: true, normalize: 'relative' });
     expect([dropped.baseline.total, dropped.run.total, dropped.run.idle, dropped.change]).toEqual([4, 8, 2, 1]);
     expect(fn(dropped, 'work').delta.total).toBe(0);
   });

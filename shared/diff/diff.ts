@@ -35,7 +35,7 @@ export const STATUS_NAMES: readonly DiffStatus[] = ['unchanged', 'changed', 'new
 export class DiffError extends Error {}
 
 export interface DiffOptions {
-  /** default 'relative' */
+  /** default 'absolute': the runs did the same work (the usual comparison: the same load) */
   normalize?: Normalize;
   /**
    * Noise threshold, as a fraction: a path or function whose delta is at most this is 'unchanged'.
@@ -225,7 +225,7 @@ function sampleIntervalWarning(base: Profile, run: Profile, unit: Unit): string 
 
 /** Aligns `run` with `baseline` and computes per-path and per-function deltas. */
 export function diffProfiles(baseline: Profile, run: Profile, opts: DiffOptions = {}): ProfileDiff {
-  const normalize = opts.normalize ?? 'relative';
+  const normalize = opts.normalize ?? 'absolute';
   const threshold = opts.threshold ?? 0.001;
   const baseUnit = opts.baselineWeights && opts.weightUnit ? opts.weightUnit : baseline.unit;
   const runUnit = opts.runWeights && opts.weightUnit ? opts.weightUnit : run.unit;

@@ -11,7 +11,7 @@ import type { Profile } from '../../../shared/model/types';
 import type { ViewNode, ViewOptions } from '../../../shared/view/view-tree';
 import { MATCH_COLOR, frameColor, legend } from '../comparison/colors';
 import { formatDuration, formatPercent, formatPoints, formatWeight } from '../comparison/format';
-import { diffColor, diffLegend } from '../diff/diff-colors';
+import { diffColor, diffLegend, diffLegendNote } from '../diff/diff-colors';
 import { diffFor, mergedFor, rangeFor, searchFor, viewTreeFor } from '../store/derived';
 import type { AppState } from '../store/store';
 import { type ExportInput, type ExportPane, type LegendGroup, exportChartWidth } from './render-svg';
@@ -112,13 +112,14 @@ function pane(s: ExportState, run: ExportState['runs'][number], baseline: Profil
 }
 
 function legends(s: ExportState): LegendGroup[] {
+  const unit = s.runs.find((r) => r.id === s.baselineId)?.profile?.unit;
   const groups: LegendGroup[] =
     s.diffView !== 'off'
       ? [
           {
             title: 'Change',
-            entries: diffLegend(s.palette),
-            note: `${s.normalize === 'relative' ? 'relative: each run as a share of its own total, deltas in pp' : 'absolute: both runs did the same work, deltas in the unit'}; idle left out`,
+            entries: diffLegend(s.palette, s.normalize, unit),
+            note: diffLegendNote(s.normalize, s.noisePercent),
           },
         ]
       : [
