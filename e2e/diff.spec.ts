@@ -30,11 +30,15 @@ test('diff colouring marks the agent frames as new and ranks them first', async 
   await expect(agent).toContainText('coloured by change against the baseline');
   const colours = await fills(agent);
   expect(colours.get(NEW) ?? 0).toBeGreaterThan(20);
-  // Some frames got wider (red) and some narrower (blue), with intensity by size.
-  const reds = [...colours.keys()].filter((c) => /^rgb\((\d+), (\d+), (\d+)\)$/.test(c) && Number(c.split(/[(,]/)[1]) > Number(c.split(/[,)]/)[2]) + 60);
-  const blues = [...colours.keys()].filter((c) => /^rgb\((\d+), (\d+), (\d+)\)$/.test(c) && Number(c.split(/[,)]/)[2]) > Number(c.split(/[(,]/)[1]) + 60);
-  expect(reds.length).toBeGreaterThan(1);
-  expect(blues.length).toBeGreaterThan(1);
+  // Absolute (the default): the agent run spent more time almost everywhere, red with intensity
+  // by size; few frames got less.
+  const rgb = (c: string) => c.match(/^rgb\((\d+), (\d+), (\d+)\)$/)?.slice(1).map(Number);
+  const isRed = (c: string) => rgb(c) !== undefined && rgb(c)![0]! > rgb(c)![2]! + 60;
+  // (not the purple of new frames)
+  const isBlue = (c: string) => rgb(c) !== undefined && rgb(c)![2]! > rgb(c)![0]! + 60 && rgb(c)![1]! > rgb(c)![0]!;
+  const boxes = (m: Map<string, number>, is: (c: string) => boolean) => [...m].filter(([c]) => is(c)).reduce((n, [, k]) => n + k, 0);
+  expect([...colours.keys()].filter(isRed).length).toBeGreaterThan(1);
+  expect(boxes(colours, isRed)).toBeGreaterThan(5 * boxes(colours, isBlue));
   // The baseline pane keeps its category colours.
   expect((await fills(pane(page, 'baseline.cpuprofile'))).get(NEW)).toBeUndefined();
 
@@ -43,6 +47,10 @@ test('diff colouring marks the agent frames as new and ranks them first', async 
   const firstRows = await table.locator('tbody tr').evaluateAll((trs) => trs.slice(0, 5).map((tr) => tr.textContent ?? ''));
   expect(firstRows.filter((t) => t.includes('dd-trace/')).length).toBeGreaterThanOrEqual(3);
   await page.screenshot({ path: 'test-results/diff.png' });
+  // Relative: as shares of a run that grew, the frames the agent did not touch got narrower.
+  await page.getByRole('group', { name: 'Normalization' }).getByRole('button', { name: 'Relative' }).click();
+  await expect.poll(async () => [...(await fills(agent)).keys()].filter(isBlue).length).toBeGreaterThan(1);
+  await page.getByRole('group', { name: 'Normalization' }).getByRole('button', { name: 'Absolute' }).click();
 
   // A click on a row focuses that function in every pane.
   const row = table.locator('tbody tr', { hasText: 'sendWithTrace' }).first();
@@ -82,4 +90,19 @@ test('what disappeared and the merged diff show frames the run no longer has', a
   await expect.poll(async () => ((await fills(agent)).get(GONE) ?? 0) > 0 && ((await fills(agent)).get(NEW) ?? 0) > 0).toBe(true);
   await expect(page.getByRole('list', { name: 'Diff colours' })).toContainText('new (not in baseline)');
   await page.screenshot({ path: 'test-results/merged.png' });
+});
+
+test("each run's entry script is the baseline's unless unticked", async ({ page }) => {
+  await page.getByLabel('Compare with baseline').selectOption('diff');
+  const table = page.getByRole('table', { name: 'Functions ranked by change' });
+  await page.getByRole('searchbox').fill('/server-(baseline|ddtrace)\\.js/');
+  const rows = table.locator('tbody tr');
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toHaveClass('row-changed');
+  await expect(rows.first()).toContainText('server-ddtrace.js');
+  const entry = page.getByRole('checkbox', { name: 'match entry scripts' });
+  await expect(entry).toBeChecked();
+  await entry.uncheck();
+  await expect(rows).toHaveCount(2);
+  expect((await rows.evaluateAll((trs) => trs.map((tr) => tr.className))).sort()).toEqual(['row-new', 'row-removed']);
 });

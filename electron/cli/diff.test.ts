@@ -92,7 +92,8 @@ describe('flamelens diff --json on the real samples (baseline vs dd-trace)', () 
     const r = await run(BASE, RUN, '--match', 'dd-trace', '--json', '--normalize', 'relative');
     expect(r.code).toBe(0);
     const j = JSON.parse(r.out);
-    expect(Object.keys(j)).toEqual(['unit', 'normalize', 'idle', 'change', 'baseline', 'run', 'functions']);
+    expect(Object.keys(j)).toEqual(['unit', 'normalize', 'idle', 'change', 'baseline', 'run', 'functions', 'entry']);
+    expect(j.entry).toEqual({ baseline: 'app/server-baseline.js', run: 'app/server-ddtrace.js' });
     expect([j.unit, j.normalize, j.idle]).toEqual(['samples', 'relative', 'included']);
     expect(Object.keys(j.baseline)).toEqual(['file', 'total', 'idle', 'match']);
     expect(j.baseline.file).toBe(BASE);
@@ -140,6 +141,20 @@ describe('flamelens diff --json on the real samples (baseline vs dd-trace)', () 
       expect(f.delta.total).toBe(f.run.total - f.baseline.total);
       expect(f.delta.self).toBe(f.run.self - f.baseline.self);
     }
+  });
+
+  it('matches the entry scripts unless --no-match-entry, and says so', async () => {
+    const entryRows = (fns: Fn[]) => fns.filter((f) => /server-(baseline|ddtrace)\.js$/.test(f.file)).map((f) => f.status);
+    const matched = JSON.parse((await run(BASE, RUN, '--json', '--top', '0')).out);
+    expect(entryRows(matched.functions)).toEqual(['changed']);
+    const apart = JSON.parse((await run(BASE, RUN, '--json', '--top', '0', '--no-match-entry')).out);
+    expect(apart.entry).toBeNull();
+    expect(entryRows(apart.functions).sort()).toEqual(['new', 'removed']);
+    const text = (await run(BASE, RUN)).out;
+    expect(text).toMatch(
+      /^ {2}entry scripts matched: app\/server-ddtrace\.js as app\/server-baseline\.js \(--no-match-entry keeps them apart\)$/m,
+    );
+    expect((await run(BASE, RUN, '--no-match-entry')).out).not.toMatch(/entry scripts matched/);
   });
 
   it('leaves idle samples out on request', async () => {

@@ -20,6 +20,7 @@
 import type { Profile, Unit } from '../model/types';
 import { type FrameMatcher, type MatchShare, matchFrames, matchShare } from '../search/matcher';
 import { accumulate, align, frameKeyIds, newUnion, preorder, subtreeTotals } from './align';
+import { type EntryMatch, entryMatch, withEntryMatched } from './entry-script';
 import { PairMap } from './pair-map';
 
 export type Normalize = 'absolute' | 'relative';
@@ -59,6 +60,11 @@ export interface DiffOptions {
   excludeIdle?: boolean;
   /** frames to measure the share of (an agent): fills `DiffSide.match` */
   matcher?: FrameMatcher;
+  /**
+   * Match the run's entry script with the baseline's, as the same frames (./entry-script):
+   * default true. The run's frames of its entry script then carry the baseline's keys.
+   */
+  matchEntry?: boolean;
 }
 
 export interface DiffSide {
@@ -140,6 +146,8 @@ export interface ProfileDiff {
   functions: FunctionDiff[];
   /** things that make the comparison less trustworthy (different sample rates…) */
   warnings: string[];
+  /** the entry scripts matched as the same frames, when they were (keys are the baseline's) */
+  entry?: EntryMatch;
 }
 
 /** The unit both profiles compare in, and the factors that bring each there; undefined when they do not convert. */
@@ -224,7 +232,9 @@ function sampleIntervalWarning(base: Profile, run: Profile, unit: Unit): string 
 }
 
 /** Aligns `run` with `baseline` and computes per-path and per-function deltas. */
-export function diffProfiles(baseline: Profile, run: Profile, opts: DiffOptions = {}): ProfileDiff {
+export function diffProfiles(baseline: Profile, given: Profile, opts: DiffOptions = {}): ProfileDiff {
+  const entry = opts.matchEntry === false ? undefined : entryMatch(baseline, given);
+  const run = entry ? withEntryMatched(given, entry) : given;
   const normalize = opts.normalize ?? 'absolute';
   const threshold = opts.threshold ?? 0.001;
   const baseUnit = opts.baselineWeights && opts.weightUnit ? opts.weightUnit : baseline.unit;
@@ -336,7 +346,7 @@ export function diffProfiles(baseline: Profile, run: Profile, opts: DiffOptions 
       `the files come from different producers (${baseline.format}, ${run.format}): frames only one of them records ` +
         '(native code, idle, program) show up as new or removed',
     );
-  return {
+  const out: ProfileDiff = {
     normalize,
     measure: relative ? 'fraction' : 'weight',
     unit: cu.unit,
@@ -354,6 +364,8 @@ export function diffProfiles(baseline: Profile, run: Profile, opts: DiffOptions 
     functions,
     warnings,
   };
+  if (entry) out.entry = entry;
+  return out;
 }
 
 /** Largest |delta.total| first, then largest |delta.self|, then by key for a stable order. */

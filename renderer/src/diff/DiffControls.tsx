@@ -1,5 +1,7 @@
 import type { Normalize } from '../../../shared/diff/diff';
+import { entryMatchFor } from '../store/derived';
 import type { DiffView } from '../store/diff-slice';
+import type { Run } from '../store/runs-slice';
 import { useStore } from '../store/store';
 
 const NORMALIZATIONS: { value: Normalize; label: string; title: string }[] = [
@@ -15,6 +17,19 @@ const NORMALIZATIONS: { value: Normalize; label: string; title: string }[] = [
   },
 ];
 
+/** What entry-script matching does in this comparison, for the checkbox's tooltip. */
+function entryTitle(runs: Run[], baselineId: string | undefined): string {
+  const baseline = runs.find((r) => r.id === baselineId)?.profile;
+  const pairs: string[] = [];
+  for (const r of runs) {
+    const m = r.profile && baseline && r.id !== baselineId ? entryMatchFor(r.profile, baseline) : undefined;
+    if (m) pairs.push(`${r.title}: ${m.run} as ${m.baseline}`);
+  }
+  const rule =
+    "Each run's entry script (its first file of application code, e.g. server-otel.js) is the same frame as the baseline's (server-baseline.js)";
+  return pairs.length > 0 ? `${rule}.\n${pairs.join('\n')}` : `${rule}. No run has an entry script to match here.`;
+}
+
 /** How runs are compared with the baseline: colouring, normalization, measure, noise, entry scripts. */
 export function DiffControls() {
   const diffView = useStore((s) => s.diffView);
@@ -22,6 +37,8 @@ export function DiffControls() {
   const measure = useStore((s) => s.diffMeasure);
   const noise = useStore((s) => s.noisePercent);
   const matchEntry = useStore((s) => s.matchEntry);
+  const runs = useStore((s) => s.runs);
+  const baselineId = useStore((s) => s.baselineId);
   const s = useStore.getState();
   return (
     <div className="diff-controls" role="group" aria-label="Diff against baseline">
@@ -63,14 +80,14 @@ export function DiffControls() {
             />
             {normalize === 'relative' ? 'pp' : '%'}
           </label>
-          <label
-            className="match-entry"
-            title="Each run's entry script (its first file of application code, e.g. server-otel.js) is the same frame as the baseline's (server-baseline.js)"
-          >
-            <input type="checkbox" checked={matchEntry} onChange={(e) => s.entryMatchingChosen(e.currentTarget.checked)} />
-            match entry scripts
-          </label>
         </>
+      )}
+      {runs.length > 1 && (
+        // Also what zoom and hover follow, so it stays at hand with the diff off.
+        <label className="match-entry" title={entryTitle(runs, baselineId)}>
+          <input type="checkbox" checked={matchEntry} onChange={(e) => s.entryMatchingChosen(e.currentTarget.checked)} />
+          match entry scripts
+        </label>
       )}
     </div>
   );

@@ -2,7 +2,7 @@ import type { DiffStatus, FunctionDiff, ProfileDiff } from '../../../shared/diff
 import { formatDelta, formatShare, formatWeight, rankFunctions, shareOf } from '../../../shared/diff/diff-query';
 import { compileQuery } from '../../../shared/search/matcher';
 import { heaviestPath } from '../../../shared/view/function-path';
-import { diffFor, rangeFor } from '../store/derived';
+import { comparedProfile, diffFor, rangeFor } from '../store/derived';
 import { useStore } from '../store/store';
 
 const MAX_ROWS = 300;
@@ -30,12 +30,13 @@ export function DiffTable() {
   const noise = useStore((s) => s.noisePercent);
   const query = useStore((s) => s.query);
   const ranges = useStore((s) => s.ranges);
+  const matchEntry = useStore((s) => s.matchEntry);
   const s = useStore.getState();
 
   const baseline = runs.find((r) => r.id === baselineId)?.profile;
   const candidates = runs.filter((r) => r.id !== baselineId && r.status === 'ready');
   const run = candidates.find((r) => r.id === tableRunId) ?? candidates[0];
-  const runProfile = run?.profile;
+  const runProfile = run?.profile && comparedProfile(run.profile, baseline, matchEntry);
   // diffFor is memoized per pair of profiles; no hook needed.
   const result =
     baseline && runProfile
@@ -108,7 +109,7 @@ export function DiffTable() {
   );
 
   function focusFunction(key: string, removed: boolean): void {
-    const p = removed ? baseline : run!.profile!;
+    const p = removed ? baseline : runProfile;
     const path = p ? heaviestPath(p, key) : undefined;
     if (path) useStore.getState().pathFocused(path);
   }

@@ -33,6 +33,7 @@ function state(over: Partial<ExportState> = {}): ExportState {
     normalize: 'relative',
     diffMeasure: 'total',
     noisePercent: 0.1,
+    matchEntry: true,
     ranges: {},
     ...over,
   };
