@@ -11,6 +11,7 @@ async function fills(p: Locator): Promise<Map<string, number>> {
 
 const NEW = 'rgb(168, 85, 247)';
 const GONE = 'rgb(15, 118, 110)';
+const MOVED = 'rgb(220, 196, 142)';
 
 test.beforeEach(async ({ page }) => {
   await page.goto('/');
@@ -39,6 +40,13 @@ test('diff colouring marks the agent frames as new and ranks them first', async 
   const boxes = (m: Map<string, number>, is: (c: string) => boolean) => [...m].filter(([c]) => is(c)).reduce((n, [, k]) => n + k, 0);
   expect([...colours.keys()].filter(isRed).length).toBeGreaterThan(1);
   expect(boxes(colours, isRed)).toBeGreaterThan(5 * boxes(colours, isBlue));
+  // Fastify's functions called under dd-trace's wrappers moved there: they are not new.
+  const reply = agent.locator('g.frame[name="Reply.send"] rect');
+  await expect(reply.first()).toBeVisible();
+  const replyFills = await reply.evaluateAll((rs) => rs.map((r) => getComputedStyle(r).fill));
+  expect(replyFills).toContain(MOVED);
+  expect(replyFills).not.toContain(NEW);
+  await expect(page.getByRole('list', { name: 'Diff colours' })).toContainText('moved (same function, other callers)');
   // The baseline pane keeps its category colours.
   expect((await fills(pane(page, 'baseline.cpuprofile'))).get(NEW)).toBeUndefined();
 

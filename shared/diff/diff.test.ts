@@ -155,6 +155,40 @@ describe('difffolded.pl semantics', () => {
   });
 });
 
+describe('moved under a wrapper', () => {
+  const base = 'main;handler;send 4\nmain;other 2';
+  // the agent wraps the handler: same functions, called from a new place
+  const run = 'main;wrap;handler;send 6\nmain;wrap;agent 3\nmain;other 2';
+
+  it('is new only where the function is nowhere in the baseline; a path of a known function moved', async () => {
+    const d = diffProfiles(await folded(base), await folded(run));
+    const status = (p: string) => STATUS_NAMES[d.tree.status[node(d, p)]!];
+    expect(['main;wrap', 'main;wrap;agent'].map(status)).toEqual(['new', 'new']);
+    expect(['main;wrap;handler', 'main;wrap;handler;send'].map(status)).toEqual(['moved', 'moved']);
+    // and the other way: the baseline's path of a function the run calls elsewhere
+    expect(status('main;handler')).toBe('moved');
+    expect(status('main;other')).toBe('unchanged');
+    expect([...d.newRoots].map((i) => pathOf(d, i))).toEqual(['main;wrap']);
+    expect(d.removedRoots.length).toBe(0);
+    const by = Object.fromEntries(d.functions.map((f) => [f.name, [f.status, f.delta.total]]));
+    expect(by).toEqual({
+      main: ['changed', 5],
+      handler: ['changed', 2],
+      send: ['changed', 2],
+      wrap: ['new', 9],
+      agent: ['new', 3],
+      other: ['unchanged', 0],
+    });
+  });
+
+  it('a function gone from the run is removed, on every path', async () => {
+    const d = diffProfiles(await folded(run), await folded(base));
+    expect(STATUS_NAMES[d.tree.status[node(d, 'main;wrap;handler')]!]).toBe('moved');
+    expect(STATUS_NAMES[d.tree.status[node(d, 'main;wrap;agent')]!]).toBe('removed');
+    expect(fn(d, 'agent').status).toBe('removed');
+  });
+});
+
 describe('normalization', () => {
   it('is absolute unless asked: the runs did the same work, a delta is weight added', async () => {
     // the run spent 2 more samples in a and 6 in the new c; as shares a went from 50% to 33%
@@ -313,6 +347,24 @@ describe('real samples: baseline vs dd-trace (node --cpu-prof)', () => {
     expect(top.filter((f) => !isAgent(f.file)).map((f) => `${f.name} ${f.file.replace(/.*\//, '')}`)).toEqual([
       'publish node:diagnostics_channel',
     ]);
+  });
+
+  it('calls a path new exactly where its function is new: Fastify under the agent moved, it is not new', () => {
+    const status = new Map(d.functions.map((f) => [f.key, f.status]));
+    const counts = [0, 0, 0, 0, 0];
+    for (let i = 1; i < d.tree.length; i++) {
+      const s = d.tree.status[i]!;
+      counts[s]!++;
+      const f = status.get(d.keys[d.tree.key[i]!]!);
+      if (s === 2) expect(f).toBe('new');
+      if (s === 3) expect(f).toBe('removed');
+      if (s === 4) expect(f === 'new' || f === 'removed').toBe(false);
+      if (f === 'new') expect(s).toBe(2);
+    }
+    // dd-trace wraps the request handling: many paths moved under it
+    expect(counts[4]).toBeGreaterThan(100);
+    const reply = d.functions.find((f) => f.name === 'Reply.send' && f.file.includes('node_modules/fastify/'))!;
+    expect(reply.status).toBe('changed');
   });
 
   it("keeps both runs' totals and function figures", () => {

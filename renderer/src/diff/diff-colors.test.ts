@@ -29,4 +29,11 @@ describe('diff legend', () => {
       /^relative \(each run as a share of its own total\): Δ in percentage points; noise: within 0\.25 pp/,
     );
   });
+
+  it('has a colour and an entry of its own for call paths that moved', () => {
+    const moved = diffColor('default', Status.Moved, 5, 10);
+    expect(moved).not.toBe(diffColor('default', Status.New, 5, 10));
+    expect(diffLegend('default', 'absolute')).toContainEqual({ label: 'moved (same function, other callers)', color: moved });
+    expect(diffColor('colorblind', Status.Moved, 5, 10)).not.toBe(diffColor('colorblind', Status.New, 5, 10));
+  });
 });

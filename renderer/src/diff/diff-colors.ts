@@ -1,7 +1,8 @@
 /**
  * Diff colours: red where a frame got wider than in the baseline, blue where it got narrower,
  * deeper with the size of the change; a colour of its own for frames the baseline does not have
- * at all (new code paths such as an agent's) and for frames the run no longer has.
+ * at all (new code paths such as an agent's), for frames the run no longer has, and for call paths
+ * that moved (the function is on the other side, under other callers: see `PathStatus`).
  */
 import { type Normalize, Status } from '../../../shared/diff/diff';
 import type { Unit } from '../../../shared/model/types';
@@ -13,6 +14,7 @@ interface DiffPalette {
   light: [number, number, number];
   added: string;
   removed: string;
+  moved: string;
   unchanged: string;
 }
 
@@ -23,6 +25,7 @@ const PALETTES: Record<Palette, DiffPalette> = {
     light: [242, 236, 236],
     added: '#a855f7',
     removed: '#0f766e',
+    moved: '#dcc48e',
     unchanged: '#dedbd6',
   },
   // Orange–purple diverging colours stay apart for the common colour-vision deficiencies.
@@ -32,6 +35,7 @@ const PALETTES: Record<Palette, DiffPalette> = {
     light: [238, 238, 238],
     added: '#f0e442',
     removed: '#009e73',
+    moved: '#56b4e9',
     unchanged: '#dddddd',
   },
 };
@@ -46,6 +50,7 @@ export function diffColor(palette: Palette, status: number | undefined, delta: n
   const p = PALETTES[palette];
   if (status === Status.New) return p.added;
   if (status === Status.Removed) return p.removed;
+  if (status === Status.Moved) return p.moved;
   if (status !== Status.Changed || !delta || scale <= 0) return p.unchanged;
   const t = 0.25 + 0.75 * Math.sqrt(Math.min(1, Math.abs(delta) / scale));
   return mix(p.light, delta > 0 ? p.wider : p.narrower, t);
@@ -74,6 +79,7 @@ export function diffLegend(palette: Palette, normalize: Normalize, unit?: Unit):
     { label: narrower, color: mix(p.light, p.narrower, 0.8) },
     { label: 'new (not in baseline)', color: p.added },
     { label: 'gone (not in run)', color: p.removed },
+    { label: 'moved (same function, other callers)', color: p.moved },
     { label: 'unchanged (within noise)', color: p.unchanged },
   ];
 }
