@@ -1,20 +1,9 @@
-import type { DiffStatus, FunctionDiff, ProfileDiff } from '../../../shared/diff/diff';
-import { formatDelta, formatShare, formatWeight, rankFunctions, shareOf } from '../../../shared/diff/diff-query';
-import { compileQuery } from '../../../shared/search/matcher';
+import type { DiffStatus } from '../../../shared/diff/diff';
+import { formatDelta, formatShare, formatWeight, shareOf } from '../../../shared/diff/diff-query';
 import { heaviestPath } from '../../../shared/view/function-path';
 import { comparedProfile, diffFor, rangeFor } from '../store/derived';
 import { useStore } from '../store/store';
-
-const MAX_ROWS = 300;
-
-function rankedRows(d: ProfileDiff | undefined, status: DiffStatus | 'all', measure: 'total' | 'self', query: string): FunctionDiff[] {
-  if (!d) return [];
-  const statuses: DiffStatus[] = status === 'all' ? ['new', 'removed', 'changed'] : [status];
-  let list = rankFunctions(d, { by: measure, status: statuses });
-  const q = compileQuery(query);
-  if (q && !q.error) list = list.filter((f) => q.match(f.name, f.file));
-  return list.slice(0, MAX_ROWS);
-}
+import { rankedRows } from './diff-rows';
 
 /**
  * Functions of one run ranked by their change against the baseline; the search box filters the
