@@ -108,6 +108,14 @@ test("each run's entry script is the baseline's unless unticked", async ({ page 
   await expect(rows).toHaveCount(1);
   await expect(rows.first()).toHaveClass('row-changed');
   await expect(rows.first()).toContainText('server-ddtrace.js');
+  // Zoomed to the run's entry script, the baseline shows its own entry script's frame, full width.
+  await rows.first().click();
+  await expect(page.getByRole('navigation', { name: 'Focused call path' }).locator('[aria-current="location"]')).toHaveText('(anonymous)');
+  const base = pane(page, 'baseline.cpuprofile');
+  await expect(base.locator('g.frame[name="(anonymous)"]').first()).toBeVisible();
+  await expect(base.getByRole('note')).toHaveCount(0);
+  await page.screenshot({ path: 'test-results/entry-zoomed.png' });
+  await page.keyboard.press('Escape');
   const entry = page.getByRole('checkbox', { name: 'match entry scripts' });
   await expect(entry).toBeChecked();
   await entry.uncheck();

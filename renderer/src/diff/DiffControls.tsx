@@ -80,14 +80,12 @@ export function DiffControls() {
             />
             {normalize === 'relative' ? 'pp' : '%'}
           </label>
+          {/* Zoom and hover follow this too, whatever the colouring; it sits with the diff's settings. */}
+          <label className="match-entry" title={entryTitle(runs, baselineId)}>
+            <input type="checkbox" checked={matchEntry} onChange={(e) => s.entryMatchingChosen(e.currentTarget.checked)} />
+            match entry scripts
+          </label>
         </>
-      )}
-      {runs.length > 1 && (
-        // Also what zoom and hover follow, so it stays at hand with the diff off.
-        <label className="match-entry" title={entryTitle(runs, baselineId)}>
-          <input type="checkbox" checked={matchEntry} onChange={(e) => s.entryMatchingChosen(e.currentTarget.checked)} />
-          match entry scripts
-        </label>
       )}
     </div>
   );
