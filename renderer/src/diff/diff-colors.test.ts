@@ -6,7 +6,7 @@ describe('diff legend', () => {
   it('says in words what red and blue mean in absolute mode', () => {
     const labels = diffLegend('default', 'absolute', 'samples').map((e) => e.label);
     expect(labels.slice(0, 2)).toEqual(['more time than the baseline spent here', 'less time than the baseline spent here']);
-    expect(diffLegend('default', 'absolute', 'bytes')[0]!.label).toBe('more memory allocated than the baseline spent here');
+    expect(diffLegend('default', 'absolute', 'bytes')[0]!.label).toBe('more memory allocated here than in the baseline');
   });
 
   it('says in words what red and blue mean in relative mode', () => {

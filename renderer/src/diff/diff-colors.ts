@@ -56,11 +56,11 @@ export function diffColor(palette: Palette, status: number | undefined, delta: n
   return mix(p.light, delta > 0 ? p.wider : p.narrower, t);
 }
 
-/** What the compared weight is, in words: "time" for sampled or timed profiles. */
-function amountWord(unit: Unit | undefined): string {
-  if (unit === 'bytes') return 'memory allocated';
-  if (unit === 'events') return 'events counted';
-  return 'time';
+/** Absolute mode's words for red and blue: what there is more or less of in a frame than in the baseline. */
+function absoluteWords(unit: Unit | undefined): [string, string] {
+  if (unit === 'bytes') return ['more memory allocated here than in the baseline', 'less memory allocated here than in the baseline'];
+  if (unit === 'events') return ['more events counted here than in the baseline', 'fewer events counted here than in the baseline'];
+  return ['more time than the baseline spent here', 'less time than the baseline spent here'];
 }
 
 /**
@@ -69,10 +69,9 @@ function amountWord(unit: Unit | undefined): string {
  */
 export function diffLegend(palette: Palette, normalize: Normalize, unit?: Unit): { label: string; color: string }[] {
   const p = PALETTES[palette];
-  const amount = amountWord(unit);
   const [wider, narrower] =
     normalize === 'absolute'
-      ? [`more ${amount} than the baseline spent here`, `less ${amount} than the baseline spent here`]
+      ? absoluteWords(unit)
       : ['larger share of the run than in the baseline', 'smaller share of the run than in the baseline'];
   return [
     { label: wider, color: mix(p.light, p.wider, 0.8) },
