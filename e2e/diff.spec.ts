@@ -115,6 +115,17 @@ test("each run's entry script is the baseline's unless unticked", async ({ page 
   await expect(base.locator('g.frame[name="(anonymous)"]').first()).toBeVisible();
   await expect(base.getByRole('note')).toHaveCount(0);
   await page.screenshot({ path: 'test-results/entry-zoomed.png' });
+  // Hovering the run's entry script outlines the baseline's.
+  const agent = pane(page, 'dd-trace.cpuprofile');
+  const anon = agent.locator('g.frame[name="(anonymous)"]');
+  const wide = await anon.evaluateAll((gs) => gs.map((g, i) => (Number(g.getAttribute('width')) > 60 ? i : -1)).filter((i) => i >= 0));
+  for (const i of wide) {
+    await anon.nth(i).hover();
+    if ((await agent.getByRole('tooltip').textContent())?.includes('server-ddtrace.js')) break;
+  }
+  await expect(agent.getByRole('tooltip')).toContainText('server-ddtrace.js');
+  await expect(base.locator('g.frame.hovered[name="(anonymous)"]').first()).toBeAttached();
+  await page.mouse.move(0, 0);
   await page.keyboard.press('Escape');
   const entry = page.getByRole('checkbox', { name: 'match entry scripts' });
   await expect(entry).toBeChecked();
