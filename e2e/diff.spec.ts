@@ -11,6 +11,7 @@ async function fills(p: Locator): Promise<Map<string, number>> {
 
 const NEW = 'rgb(168, 85, 247)';
 const GONE = 'rgb(15, 118, 110)';
+const MOVED = 'rgb(220, 196, 142)';
 
 test.beforeEach(async ({ page }) => {
   await page.goto('./');
@@ -30,11 +31,22 @@ test('diff colouring marks the agent frames as new and ranks them first', async 
   await expect(agent).toContainText('coloured by change against the baseline');
   const colours = await fills(agent);
   expect(colours.get(NEW) ?? 0).toBeGreaterThan(20);
-  // Some frames got wider (red) and some narrower (blue), with intensity by size.
-  const reds = [...colours.keys()].filter((c) => /^rgb\((\d+), (\d+), (\d+)\)$/.test(c) && Number(c.split(/[(,]/)[1]) > Number(c.split(/[,)]/)[2]) + 60);
-  const blues = [...colours.keys()].filter((c) => /^rgb\((\d+), (\d+), (\d+)\)$/.test(c) && Number(c.split(/[,)]/)[2]) > Number(c.split(/[(,]/)[1]) + 60);
-  expect(reds.length).toBeGreaterThan(1);
-  expect(blues.length).toBeGreaterThan(1);
+  // Absolute (the default): the agent run spent more time almost everywhere, red with intensity
+  // by size; few frames got less.
+  const rgb = (c: string) => c.match(/^rgb\((\d+), (\d+), (\d+)\)$/)?.slice(1).map(Number);
+  const isRed = (c: string) => rgb(c) !== undefined && rgb(c)![0]! > rgb(c)![2]! + 60;
+  // (not the purple of new frames)
+  const isBlue = (c: string) => rgb(c) !== undefined && rgb(c)![2]! > rgb(c)![0]! + 60 && rgb(c)![1]! > rgb(c)![0]!;
+  const boxes = (m: Map<string, number>, is: (c: string) => boolean) => [...m].filter(([c]) => is(c)).reduce((n, [, k]) => n + k, 0);
+  expect([...colours.keys()].filter(isRed).length).toBeGreaterThan(1);
+  expect(boxes(colours, isRed)).toBeGreaterThan(5 * boxes(colours, isBlue));
+  // Fastify's functions called under dd-trace's wrappers moved there: they are not new.
+  const reply = agent.locator('g.frame[name="Reply.send"] rect');
+  await expect(reply.first()).toBeVisible();
+  const replyFills = await reply.evaluateAll((rs) => rs.map((r) => getComputedStyle(r).fill));
+  expect(replyFills).toContain(MOVED);
+  expect(replyFills).not.toContain(NEW);
+  await expect(page.getByRole('list', { name: 'Diff colours' })).toContainText('moved (same function, other callers)');
   // The baseline pane keeps its category colours.
   expect((await fills(pane(page, 'baseline.cpuprofile'))).get(NEW)).toBeUndefined();
 
@@ -43,6 +55,10 @@ test('diff colouring marks the agent frames as new and ranks them first', async 
   const firstRows = await table.locator('tbody tr').evaluateAll((trs) => trs.slice(0, 5).map((tr) => tr.textContent ?? ''));
   expect(firstRows.filter((t) => t.includes('dd-trace/')).length).toBeGreaterThanOrEqual(3);
   await page.screenshot({ path: 'test-results/diff.png' });
+  // Relative: as shares of a run that grew, the frames the agent did not touch got narrower.
+  await page.getByRole('group', { name: 'Normalization' }).getByRole('button', { name: 'Relative' }).click();
+  await expect.poll(async () => [...(await fills(agent)).keys()].filter(isBlue).length).toBeGreaterThan(1);
+  await page.getByRole('group', { name: 'Normalization' }).getByRole('button', { name: 'Absolute' }).click();
 
   // A click on a row focuses that function in every pane.
   const row = table.locator('tbody tr', { hasText: 'sendWithTrace' }).first();
@@ -51,16 +67,23 @@ test('diff colouring marks the agent frames as new and ranks them first', async 
   await expect(agent.locator('g.frame[name="sendWithTrace"]').first()).toBeVisible();
 });
 
-test('the search box filters the table; absolute mode shows deltas in samples', async ({ page }) => {
+test('the search box filters the table; absolute by default, relative one click away', async ({ page }) => {
   await page.getByLabel('Compare with baseline').selectOption('diff');
   const table = page.getByRole('table', { name: 'Functions ranked by change' });
   await page.getByRole('searchbox').fill('fastify/lib');
   const texts = await table.locator('tbody tr').allTextContents();
   expect(texts.length).toBeGreaterThan(0);
   expect(texts.every((t) => t.includes('fastify/lib'))).toBe(true);
-  await expect(table.locator('tbody tr').first()).toContainText('pp');
-  await page.getByLabel('Normalization').selectOption('absolute');
+  const normalization = page.getByRole('group', { name: 'Normalization' });
+  await expect(normalization.getByRole('button', { name: 'Absolute' })).toHaveAttribute('aria-pressed', 'true');
   await expect(table.locator('tbody tr').first().locator('td').last()).toContainText('samples');
+  const legend = page.getByRole('list', { name: 'Diff colours' });
+  await expect(legend).toContainText('more time than the baseline spent here');
+  await expect(legend).toContainText("noise: within 0.1% of the baseline's total");
+  await normalization.getByRole('button', { name: 'Relative' }).click();
+  await expect(table.locator('tbody tr').first()).toContainText('pp');
+  await expect(legend).toContainText('larger share of the run than in the baseline');
+  await expect(legend).toContainText('noise: within 0.1 pp');
 });
 
 test('what disappeared and the merged diff show frames the run no longer has', async ({ page }) => {
@@ -75,4 +98,38 @@ test('what disappeared and the merged diff show frames the run no longer has', a
   await expect.poll(async () => ((await fills(agent)).get(GONE) ?? 0) > 0 && ((await fills(agent)).get(NEW) ?? 0) > 0).toBe(true);
   await expect(page.getByRole('list', { name: 'Diff colours' })).toContainText('new (not in baseline)');
   await page.screenshot({ path: 'test-results/merged.png' });
+});
+
+test("each run's entry script is the baseline's unless unticked", async ({ page }) => {
+  await page.getByLabel('Compare with baseline').selectOption('diff');
+  const table = page.getByRole('table', { name: 'Functions ranked by change' });
+  await page.getByRole('searchbox').fill('/server-(baseline|ddtrace)\\.js/');
+  const rows = table.locator('tbody tr');
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toHaveClass('row-changed');
+  await expect(rows.first()).toContainText('server-ddtrace.js');
+  // Zoomed to the run's entry script, the baseline shows its own entry script's frame, full width.
+  await rows.first().click();
+  await expect(page.getByRole('navigation', { name: 'Focused call path' }).locator('[aria-current="location"]')).toHaveText('(anonymous)');
+  const base = pane(page, 'baseline.cpuprofile');
+  await expect(base.locator('g.frame[name="(anonymous)"]').first()).toBeVisible();
+  await expect(base.getByRole('note')).toHaveCount(0);
+  await page.screenshot({ path: 'test-results/entry-zoomed.png' });
+  // Hovering the run's entry script outlines the baseline's.
+  const agent = pane(page, 'dd-trace.cpuprofile');
+  const anon = agent.locator('g.frame[name="(anonymous)"]');
+  const wide = await anon.evaluateAll((gs) => gs.map((g, i) => (Number(g.getAttribute('width')) > 60 ? i : -1)).filter((i) => i >= 0));
+  for (const i of wide) {
+    await anon.nth(i).hover();
+    if ((await agent.getByRole('tooltip').textContent())?.includes('server-ddtrace.js')) break;
+  }
+  await expect(agent.getByRole('tooltip')).toContainText('server-ddtrace.js');
+  await expect(base.locator('g.frame.hovered[name="(anonymous)"]').first()).toBeAttached();
+  await page.mouse.move(0, 0);
+  await page.keyboard.press('Escape');
+  const entry = page.getByRole('checkbox', { name: 'match entry scripts' });
+  await expect(entry).toBeChecked();
+  await entry.uncheck();
+  await expect(rows).toHaveCount(2);
+  expect((await rows.evaluateAll((trs) => trs.map((tr) => tr.className))).sort()).toEqual(['row-new', 'row-removed']);
 });

@@ -89,10 +89,11 @@ interface Fn {
 
 describe('flamelens diff --json on the real samples (baseline vs dd-trace)', () => {
   it('prints one object in the documented shape, shares checked against the raw profiles', async () => {
-    const r = await run(BASE, RUN, '--match', 'dd-trace', '--json');
+    const r = await run(BASE, RUN, '--match', 'dd-trace', '--json', '--normalize', 'relative');
     expect(r.code).toBe(0);
     const j = JSON.parse(r.out);
-    expect(Object.keys(j)).toEqual(['unit', 'normalize', 'idle', 'change', 'baseline', 'run', 'functions']);
+    expect(Object.keys(j)).toEqual(['unit', 'normalize', 'idle', 'change', 'baseline', 'run', 'functions', 'entry']);
+    expect(j.entry).toEqual({ baseline: 'app/server-baseline.js', run: 'app/server-ddtrace.js' });
     expect([j.unit, j.normalize, j.idle]).toEqual(['samples', 'relative', 'included']);
     expect(Object.keys(j.baseline)).toEqual(['file', 'total', 'idle', 'match']);
     expect(j.baseline.file).toBe(BASE);
@@ -142,6 +143,20 @@ describe('flamelens diff --json on the real samples (baseline vs dd-trace)', () 
     }
   });
 
+  it('matches the entry scripts unless --no-match-entry, and says so', async () => {
+    const entryRows = (fns: Fn[]) => fns.filter((f) => /server-(baseline|ddtrace)\.js$/.test(f.file)).map((f) => f.status);
+    const matched = JSON.parse((await run(BASE, RUN, '--json', '--top', '0')).out);
+    expect(entryRows(matched.functions)).toEqual(['changed']);
+    const apart = JSON.parse((await run(BASE, RUN, '--json', '--top', '0', '--no-match-entry')).out);
+    expect(apart.entry).toBeNull();
+    expect(entryRows(apart.functions).sort()).toEqual(['new', 'removed']);
+    const text = (await run(BASE, RUN)).out;
+    expect(text).toMatch(
+      /^ {2}entry scripts matched: app\/server-ddtrace\.js as app\/server-baseline\.js \(--no-match-entry keeps them apart\)$/m,
+    );
+    expect((await run(BASE, RUN, '--no-match-entry')).out).not.toMatch(/entry scripts matched/);
+  });
+
   it('leaves idle samples out on request', async () => {
     const j = JSON.parse((await run(BASE, RUN, '--json', '--exclude-idle', '--match', 'dd-trace')).out);
     expect(j.idle).toBe('excluded');
@@ -158,15 +173,22 @@ describe('flamelens diff on tiny folded files', () => {
   const runF = foldedFile('run.folded', 'main;a 12\nmain;c 8');
 
   it('gives difffolded.pl -n numbers in relative mode', async () => {
-    const j = JSON.parse((await run(base, runF, '--json')).out);
+    const j = JSON.parse((await run(base, runF, '--json', '--normalize', 'relative')).out);
     expect(j.change).toBe(1);
     const by = Object.fromEntries((j.functions as Fn[]).map((f) => [f.name, [f.status, f.delta.total, f.delta.totalShare]]));
     // -n scales the baseline by 20/10: a 8 → 12, b 12 → 0, c 0 → 8; main unchanged
     expect(by).toEqual({ b: ['removed', -12, -0.6], c: ['new', 8, 0.4], a: ['changed', 4, 0.2] });
   });
 
+  it('compares absolute weights unless told otherwise: the runs did the same work', async () => {
+    const j = JSON.parse((await run(base, runF, '--json')).out);
+    expect(j.normalize).toBe('absolute');
+    const by = Object.fromEntries((j.functions as Fn[]).map((f) => [f.name, [f.status, f.delta.total]]));
+    expect(by).toEqual({ main: ['changed', 10], a: ['changed', 8], c: ['new', 8], b: ['removed', -6] });
+  });
+
   it('prints a readable table by default', async () => {
-    const r = await run(base, runF, '--normalize', 'absolute');
+    const r = await run(base, runF);
     expect(r.code).toBe(0);
     const lines = r.out.split('\n');
     expect(lines[0]).toBe('+100% CPU time for the same work');
@@ -191,7 +213,7 @@ describe('flamelens diff on tiny folded files', () => {
 
 describe('flamelens diff --markdown', () => {
   it('prints a report with the headline, the match shares and a function table', async () => {
-    const r = await run(BASE, RUN, '--markdown', '--match', 'dd-trace', '--top', '10');
+    const r = await run(BASE, RUN, '--markdown', '--match', 'dd-trace', '--top', '10', '--normalize', 'relative');
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/^# Flamelens diff$/m);
     expect(r.out).toMatch(/^\*\*\+82% samples for the same work \(idle included\)\*\*$/m);

@@ -16,7 +16,7 @@ import type { CommandHelp } from './usage';
 export const DIFF_HELP: CommandHelp = {
   name: 'diff',
   synopsis:
-    'flamelens diff BASE RUN [--match PATTERN] [--normalize absolute|relative] [--top N] [--json|--markdown] [--fail-above PERCENT]',
+    'flamelens diff BASE RUN [--match PATTERN] [--normalize absolute|relative] [--no-match-entry] [--top N] [--json|--markdown] [--fail-above PERCENT]',
   summary: 'compare a run with the baseline: total cost change, agent share, functions that changed most',
   details:
     'Call paths and functions are matched across the two files by name and file (V8 tiers,\n' +
@@ -25,10 +25,14 @@ export const DIFF_HELP: CommandHelp = {
     '  --match PATTERN        share of each run whose stack holds a matching frame, and whose\n' +
     "                         innermost frame matches; PATTERN is searched like the app's search\n" +
     '                         box: text (case-insensitive) or /regex/, against names and paths\n' +
-    "  --normalize relative   (default) each run as a share of its own total: a function's\n" +
-    '                         delta is its change in share, in percentage points, so runs of\n' +
-    '                         different lengths compare (difffolded.pl -n)\n' +
-    '  --normalize absolute   both runs did the same work: a delta is weight added\n' +
+    '  --normalize absolute   (default) both runs did the same work (the same load): a delta\n' +
+    '                         is weight added, in the unit\n' +
+    "  --normalize relative   each run as a share of its own total: a function's delta is its\n" +
+    '                         change in share, in percentage points, so runs of different\n' +
+    '                         lengths compare (difffolded.pl -n)\n' +
+    "  --no-match-entry       keep the entry scripts apart: by default the run's entry script\n" +
+    '                         (its first application file, e.g. server-otel.js) is the same\n' +
+    "                         frame as the baseline's (server-baseline.js)\n" +
     '  --top N                functions listed (default 20; 0 for all that changed)\n' +
     '  --threshold PP         changes within this many percentage points (of the run, relative;\n' +
     '                         of the baseline, absolute) count as noise (default 0.1)\n' +
@@ -44,7 +48,8 @@ export const DIFF_HELP: CommandHelp = {
     '                         and delta.total are run minus baseline in unit, the baseline scaled\n' +
     "                         to the run's total when relative; delta.*Share the change in share.\n" +
     '                         Functions are ranked by |delta.total|; status is new, removed or\n' +
-    '                         changed. Totals include idle samples unless --exclude-idle.\n' +
+    '                         changed. Totals include idle samples unless --exclude-idle. entry\n' +
+    '                         is {baseline, run}, the entry scripts matched, or null.\n' +
     '  --markdown             the same as a Markdown report\n',
 };
 
@@ -61,6 +66,7 @@ interface Parsed {
   top: number;
   threshold: number;
   excludeIdle: boolean;
+  matchEntry: boolean;
   output: 'text' | 'json' | 'markdown';
   failAbove?: number;
   event?: string;
@@ -78,6 +84,7 @@ function parse(args: string[]): Parsed | 'help' {
         top: { type: 'string' },
         threshold: { type: 'string' },
         'exclude-idle': { type: 'boolean' },
+        'no-match-entry': { type: 'boolean' },
         json: { type: 'boolean' },
         markdown: { type: 'boolean' },
         'fail-above': { type: 'string' },
@@ -92,7 +99,7 @@ function parse(args: string[]): Parsed | 'help' {
   const { values: v, positionals } = parsed;
   if (v.help) return 'help';
   if (positionals.length !== 2) throw new CliError('diff takes exactly two files, BASE and RUN (see flamelens diff --help)');
-  const normalize = v.normalize ?? 'relative';
+  const normalize = v.normalize ?? 'absolute';
   if (normalize !== 'relative' && normalize !== 'absolute')
     throw new CliError(`--normalize must be relative or absolute, not "${normalize}"`);
   const top = v.top === undefined ? 20 : Number(v.top);
@@ -117,6 +124,7 @@ function parse(args: string[]): Parsed | 'help' {
     top,
     threshold,
     excludeIdle: v['exclude-idle'] === true,
+    matchEntry: v['no-match-entry'] !== true,
     output: v.json ? 'json' : v.markdown ? 'markdown' : 'text',
   };
   if (v.match !== undefined) p.match = v.match;
@@ -173,6 +181,7 @@ function jsonReport(d: ProfileDiff, a: Parsed, list: FunctionDiff[]): string {
     baseline: sideJson(d, 'baseline', a.base),
     run: sideJson(d, 'run', a.run),
     functions: list.map((f) => functionJson(d, f)),
+    entry: d.entry ?? null,
   };
   return `${JSON.stringify(report, null, 2)}\n`;
 }
@@ -208,6 +217,7 @@ function headline(d: ProfileDiff, a: Parsed, run: Profile, withoutIdle: ProfileD
         `the innermost frame in ${formatShare(d.baseline.match.self)} and ${formatShare(d.run.match.self)}`,
     );
   }
+  if (d.entry) notes.push(`entry scripts matched: ${d.entry.run} as ${d.entry.baseline} (--no-match-entry keeps them apart)`);
   notes.push(
     d.normalize === 'relative'
       ? `relative: each run as a share of its own total, deltas in percentage points (pp); changes within ±${a.threshold} pp are noise`
@@ -304,7 +314,13 @@ export async function diffCommand(args: string[]): Promise<number> {
     throw new CliError(
       `cannot compare ${a.base} (measured in ${base.unit}) with ${a.run} (measured in ${run.unit}): diff needs two profiles measured alike`,
     );
-  const opts = { normalize: a.normalize, threshold: a.threshold / 100, excludeIdle: a.excludeIdle, ...(matcher ? { matcher } : {}) };
+  const opts = {
+    normalize: a.normalize,
+    threshold: a.threshold / 100,
+    excludeIdle: a.excludeIdle,
+    matchEntry: a.matchEntry,
+    ...(matcher ? { matcher } : {}),
+  };
   let d: ProfileDiff;
   let withoutIdle: ProfileDiff | undefined;
   try {

@@ -181,3 +181,42 @@ export function preorder(u: Union): { tree: DiffTree; newIndex: Int32Array } {
   }
   return { tree, newIndex };
 }
+
+/** Per-function (per key id) weights of both sides; a key's total counts each sample once. */
+export interface FunctionTotals {
+  baseSelf: Float64Array;
+  baseTotal: Float64Array;
+  runSelf: Float64Array;
+  runTotal: Float64Array;
+}
+
+/**
+ * Per-function weights on the union tree: its paths are both runs' paths, so "an ancestor has the
+ * same key" is the same test as in either profile, and a recursive function's total counts each
+ * sample once.
+ */
+export function functionTotals(tree: DiffTree, keyCount: number): FunctionTotals {
+  const out: FunctionTotals = {
+    baseSelf: new Float64Array(keyCount),
+    baseTotal: new Float64Array(keyCount),
+    runSelf: new Float64Array(keyCount),
+    runTotal: new Float64Array(keyCount),
+  };
+  const active = new Int32Array(keyCount);
+  const open = new Int32Array(Math.max(1, tree.length));
+  let sp = 0;
+  const { end, key } = tree;
+  for (let i = 1; i < tree.length; i++) {
+    while (sp > 0 && end[open[sp - 1]!]! <= i) active[key[open[--sp]!]!]!--;
+    const k = key[i]!;
+    out.baseSelf[k]! += tree.baseSelf[i]!;
+    out.runSelf[k]! += tree.runSelf[i]!;
+    if (active[k] === 0) {
+      out.baseTotal[k]! += tree.baseTotal[i]!;
+      out.runTotal[k]! += tree.runTotal[i]!;
+    }
+    active[k]!++;
+    open[sp++] = i;
+  }
+  return out;
+}

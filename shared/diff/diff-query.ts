@@ -23,6 +23,14 @@ export interface DiffIndex {
 export function indexDiff(d: ProfileDiff): DiffIndex {
   const ids = new Map<string, number>();
   d.keys.forEach((k, i) => ids.set(k, i));
+  // With entry scripts matched, the run's own keys of its entry script find the baseline's.
+  const entry = d.entry;
+  if (entry) {
+    const suffix = `\t${entry.baseline}`;
+    d.keys.forEach((k, i) => {
+      if (k.endsWith(suffix)) ids.set(`${k.slice(0, k.length - suffix.length)}\t${entry.run}`, i);
+    });
+  }
   const children = new PairMap(d.tree.length);
   const t = d.tree;
   for (let i = 1; i < t.length; i++) children.set(t.parent[i]!, t.key[i]!, i);

@@ -8,6 +8,7 @@ import { SAMPLES, fileSource } from '../test/files';
 import { folded } from '../test/folded';
 import { functionStats } from '../view/function-stats';
 import { DiffError, type ProfileDiff, STATUS_NAMES, diffProfiles } from './diff';
+import { matchedKey } from './entry-script';
 import { PairMap } from './pair-map';
 import {
   deltaShare,
@@ -64,7 +65,7 @@ describe('alignment by key path', () => {
   it('maps every weighted call-tree node of each run to the merged node of its key path', async () => {
     const base = await folded('a;b;c 3\na;d 1');
     const run = await folded('a;*b;c 5\na;e 2');
-    const d = diffProfiles(base, run);
+    const d = diffProfiles(base, run, { normalize: 'relative' });
     for (const [p, map] of [
       [base, d.baselineNode],
       [run, d.runNode],
@@ -118,7 +119,7 @@ describe('difffolded.pl semantics', () => {
 
   it('with -n: the baseline is scaled by total2/total1 (relative, in share points)', async () => {
     // -n scales count1 by 20/10: main;a 8 12 / main;b 12 0 / main;c 0 8
-    const d = diffProfiles(await folded(base), await folded(run));
+    const d = diffProfiles(await folded(base), await folded(run), { normalize: 'relative' });
     expect(d.normalize).toBe('relative');
     expect(d.measure).toBe('fraction');
     expect(d.baselineScale).toBe(2);
@@ -138,7 +139,7 @@ describe('difffolded.pl semantics', () => {
   it('with -n and totals that do not divide: within the per-stack truncation of int()', async () => {
     // total1 3, total2 7. difffolded.pl -n: x int(1*7/3)=2 → "x 2 4", y int(2*7/3)=4 → "y 4 3";
     // deltas x +2, y −1. Flamelens does not truncate: x 4 − 7/3, y 3 − 14/3.
-    const d = diffProfiles(await folded('x 1\ny 2'), await folded('x 4\ny 3'));
+    const d = diffProfiles(await folded('x 1\ny 2'), await folded('x 4\ny 3'), { normalize: 'relative' });
     const x = deltaWeight(d, d.tree.deltaTotal[node(d, 'x')]!);
     const y = deltaWeight(d, d.tree.deltaTotal[node(d, 'y')]!);
     expect(x).toBeCloseTo(4 - 7 / 3, 12);
@@ -151,6 +152,57 @@ describe('difffolded.pl semantics', () => {
     const d = diffProfiles(await folded(base), await folded(run));
     expect([...d.removedRoots].map((i) => pathOf(d, i))).toEqual(['main;b']);
     expect([...d.newRoots].map((i) => pathOf(d, i))).toEqual(['main;c']);
+  });
+});
+
+describe('moved under a wrapper', () => {
+  const base = 'main;handler;send 4\nmain;other 2';
+  // the agent wraps the handler: same functions, called from a new place
+  const run = 'main;wrap;handler;send 6\nmain;wrap;agent 3\nmain;other 2';
+
+  it('is new only where the function is nowhere in the baseline; a path of a known function moved', async () => {
+    const d = diffProfiles(await folded(base), await folded(run));
+    const status = (p: string) => STATUS_NAMES[d.tree.status[node(d, p)]!];
+    expect(['main;wrap', 'main;wrap;agent'].map(status)).toEqual(['new', 'new']);
+    expect(['main;wrap;handler', 'main;wrap;handler;send'].map(status)).toEqual(['moved', 'moved']);
+    // and the other way: the baseline's path of a function the run calls elsewhere
+    expect(status('main;handler')).toBe('moved');
+    expect(status('main;other')).toBe('unchanged');
+    expect([...d.newRoots].map((i) => pathOf(d, i))).toEqual(['main;wrap']);
+    expect(d.removedRoots.length).toBe(0);
+    const by = Object.fromEntries(d.functions.map((f) => [f.name, [f.status, f.delta.total]]));
+    expect(by).toEqual({
+      main: ['changed', 5],
+      handler: ['changed', 2],
+      send: ['changed', 2],
+      wrap: ['new', 9],
+      agent: ['new', 3],
+      other: ['unchanged', 0],
+    });
+  });
+
+  it('a function gone from the run is removed, on every path', async () => {
+    const d = diffProfiles(await folded(run), await folded(base));
+    expect(STATUS_NAMES[d.tree.status[node(d, 'main;wrap;handler')]!]).toBe('moved');
+    expect(STATUS_NAMES[d.tree.status[node(d, 'main;wrap;agent')]!]).toBe('removed');
+    expect(fn(d, 'agent').status).toBe('removed');
+  });
+});
+
+describe('normalization', () => {
+  it('is absolute unless asked: the runs did the same work, a delta is weight added', async () => {
+    // the run spent 2 more samples in a and 6 in the new c; as shares a went from 50% to 33%
+    const d = diffProfiles(await folded('main;a 4\nmain;b 4'), await folded('main;a 6\nmain;b 4\nmain;c 8'));
+    expect([d.normalize, d.measure, d.baselineScale]).toEqual(['absolute', 'weight', 1]);
+    expect(fn(d, 'a').delta.total).toBe(2);
+    expect(fn(d, 'a').status).toBe('changed');
+    expect(d.tree.deltaTotal[node(d, 'main;a')]).toBe(2);
+    expect(formatDelta(d, fn(d, 'a').delta.total)).toBe('+2 samples');
+    // the same frame in relative mode got narrower
+    expect(
+      fn(diffProfiles(await folded('main;a 4\nmain;b 4'), await folded('main;a 6\nmain;b 4\nmain;c 8'), { normalize: 'relative' }), 'a')
+        .delta.total,
+    ).toBeCloseTo(1 / 3 - 1 / 2);
   });
 });
 
@@ -234,7 +286,7 @@ describe('headline', () => {
     const run = await folded('(idle) 2\nmain;work 8');
     const kept = diffProfiles(base, run);
     expect([kept.baseline.total, kept.baseline.idle, kept.change]).toEqual([10, 6, 0]);
-    const dropped = diffProfiles(base, run, { excludeIdle: true });
+    const dropped = diffProfiles(base, run, { excludeIdle: true, normalize: 'relative' });
     expect([dropped.baseline.total, dropped.run.total, dropped.run.idle, dropped.change]).toEqual([4, 8, 2, 1]);
     expect(fn(dropped, 'work').delta.total).toBe(0);
   });
@@ -290,12 +342,29 @@ describe('real samples: baseline vs dd-trace (node --cpu-prof)', () => {
       .sort((a, b) => b.run.total - a.run.total)
       .slice(0, 20);
     expect(isAgent(top[0]!.file)).toBe(true);
-    // The only others: the diagnostics channel dd-trace publishes through, and the app's entry
-    // file, which was named server-ddtrace.js in this run (server-baseline.js in the baseline).
+    // The only other: the diagnostics channel dd-trace publishes through (the app's entry file,
+    // server-ddtrace.js in this run and server-baseline.js in the baseline, is matched).
     expect(top.filter((f) => !isAgent(f.file)).map((f) => `${f.name} ${f.file.replace(/.*\//, '')}`)).toEqual([
       'publish node:diagnostics_channel',
-      '(anonymous) server-ddtrace.js',
     ]);
+  });
+
+  it('calls a path new exactly where its function is new: Fastify under the agent moved, it is not new', () => {
+    const status = new Map(d.functions.map((f) => [f.key, f.status]));
+    const counts = [0, 0, 0, 0, 0];
+    for (let i = 1; i < d.tree.length; i++) {
+      const s = d.tree.status[i]!;
+      counts[s]!++;
+      const f = status.get(d.keys[d.tree.key[i]!]!);
+      if (s === 2) expect(f).toBe('new');
+      if (s === 3) expect(f).toBe('removed');
+      if (s === 4) expect(f === 'new' || f === 'removed').toBe(false);
+      if (f === 'new') expect(s).toBe(2);
+    }
+    // dd-trace wraps the request handling: many paths moved under it
+    expect(counts[4]).toBeGreaterThan(100);
+    const reply = d.functions.find((f) => f.name === 'Reply.send' && f.file.includes('node_modules/fastify/'))!;
+    expect(reply.status).toBe('changed');
   });
 
   it("keeps both runs' totals and function figures", () => {
@@ -304,7 +373,7 @@ describe('real samples: baseline vs dd-trace (node --cpu-prof)', () => {
     expect(d.tree.baseTotal[0]).toBe(d.baseline.total);
     expect(d.tree.runTotal[0]).toBe(d.run.total);
     const fs = functionStats(run);
-    for (const [key, k] of fs.byKey) if (fs.total[k]! > 0) expect(fn(d, key).run.total).toBe(fs.total[k]);
+    for (const [key, k] of fs.byKey) if (fs.total[k]! > 0) expect(fn(d, matchedKey(key, d.entry!)).run.total).toBe(fs.total[k]);
     expect(d.baseline.match!.inclusive).toBe(0);
     expect(d.run.match!.inclusive).toBeGreaterThan(0.3);
   });

@@ -19,23 +19,38 @@
  */
 import type { Profile, Unit } from '../model/types';
 import { type FrameMatcher, type MatchShare, matchFrames, matchShare } from '../search/matcher';
-import { accumulate, align, frameKeyIds, newUnion, preorder, subtreeTotals } from './align';
+import { accumulate, align, frameKeyIds, functionTotals, newUnion, preorder, subtreeTotals } from './align';
+import { type EntryMatch, entryMatch, withEntryMatched } from './entry-script';
 import { PairMap } from './pair-map';
 
 export type Normalize = 'absolute' | 'relative';
 
+/**
+ * What became of a function: 'new' when its key occurs nowhere in the baseline (an agent's own
+ * code, or what only it calls), 'removed' when nowhere in the run, else changed or unchanged.
+ */
 export type DiffStatus = 'unchanged' | 'changed' | 'new' | 'removed';
 
+/**
+ * What became of a call path: as a function's status, and 'moved' for a path only one side has
+ * whose function the other side has too, under other callers — Fastify's handler under an agent's
+ * wrapper is the same code called from a new place, not new code. A moved path has no baseline
+ * figures of its own to compare with; it is drawn in a colour of its own, and its function's
+ * change is in `ProfileDiff.functions`.
+ */
+export type PathStatus = DiffStatus | 'moved';
+
 /** `DiffTree.status` codes; `STATUS_NAMES[code]` is the name. */
-export const Status = { Unchanged: 0, Changed: 1, New: 2, Removed: 3 } as const;
+export const Status = { Unchanged: 0, Changed: 1, New: 2, Removed: 3, Moved: 4 } as const;
 export type StatusCode = (typeof Status)[keyof typeof Status];
-export const STATUS_NAMES: readonly DiffStatus[] = ['unchanged', 'changed', 'new', 'removed'];
+export const STATUS_NAMES: readonly PathStatus[] = ['unchanged', 'changed', 'new', 'removed', 'moved'];
+const FUNCTION_STATUS: readonly DiffStatus[] = ['unchanged', 'changed', 'new', 'removed'];
 
 /** A profile cannot be compared with the other (units that do not convert, bad weights). */
 export class DiffError extends Error {}
 
 export interface DiffOptions {
-  /** default 'relative' */
+  /** default 'absolute': the runs did the same work (the usual comparison: the same load) */
   normalize?: Normalize;
   /**
    * Noise threshold, as a fraction: a path or function whose delta is at most this is 'unchanged'.
@@ -59,6 +74,11 @@ export interface DiffOptions {
   excludeIdle?: boolean;
   /** frames to measure the share of (an agent): fills `DiffSide.match` */
   matcher?: FrameMatcher;
+  /**
+   * Match the run's entry script with the baseline's, as the same frames (./entry-script):
+   * default true. The run's frames of its entry script then carry the baseline's keys.
+   */
+  matchEntry?: boolean;
 }
 
 export interface DiffSide {
@@ -91,7 +111,7 @@ export interface DiffTree {
   /** run minus baseline, in `ProfileDiff.measure` */
   deltaSelf: Float64Array;
   deltaTotal: Float64Array;
-  /** `Status` code */
+  /** `Status` code: New / Removed only where the function itself is absent from the other side, else Moved */
   status: Uint8Array;
 }
 
@@ -140,6 +160,8 @@ export interface ProfileDiff {
   functions: FunctionDiff[];
   /** things that make the comparison less trustworthy (different sample rates…) */
   warnings: string[];
+  /** the entry scripts matched as the same frames, when they were (keys are the baseline's) */
+  entry?: EntryMatch;
 }
 
 /** The unit both profiles compare in, and the factors that bring each there; undefined when they do not convert. */
@@ -224,8 +246,10 @@ function sampleIntervalWarning(base: Profile, run: Profile, unit: Unit): string 
 }
 
 /** Aligns `run` with `baseline` and computes per-path and per-function deltas. */
-export function diffProfiles(baseline: Profile, run: Profile, opts: DiffOptions = {}): ProfileDiff {
-  const normalize = opts.normalize ?? 'relative';
+export function diffProfiles(baseline: Profile, given: Profile, opts: DiffOptions = {}): ProfileDiff {
+  const entry = opts.matchEntry === false ? undefined : entryMatch(baseline, given);
+  const run = entry ? withEntryMatched(given, entry) : given;
+  const normalize = opts.normalize ?? 'absolute';
   const threshold = opts.threshold ?? 0.001;
   const baseUnit = opts.baselineWeights && opts.weightUnit ? opts.weightUnit : baseline.unit;
   const runUnit = opts.runWeights && opts.weightUnit ? opts.weightUnit : run.unit;
@@ -261,8 +285,9 @@ export function diffProfiles(baseline: Profile, run: Profile, opts: DiffOptions 
   const delta = relative
     ? (base: number, runV: number) => ratio(runV, runSum) - ratio(base, baseSum)
     : (base: number, runV: number) => runV - base;
+  const fn = functionTotals(tree, keyCount);
   // `delta` written out for the million-node loop (the same arithmetic, without a call per value).
-  const { baseSelf, runSelf, baseTotal, runTotal, deltaSelf, deltaTotal, status } = tree;
+  const { baseSelf, runSelf, baseTotal, runTotal, deltaSelf, deltaTotal, status, key } = tree;
   for (let i = 0; i < tree.length; i++) {
     const bs = baseSelf[i]!;
     const rs = runSelf[i]!;
@@ -272,34 +297,16 @@ export function diffProfiles(baseline: Profile, run: Profile, opts: DiffOptions 
     const dt = relative ? (runSum > 0 ? rt / runSum : 0) - (baseSum > 0 ? bt / baseSum : 0) : rt - bt;
     deltaSelf[i] = ds;
     deltaTotal[i] = dt;
-    status[i] = statusOf(bt, rt, ds, dt, noise);
+    let st = statusOf(bt, rt, ds, dt, noise);
+    // A path only one side has, of a function the other side runs elsewhere: moved, not new or gone.
+    if ((st === Status.New && fn.baseTotal[key[i]!]! > 0) || (st === Status.Removed && fn.runTotal[key[i]!]! > 0)) st = Status.Moved;
+    status[i] = st;
   }
 
-  // Per function, on the union tree: its paths are both runs' paths, so "an ancestor has the same
-  // key" is the same test as in either profile, and a key's total counts each sample once.
-  const fBaseSelf = new Float64Array(keyCount);
-  const fBaseTotal = new Float64Array(keyCount);
-  const fRunSelf = new Float64Array(keyCount);
-  const fRunTotal = new Float64Array(keyCount);
-  const active = new Int32Array(keyCount);
-  const open = new Int32Array(Math.max(1, tree.length));
-  let sp = 0;
-  const { end, key } = tree;
-  for (let i = 1; i < tree.length; i++) {
-    while (sp > 0 && end[open[sp - 1]!]! <= i) active[key[open[--sp]!]!]!--;
-    const k = key[i]!;
-    fBaseSelf[k]! += baseSelf[i]!;
-    fRunSelf[k]! += runSelf[i]!;
-    if (active[k] === 0) {
-      fBaseTotal[k]! += baseTotal[i]!;
-      fRunTotal[k]! += runTotal[i]!;
-    }
-    active[k]!++;
-    open[sp++] = i;
-  }
   const bBest = heaviestFrames(baseline, bKeys, bTotal, keyCount);
   const rBest = heaviestFrames(run, rKeys, rTotal, keyCount);
   const functions: FunctionDiff[] = [];
+  const { baseSelf: fBaseSelf, baseTotal: fBaseTotal, runSelf: fRunSelf, runTotal: fRunTotal } = fn;
   for (let k = 0; k < keys.length; k++) {
     if (!(fBaseTotal[k]! > 0) && !(fRunTotal[k]! > 0)) continue;
     const inRun = rBest[k]! >= 0;
@@ -317,7 +324,7 @@ export function diffProfiles(baseline: Profile, run: Profile, opts: DiffOptions 
       baseline: { self: fBaseSelf[k]!, total: fBaseTotal[k]! },
       run: { self: fRunSelf[k]!, total: fRunTotal[k]! },
       delta: { self: dSelf, total: dTotal },
-      status: STATUS_NAMES[statusOf(fBaseTotal[k]!, fRunTotal[k]!, dSelf, dTotal, noise)]!,
+      status: FUNCTION_STATUS[statusOf(fBaseTotal[k]!, fRunTotal[k]!, dSelf, dTotal, noise)]!,
     });
   }
   functions.sort(byDeltaThenKey);
@@ -336,7 +343,7 @@ export function diffProfiles(baseline: Profile, run: Profile, opts: DiffOptions 
       `the files come from different producers (${baseline.format}, ${run.format}): frames only one of them records ` +
         '(native code, idle, program) show up as new or removed',
     );
-  return {
+  const out: ProfileDiff = {
     normalize,
     measure: relative ? 'fraction' : 'weight',
     unit: cu.unit,
@@ -354,6 +361,8 @@ export function diffProfiles(baseline: Profile, run: Profile, opts: DiffOptions 
     functions,
     warnings,
   };
+  if (entry) out.entry = entry;
+  return out;
 }
 
 /** Largest |delta.total| first, then largest |delta.self|, then by key for a stable order. */

@@ -57,6 +57,11 @@ export class JsonCheck {
     return v;
   }
 
+  bool(v: unknown, path: string): boolean {
+    if (typeof v !== 'boolean') this.fail(path, `expected true or false, found ${describe(v)}`);
+    return v;
+  }
+
   oneOf<T extends string>(v: unknown, path: string, allowed: readonly T[]): T {
     if (typeof v !== 'string' || !(allowed as readonly string[]).includes(v))
       this.fail(path, `expected one of ${allowed.map((a) => `"${a}"`).join(', ')}, found ${describe(v)}`);

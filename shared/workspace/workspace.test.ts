@@ -150,6 +150,24 @@ describe('workspace file', () => {
     expect(back.ranges).toEqual([]);
   });
 
+  it('opens a file without the normalization or entry matching as it was saved, and keeps what a file says', async () => {
+    const doc = await docOf(ws);
+    expect([doc.view.normalize, doc.view.matchEntry]).toEqual(['absolute', true]);
+    delete doc.view.normalize;
+    delete doc.view.matchEntry;
+    // written before these settings existed: relative deltas, entry scripts not matched
+    const old = await decodeWorkspace(bytesOf(doc), 'old.flamelens');
+    expect([old.view.normalize, old.view.matchEntry]).toEqual(['relative', false]);
+    doc.view.normalize = 'absolute';
+    doc.view.matchEntry = false;
+    const kept = await decodeWorkspace(bytesOf(doc), 'kept.flamelens');
+    expect([kept.view.normalize, kept.view.matchEntry]).toEqual(['absolute', false]);
+    doc.view.matchEntry = 'yes';
+    await expect(decodeWorkspace(bytesOf(doc), 'bad.flamelens')).rejects.toThrow(
+      /bad\.flamelens.*view\.matchEntry: expected true or false, found/,
+    );
+  });
+
   it('fills in the save time when empty and saves only known settings', async () => {
     const view = { ...ws.view, hoveredKey: 'x', runs: [1, 2] } as Workspace['view'];
     const doc = await docOf({ ...ws, savedAt: '', view });

@@ -50,6 +50,8 @@ export interface WorkspaceView {
   normalize: 'absolute' | 'relative';
   diffMeasure: 'total' | 'self';
   noisePercent: number;
+  /** whether each run's entry script is matched with the baseline's as the same frame */
+  matchEntry: boolean;
 }
 
 export const DEFAULT_VIEW: WorkspaceView = {
@@ -61,10 +63,18 @@ export const DEFAULT_VIEW: WorkspaceView = {
   query: '',
   filterMode: 'highlight',
   diffView: 'off',
-  normalize: 'relative',
+  normalize: 'absolute',
   diffMeasure: 'total',
   noisePercent: 0.1,
+  matchEntry: true,
 };
+
+/**
+ * What a file that lacks a setting whose default has changed was showing when it was saved: it
+ * opens as it was then. Workspaces written before absolute became the default normalization, and
+ * before entry scripts were matched, showed relative deltas and unmatched entry scripts.
+ */
+const SAVED_BEFORE_FIELD: Pick<WorkspaceView, 'normalize' | 'matchEntry'> = { normalize: 'relative', matchEntry: false };
 
 /** A time range picked on a run (heatmap selection), in seconds on the run's own clock, [start, end). */
 export interface WorkspaceRange {
@@ -205,10 +215,11 @@ function readView(c: JsonCheck, v: unknown): WorkspaceView {
     query: o.query === undefined ? '' : c.str(o.query, 'view.query', MAX_TEXT),
     filterMode: pick('filterMode', ['highlight', 'only', 'hide']),
     diffView: pick('diffView', ['off', 'diff', 'removed', 'merged']),
-    normalize: pick('normalize', ['absolute', 'relative']),
+    normalize: o.normalize === undefined ? SAVED_BEFORE_FIELD.normalize : c.oneOf(o.normalize, 'view.normalize', ['absolute', 'relative']),
     diffMeasure: pick('diffMeasure', ['total', 'self']),
     noisePercent:
       o.noisePercent === undefined ? DEFAULT_VIEW.noisePercent : c.num(o.noisePercent, 'view.noisePercent', { min: 0, max: 100 }),
+    matchEntry: o.matchEntry === undefined ? SAVED_BEFORE_FIELD.matchEntry : c.bool(o.matchEntry, 'view.matchEntry'),
   };
 }
 

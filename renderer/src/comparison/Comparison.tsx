@@ -1,6 +1,6 @@
 import { AnnotationBar } from '../annotate/AnnotationBar';
 import { DiffTable } from '../diff/DiffTable';
-import { diffLegend } from '../diff/diff-colors';
+import { diffLegend, diffLegendNote } from '../diff/diff-colors';
 import { useStore } from '../store/store';
 import { legend } from './colors';
 import { FlamePane } from './FlamePane';
@@ -42,19 +42,18 @@ function Legend() {
   const palette = useStore((s) => s.palette);
   const diffView = useStore((s) => s.diffView);
   const normalize = useStore((s) => s.normalize);
+  const noise = useStore((s) => s.noisePercent);
+  const unit = useStore((s) => s.runs.find((r) => r.id === s.baselineId)?.profile?.unit);
   if (diffView !== 'off')
     return (
       <ul className="legend" aria-label="Diff colours">
-        {diffLegend(palette).map((e) => (
+        {diffLegend(palette, normalize, unit).map((e) => (
           <li key={e.label}>
             <span className="swatch" style={{ background: e.color }} />
             {e.label}
           </li>
         ))}
-        <li className="muted">
-          {normalize === 'relative' ? 'relative: each run as a share of its own total, deltas in pp' : 'absolute: both runs did the same work, deltas in the unit'}; idle left
-          out
-        </li>
+        <li className="muted">{diffLegendNote(normalize, noise)}</li>
       </ul>
     );
   return (

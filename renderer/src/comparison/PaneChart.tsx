@@ -4,7 +4,7 @@ import { formatDelta } from '../../../shared/diff/diff-query';
 import type { Profile } from '../../../shared/model/types';
 import type { ViewOptions, ViewTree } from '../../../shared/view/view-tree';
 import { diffColor } from '../diff/diff-colors';
-import { type DiffResult, diffFor, mergedFor, rangeFor, searchFor, viewTreeFor } from '../store/derived';
+import { type DiffResult, comparedProfile, diffFor, mergedFor, rangeFor, searchFor, viewTreeFor } from '../store/derived';
 import type { Run } from '../store/runs-slice';
 import { useStore } from '../store/store';
 import { MATCH_COLOR, frameColor } from './colors';
@@ -44,7 +44,9 @@ interface HoverContext {
 
 /** A run's flamegraph: its own tree, or against the baseline (diff, what disappeared, merged). */
 export function PaneChart({ run, baseline }: { run: Run; baseline: Profile | undefined }) {
-  const profile = run.profile!;
+  const matchEntry = useStore((s) => s.matchEntry);
+  const own = run.profile!;
+  const profile = useMemo(() => comparedProfile(own, baseline, matchEntry), [own, baseline, matchEntry]);
   const focus = useStore((s) => s.focus);
   const orientation = useStore((s) => s.orientation);
   const sort = useStore((s) => s.sort);

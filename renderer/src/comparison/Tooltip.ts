@@ -55,7 +55,7 @@ export function fillTooltip(
   const pct = (v: number, of: number) => (of > 0 ? ` (${formatPercent(v / of)})` : '');
   el.append(row('total', `${formatWeight(n.value, run.unit)}${pct(n.value, runTotal)}`));
   el.append(row('self', `${formatWeight(n.self, run.unit)}${pct(n.self, runTotal)}`));
-  if (delta !== undefined && n.key !== '') el.append(row('Δ baseline', `${delta}${n.status === 2 ? ' (new)' : n.status === 3 ? ' (gone in this run)' : ''}`));
+  if (delta !== undefined && n.key !== '') el.append(row('Δ baseline', `${delta}${n.status === 2 ? ' (new)' : n.status === 3 ? ' (gone in this run)' : n.status === 4 ? ' (moved: the function runs under other callers on the other side)' : ''}`));
   if (baseline && baseline !== run && n.key !== '') {
     const b = pathFigures(baseline, keyPath(d));
     const bt = baseline.tree.total[0]!;

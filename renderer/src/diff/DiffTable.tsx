@@ -1,20 +1,9 @@
-import type { DiffStatus, FunctionDiff, ProfileDiff } from '../../../shared/diff/diff';
-import { formatDelta, formatShare, formatWeight, rankFunctions, shareOf } from '../../../shared/diff/diff-query';
-import { compileQuery } from '../../../shared/search/matcher';
+import type { DiffStatus } from '../../../shared/diff/diff';
+import { formatDelta, formatShare, formatWeight, shareOf } from '../../../shared/diff/diff-query';
 import { heaviestPath } from '../../../shared/view/function-path';
-import { diffFor, rangeFor } from '../store/derived';
+import { comparedProfile, diffFor, rangeFor } from '../store/derived';
 import { useStore } from '../store/store';
-
-const MAX_ROWS = 300;
-
-function rankedRows(d: ProfileDiff | undefined, status: DiffStatus | 'all', measure: 'total' | 'self', query: string): FunctionDiff[] {
-  if (!d) return [];
-  const statuses: DiffStatus[] = status === 'all' ? ['new', 'removed', 'changed'] : [status];
-  let list = rankFunctions(d, { by: measure, status: statuses });
-  const q = compileQuery(query);
-  if (q && !q.error) list = list.filter((f) => q.match(f.name, f.file));
-  return list.slice(0, MAX_ROWS);
-}
+import { rankedRows } from './diff-rows';
 
 /**
  * Functions of one run ranked by their change against the baseline; the search box filters the
@@ -30,12 +19,13 @@ export function DiffTable() {
   const noise = useStore((s) => s.noisePercent);
   const query = useStore((s) => s.query);
   const ranges = useStore((s) => s.ranges);
+  const matchEntry = useStore((s) => s.matchEntry);
   const s = useStore.getState();
 
   const baseline = runs.find((r) => r.id === baselineId)?.profile;
   const candidates = runs.filter((r) => r.id !== baselineId && r.status === 'ready');
   const run = candidates.find((r) => r.id === tableRunId) ?? candidates[0];
-  const runProfile = run?.profile;
+  const runProfile = run?.profile && comparedProfile(run.profile, baseline, matchEntry);
   // diffFor is memoized per pair of profiles; no hook needed.
   const result =
     baseline && runProfile
@@ -108,7 +98,7 @@ export function DiffTable() {
   );
 
   function focusFunction(key: string, removed: boolean): void {
-    const p = removed ? baseline : run!.profile!;
+    const p = removed ? baseline : runProfile;
     const path = p ? heaviestPath(p, key) : undefined;
     if (path) useStore.getState().pathFocused(path);
   }

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { rankFunctions } from '../../../shared/diff/diff-query';
 import { host } from '../host/host';
-import { diffFor, rangeFor } from '../store/derived';
+import { comparedProfile, diffFor, rangeFor } from '../store/derived';
 import { useStore } from '../store/store';
 import { diffTableCsv, diffTableMarkdown, exportFileName, foldedText } from './data-export';
 import { buildExportInput } from './export-input';
@@ -67,7 +67,8 @@ export function ExportDialog({ onClose }: { onClose(): void }) {
       const s = useStore.getState();
       const base = s.runs.find((r) => r.id === s.baselineId);
       if (!base?.profile || !run?.profile || base.id === run.id) throw new Error('choose a run other than the baseline');
-      const res = diffFor(base.profile, run.profile, s.normalize, s.noisePercent, rangeFor(base.profile, s.ranges[base.id]), rangeFor(run.profile, s.ranges[run.id]));
+      const compared = comparedProfile(run.profile, base.profile, s.matchEntry);
+      const res = diffFor(base.profile, compared, s.normalize, s.noisePercent, rangeFor(base.profile, s.ranges[base.id]), rangeFor(compared, s.ranges[run.id]));
       if (!res.diff) throw new Error(res.error ?? 'no diff');
       const rows = rankFunctions(res.diff, { by: s.diffMeasure });
       const data = kind === 'csv' ? diffTableCsv(res.diff, rows) : diffTableMarkdown(res.diff, rows, { baseline: base.title, run: run.title });

@@ -33,6 +33,7 @@ function state(over: Partial<ExportState> = {}): ExportState {
     normalize: 'relative',
     diffMeasure: 'total',
     noisePercent: 0.1,
+    matchEntry: true,
     ranges: {},
     ...over,
   };
@@ -67,5 +68,19 @@ describe('export input from the store', () => {
     const svg = renderComparisonSvg(inp).svg;
     expect(svg).toContain('Zoomed to: all › main › handler');
     expect(svg).toContain('new (not in baseline)');
+  });
+
+  it("puts the legend's meaning of red and blue, and the noise threshold's, in the picture", () => {
+    const abs = buildExportInput(state({ diffView: 'diff', query: '', normalize: 'absolute' }), EMPTY_ANNOTATIONS, { width: 1000 });
+    expect(abs.legends[0]!.entries.map((e) => e.label).slice(0, 2)).toEqual([
+      'more time than the baseline spent here',
+      'less time than the baseline spent here',
+    ]);
+    expect(abs.legends[0]!.note).toMatch(/noise: within 0\.1% of the baseline's total/);
+    const svg = renderComparisonSvg(abs).svg;
+    expect(svg).toContain('more time than the baseline spent here');
+    const rel = buildExportInput(state({ diffView: 'diff', query: '', normalize: 'relative' }), EMPTY_ANNOTATIONS, { width: 1000 });
+    expect(rel.legends[0]!.entries[0]!.label).toBe('larger share of the run than in the baseline');
+    expect(rel.legends[0]!.note).toMatch(/percentage points; noise: within 0\.1 pp/);
   });
 });

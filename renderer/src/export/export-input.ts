@@ -11,8 +11,8 @@ import type { Profile } from '../../../shared/model/types';
 import type { ViewNode, ViewOptions } from '../../../shared/view/view-tree';
 import { MATCH_COLOR, frameColor, legend } from '../comparison/colors';
 import { formatDuration, formatPercent, formatPoints, formatWeight } from '../comparison/format';
-import { diffColor, diffLegend } from '../diff/diff-colors';
-import { diffFor, mergedFor, rangeFor, searchFor, viewTreeFor } from '../store/derived';
+import { diffColor, diffLegend, diffLegendNote } from '../diff/diff-colors';
+import { comparedProfile, diffFor, mergedFor, rangeFor, searchFor, viewTreeFor } from '../store/derived';
 import type { AppState } from '../store/store';
 import { type ExportInput, type ExportPane, type LegendGroup, exportChartWidth } from './render-svg';
 
@@ -31,6 +31,7 @@ export type ExportState = Pick<
   | 'normalize'
   | 'diffMeasure'
   | 'noisePercent'
+  | 'matchEntry'
   | 'ranges'
 >;
 
@@ -58,7 +59,7 @@ function focusNames(s: ExportState): string[] {
 }
 
 function pane(s: ExportState, run: ExportState['runs'][number], baseline: Profile | undefined, chartW: number): ExportPane {
-  const profile = run.profile!;
+  const profile = comparedProfile(run.profile!, baseline, s.matchEntry);
   // The same time ranges as on screen (each run's own, the baseline's for the baseline's tree).
   const rw = rangeFor(profile, s.ranges[run.id]);
   const baseRw = baseline && s.baselineId ? rangeFor(baseline, s.ranges[s.baselineId]) : undefined;
@@ -112,13 +113,14 @@ function pane(s: ExportState, run: ExportState['runs'][number], baseline: Profil
 }
 
 function legends(s: ExportState): LegendGroup[] {
+  const unit = s.runs.find((r) => r.id === s.baselineId)?.profile?.unit;
   const groups: LegendGroup[] =
     s.diffView !== 'off'
       ? [
           {
             title: 'Change',
-            entries: diffLegend(s.palette),
-            note: `${s.normalize === 'relative' ? 'relative: each run as a share of its own total, deltas in pp' : 'absolute: both runs did the same work, deltas in the unit'}; idle left out`,
+            entries: diffLegend(s.palette, s.normalize, unit),
+            note: diffLegendNote(s.normalize, s.noisePercent),
           },
         ]
       : [

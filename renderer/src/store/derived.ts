@@ -4,6 +4,7 @@
  */
 import { type Normalize, type ProfileDiff, DiffError, diffProfiles } from '../../../shared/diff/diff';
 import { type DiffIndex, indexDiff } from '../../../shared/diff/diff-query';
+import { type EntryMatch, entryMatch, withEntryMatched } from '../../../shared/diff/entry-script';
 import { mergedProfile } from '../../../shared/diff/merged-profile';
 import { type Density, type Heatmap, type RangeWeights, density, heatmap, rangeWeights, selectionWeights } from '../../../shared/heatmap/heatmap';
 import type { Profile } from '../../../shared/model/types';
@@ -94,6 +95,32 @@ export function viewTreeFor(p: Profile, opts: ViewOptions): ViewTree {
   return tree;
 }
 
+const comparedCache = new WeakMap<Profile, { baseline: Profile; match: EntryMatch | undefined; profile: Profile }>();
+
+function comparedEntry(run: Profile, baseline: Profile): { match: EntryMatch | undefined; profile: Profile } {
+  const hit = comparedCache.get(run);
+  if (hit?.baseline === baseline) return hit;
+  const match = entryMatch(baseline, run);
+  const out = { baseline, match, profile: match ? withEntryMatched(run, match) : run };
+  comparedCache.set(run, out);
+  return out;
+}
+
+/**
+ * A run as it is compared with the baseline: with entry scripts matched (the default), its
+ * entry script's frames carry the baseline's keys, so that the diff, the diff table, zoom and
+ * hover take them for the same frames; otherwise, and for the baseline itself, the run as it is.
+ */
+export function comparedProfile(run: Profile, baseline: Profile | undefined, matchEntry: boolean): Profile {
+  if (!baseline || !matchEntry || run === baseline) return run;
+  return comparedEntry(run, baseline).profile;
+}
+
+/** The entry scripts matched between the baseline and a run, when there are any to match. */
+export function entryMatchFor(run: Profile, baseline: Profile): EntryMatch | undefined {
+  return run === baseline ? undefined : comparedEntry(run, baseline).match;
+}
+
 export interface DiffResult {
   diff?: ProfileDiff;
   index?: DiffIndex;
@@ -125,7 +152,8 @@ export function diffFor(
   if (hit?.key === key) return hit.result;
   let result: DiffResult;
   try {
-    const opts: Parameters<typeof diffProfiles>[2] = { normalize, threshold: noisePercent / 100, excludeIdle: true };
+    // Entry scripts are matched by the caller, on the run it passes (`comparedProfile`).
+    const opts: Parameters<typeof diffProfiles>[2] = { normalize, threshold: noisePercent / 100, excludeIdle: true, matchEntry: false };
     if (baseRange) opts.baselineWeights = baseRange.self;
     if (runRange) opts.runWeights = runRange.self;
     const diff = diffProfiles(baseline, run, opts);

@@ -20,6 +20,8 @@ export interface DiffSlice {
   diffMeasure: 'total' | 'self';
   /** noise threshold in percent (relative: percentage points; absolute: % of the baseline's total) */
   noisePercent: number;
+  /** whether each run's entry script is matched with the baseline's as the same frame (shared/diff/entry-script) */
+  matchEntry: boolean;
   /** the run whose functions the diff table lists */
   tableRunId: string | undefined;
   tableStatus: DiffStatus | 'all';
@@ -27,21 +29,24 @@ export interface DiffSlice {
   normalizeChosen(n: Normalize): void;
   diffMeasureChosen(m: 'total' | 'self'): void;
   noiseChosen(percent: number): void;
+  entryMatchingChosen(on: boolean): void;
   tableRunChosen(id: string): void;
   tableStatusChosen(s: DiffStatus | 'all'): void;
 }
 
 export const createDiffSlice: StateCreator<AppState, [], [], DiffSlice> = (set) => ({
   diffView: 'off',
-  normalize: 'relative',
+  normalize: 'absolute',
   diffMeasure: 'total',
   noisePercent: 0.1,
+  matchEntry: true,
   tableRunId: undefined,
   tableStatus: 'all',
   diffViewChosen: (diffView) => set({ diffView }),
   normalizeChosen: (normalize) => set({ normalize }),
   diffMeasureChosen: (diffMeasure) => set({ diffMeasure }),
   noiseChosen: (p) => set({ noisePercent: Number.isFinite(p) && p >= 0 ? p : 0 }),
+  entryMatchingChosen: (matchEntry) => set({ matchEntry }),
   tableRunChosen: (tableRunId) => set({ tableRunId }),
   tableStatusChosen: (tableStatus) => set({ tableStatus }),
 });

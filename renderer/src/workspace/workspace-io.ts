@@ -27,6 +27,7 @@ export function collectWorkspace(s: AppState): Workspace {
       normalize: s.normalize,
       diffMeasure: s.diffMeasure,
       noisePercent: s.noisePercent,
+      matchEntry: s.matchEntry,
     },
     annotations: s.annotationHistory.present,
     ranges: Object.entries(s.ranges)
@@ -67,6 +68,7 @@ export function restoreWorkspace(ws: Workspace): Map<string, string> {
     normalize: v.normalize,
     diffMeasure: v.diffMeasure,
     noisePercent: v.noisePercent,
+    matchEntry: v.matchEntry,
     ranges: Object.fromEntries(
       ws.ranges.filter((r) => ids.has(r.runId)).map((r) => [ids.get(r.runId)!, r.cells ? { start: r.start, end: r.end, cells: r.cells } : { start: r.start, end: r.end }]),
     ),

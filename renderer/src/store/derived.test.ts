@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { Status } from '../../../shared/diff/diff';
+import { annotateView } from '../../../shared/diff/annotate-view';
+import { stacks } from '../../../shared/test/stacks';
+import { buildViewTree } from '../../../shared/view/view-tree';
+import { comparedProfile, diffFor, entryMatchFor } from './derived';
+
+const base = stacks('main@/srv/app/server-baseline.js;work@/srv/app/lib.js 3\nmain@/srv/app/server-baseline.js 1', 'baseline');
+const run = stacks(
+  'main@/srv/app/server-otel.js;work@/srv/app/lib.js 5\nmain@/srv/app/server-otel.js;otel@/srv/app/node_modules/otel/x.js 2',
+);
+/** The baseline's call path down to `work`, as a click in the baseline's pane focuses it. */
+const basePath = ['main\tapp/server-baseline.js', 'work\tapp/lib.js'];
+
+describe('runs compared with the baseline, entry scripts matched', () => {
+  it('zoom and hover find the run’s entry script under the baseline’s keys', () => {
+    const matched = comparedProfile(run, base, true);
+    expect(comparedProfile(run, base, true)).toBe(matched);
+    expect(entryMatchFor(run, base)).toEqual({ baseline: 'app/server-baseline.js', run: 'app/server-otel.js' });
+    const view = buildViewTree(matched, { focus: basePath });
+    expect(view.focusDepth).toBe(2);
+    // the key the run's box hovers with is the baseline's
+    expect(view.root.children![0]!.key).toBe(basePath[0]);
+    expect(buildViewTree(comparedProfile(run, base, false), { focus: basePath }).focusDepth).toBe(0);
+    expect(comparedProfile(base, base, true)).toBe(base);
+  });
+
+  it('colours the entry script as changed, not new, in the diff the panes draw', () => {
+    const colour = (on: boolean) => {
+      const p = comparedProfile(run, base, on);
+      const res = diffFor(base, p, 'absolute', 0.1);
+      const view = buildViewTree(p, { focus: [] });
+      annotateView(view.root, res.diff!, res.index!, 'total');
+      return view.root.children!.map((c) => [c.name, c.status, c.delta]);
+    };
+    expect(colour(true)).toEqual([['main', Status.Changed, 3]]);
+    expect(colour(false)).toEqual([['main', Status.New, 7]]);
+  });
+});
