@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { baselineIndex, fileStem, isToolName, pathSegments, runNames } from './run-names';
+import { baselineIndex, isToolName, pathSegments, runNames } from './run-names';
 
 const CPU_BASE = 'CPU.20261121.233005.6118.0.001.cpuprofile';
 const CPU_DD = 'CPU.20261121.233052.6494.0.001.cpuprofile';
 
-describe('pathSegments and fileStem', () => {
+describe('pathSegments and isToolName', () => {
   it('splits Linux, macOS and Windows paths alike', () => {
     expect(pathSegments('/srv/runs/otel/CPU.1.cpuprofile')).toEqual(['srv', 'runs', 'otel', 'CPU.1.cpuprofile']);
     expect(pathSegments('/Users/ana/Desktop/runs/otel/perf.F999.script.txt')).toEqual([
@@ -24,13 +24,6 @@ describe('pathSegments and fileStem', () => {
       'node_trace.1.log.gz',
     ]);
     expect(pathSegments('./runs//otel/')).toEqual(['runs', 'otel']);
-  });
-
-  it('takes off compression and the profile extension only', () => {
-    expect(fileStem('perf.F999.script.txt.gz')).toBe('perf.F999.script');
-    expect(fileStem('baseline.cpuprofile')).toBe('baseline');
-    expect(fileStem('6118.0x')).toBe('6118.0x');
-    expect(fileStem('app.v2')).toBe('app.v2');
   });
 
   it('knows the names profilers give every run', () => {
@@ -88,17 +81,19 @@ describe('runNames', () => {
   });
 
   it('uses the file names when the user named the files', () => {
-    expect(runNames(['/x/a/baseline.cpuprofile', '/x/b/otel.cpuprofile'])).toEqual(['baseline', 'otel']);
-    expect(runNames(['/x/profile-baseline.cpuprofile', '/x/profile-otel.cpuprofile'])).toEqual(['baseline', 'otel']);
+    expect(runNames(['/x/a/baseline.cpuprofile', '/x/b/otel.cpuprofile'])).toEqual(['baseline.cpuprofile', 'otel.cpuprofile']);
+    expect(runNames(['/x/profile-baseline.cpuprofile', '/x/profile-otel.cpuprofile'])).toEqual([
+      'profile-baseline.cpuprofile',
+      'profile-otel.cpuprofile',
+    ]);
   });
 
   it('uses the file names of tool-named files in one folder (or dropped without a path)', () => {
-    expect(runNames([CPU_BASE, CPU_DD])).toEqual(['CPU.20261121.233005.6118.0.001', 'CPU.20261121.233052.6494.0.001']);
-    expect(runNames(['/r/perf.script.txt', '/r/perf.F999.script.txt'])).toEqual(['perf.script', 'perf.F999.script']);
+    expect(runNames([CPU_BASE, CPU_DD])).toEqual([CPU_BASE, CPU_DD]);
+    expect(runNames(['/r/perf.script.txt', '/r/perf.F999.script.txt'])).toEqual(['perf.script.txt', 'perf.F999.script.txt']);
   });
 
-  it('keeps the whole file name when stems collide, and numbers what still does', () => {
-    expect(runNames(['/r/base.cpuprofile', '/r/base.folded'])).toEqual(['base.cpuprofile', 'base.folded']);
+  it('numbers names that still collide', () => {
     expect(runNames(['/r/otel/' + CPU_DD, '/r/otel/' + CPU_DD])).toEqual([CPU_DD, `${CPU_DD} (2)`]);
   });
 
@@ -107,15 +102,15 @@ describe('runNames', () => {
   });
 
   it('names a run whose folder all others share by its file', () => {
-    expect(runNames(['/r/server.cpuprofile', `/r/otel/${CPU_DD}`])).toEqual(['server', 'otel']);
+    expect(runNames(['/r/server.cpuprofile', `/r/otel/${CPU_DD}`])).toEqual(['server.cpuprofile', 'otel']);
   });
 
   it('names a run alone by its file, or by its folder when a profiler named the file', () => {
     expect(runNames([`/home/ana/runs/otel/${CPU_DD}`])).toEqual(['otel']);
     expect(runNames(['/home/ana/runs/otel/6494.0x'])).toEqual(['otel']);
     expect(runNames(['C:\\0x'])).toEqual(['0x']);
-    expect(runNames(['/home/ana/before-fix.cpuprofile'])).toEqual(['before-fix']);
-    expect(runNames([CPU_DD])).toEqual(['CPU.20261121.233052.6494.0.001']);
+    expect(runNames(['/home/ana/before-fix.cpuprofile'])).toEqual(['before-fix.cpuprofile']);
+    expect(runNames([CPU_DD])).toEqual([CPU_DD]);
     expect(runNames([])).toEqual([]);
   });
 });

@@ -13,13 +13,6 @@ export function pathSegments(path: string): string[] {
 }
 
 const COMPRESSED = /\.(gz|gzip|zst|bz2|xz)$/i;
-const PROFILE_EXTENSION = /\.(cpuprofile|heapprofile|json|txt|log|folded|collapsed|stacks|pprof|pb|prof|html|script|data|trace|perf|out)$/i;
-
-/** A file name without its compression suffix and profile extension: `perf.F999.script.txt.gz` → `perf.F999.script`. */
-export function fileStem(name: string): string {
-  const stem = name.replace(COMPRESSED, '').replace(PROFILE_EXTENSION, '');
-  return stem === '' ? name : stem;
-}
 
 // Names profilers give their output, which say nothing about the run: the folder around them does.
 const TOOL_NAMES: RegExp[] = [
@@ -62,30 +55,12 @@ function commonSuffixLength(lists: string[][], after: number): number {
 /** The name of a run that is alone: its file, unless a profiler named it, then its folder. */
 function loneName(segments: string[]): string {
   const file = segments[segments.length - 1] ?? '';
-  if (!isToolName(file)) return fileStem(file);
+  if (!isToolName(file)) return file;
   for (let i = segments.length - 2; i >= 0; i--) {
     const dir = segments[i]!;
     if (!isDrive(dir) && !isToolName(dir)) return dir;
   }
-  return fileStem(file);
-}
-
-/**
- * File stems with the words they all share at the start and end left out, when what remains
- * has letters in it: `profile-baseline` and `profile-otel` → `baseline` and `otel`; the
- * timestamps and pids of `CPU.20261121.233005.6118.0.001` stay whole (digits alone name nothing).
- */
-function trimmedStems(stems: string[]): string[] {
-  const words = stems.map((s) => s.split(/(?<=[._ -])/));
-  const p = commonPrefixLength(words);
-  const q = commonSuffixLength(words, p);
-  const trimmed = words.map((w) =>
-    w
-      .slice(p, w.length - q)
-      .join('')
-      .replace(/^[._ -]+|[._ -]+$/g, ''),
-  );
-  return trimmed.every((t) => /\p{L}/u.test(t)) ? trimmed : stems;
+  return file;
 }
 
 /** The fewest trailing segments of each list that tell them apart (all of them where nothing does). */
@@ -114,10 +89,11 @@ function disambiguate(names: string[]): string[] {
 
 /**
  * A name for each run, from the paths of all the runs open together: the part of its path that
- * differs from the others'. The file's own name when the files are named apart by their user
- * (`baseline.cpuprofile`, `otel.cpuprofile`), otherwise the folders that differ (the fewest
- * closest to the file that tell the runs apart). A run alone is named by its file, or by its
- * folder when a profiler named the file. Names that still collide are numbered.
+ * differs from the others'. The file's name when the files are named apart by their user
+ * (`baseline.cpuprofile`, `otel.cpuprofile`) or sit in one folder, otherwise the folders that
+ * differ (the fewest, closest to the file, that tell the runs apart). A run alone is named by
+ * its file, or by its folder when a profiler named the file. Names that still collide are
+ * numbered.
  */
 export function runNames(paths: readonly string[]): string[] {
   if (paths.length === 0) return [];
@@ -129,21 +105,19 @@ export function runNames(paths: readonly string[]): string[] {
 
   const files = segs.map((s) => s[s.length - 1]!);
   const dirs = segs.map((s) => s.slice(0, -1));
-  const stems = files.map(fileStem);
-  const userNamed = files.every((f) => !isToolName(f)) && new Set(stems).size === stems.length;
+  const userNamed = files.every((f) => !isToolName(f)) && new Set(files).size === files.length;
   const p = commonPrefixLength(dirs);
   const q = commonSuffixLength(dirs, p);
   const apart = dirs.map((d) => d.slice(p, d.length - q));
   const sameFolder = apart.every((d) => d.length === 0);
 
   let names: string[];
-  if (userNamed || sameFolder) {
-    names = new Set(stems).size === stems.length ? trimmedStems(stems) : files;
-  } else {
+  if (userNamed || sameFolder) names = files;
+  else {
     const byFolder = shortestUnique(apart.filter((d) => d.length > 0));
     let i = 0;
     // A run whose folders are all shared with the others (one folder above them) goes by its file.
-    names = apart.map((d, j) => (d.length > 0 ? byFolder[i++]! : fileStem(files[j]!)));
+    names = apart.map((d, j) => (d.length > 0 ? byFolder[i++]! : files[j]!));
   }
   return disambiguate(names);
 }

@@ -9,6 +9,7 @@ import { host } from '../host/host';
 import { openChosen, openSources, sourcesFromDrop } from '../import/open';
 import { useStore } from '../store/store';
 import { TraceStats } from '../trace-stats/TraceStats';
+import { RemovedNotice } from './RemovedNotice';
 import { Toolbar } from './Toolbar';
 import { type AppView, ViewPanel, ViewTabs } from './ViewTabs';
 
@@ -185,7 +186,8 @@ export function App() {
           // Only the folder's own files: a 0x folder is flat.
           const top = files.filter((f) => f.webkitRelativePath.split('/').length === 2);
           const name = top[0]?.webkitRelativePath.split('/')[0] ?? 'folder';
-          if (top.length > 0) openSources([{ kind: 'folder', name, files: top.map((file) => ({ kind: 'file' as const, file, name: file.name })) }]);
+          if (top.length > 0)
+            openSources([{ kind: 'folder', name, path: name, files: top.map((file) => ({ kind: 'file' as const, file, name: file.name, path: file.webkitRelativePath })) }]);
           e.currentTarget.value = '';
         }}
       />
@@ -197,6 +199,7 @@ export function App() {
           </button>
         </div>
       )}
+      <RemovedNotice />
       {runs.length === 0 ? (
         <div className="empty">
           <h1>Compare profiles side by side</h1>

@@ -16,16 +16,17 @@ export interface ImportCallbacks {
 }
 
 export interface ImportJob {
+  /** stops the import; no callback follows */
   cancel(): void;
 }
 
 export function refToWorkerFile(f: FileRef): WorkerFile {
-  return { kind: 'token', token: f.token, name: f.name, size: f.size };
+  return { kind: 'token', token: f.token, name: f.name, size: f.size, path: f.path };
 }
 
 export function chosenToSource(item: ChosenItem): WorkerSource {
   if (item.kind === 'file') return refToWorkerFile(item.file);
-  return { kind: 'folder', name: item.folder.name, files: item.folder.files.map(refToWorkerFile) };
+  return { kind: 'folder', name: item.folder.name, path: item.folder.path, files: item.folder.files.map(refToWorkerFile) };
 }
 
 export function startImport(source: WorkerSource, cb: ImportCallbacks): ImportJob {
@@ -36,6 +37,7 @@ export function startImport(source: WorkerSource, cb: ImportCallbacks): ImportJo
     worker.terminate();
   };
   worker.onmessage = async (ev: MessageEvent<FromWorker>) => {
+    if (finished) return; // cancelled: a message already on its way is dropped
     const msg = ev.data;
     switch (msg.type) {
       case 'progress':
@@ -72,9 +74,7 @@ export function startImport(source: WorkerSource, cb: ImportCallbacks): ImportJo
   worker.postMessage(start);
   return {
     cancel() {
-      if (finished) return;
-      finish();
-      cb.failed({ file: source.name, message: 'import cancelled' });
+      if (!finished) finish();
     },
   };
 }

@@ -54,8 +54,8 @@ describe('run titles and the baseline', () => {
   it('names a dropped file by its name, without a path', () => {
     useStore.getState().runAdded('a', 'server-otel.cpuprofile');
     useStore.getState().runAdded('b', 'server-before.cpuprofile');
-    expect(titles()).toEqual(['otel', 'before']);
-    expect(baselineTitle()).toBe('before');
+    expect(titles()).toEqual(['server-otel.cpuprofile', 'server-before.cpuprofile']);
+    expect(baselineTitle()).toBe('server-before.cpuprofile');
   });
 
   it('a cancelled import leaves no pane and no undo step', () => {
