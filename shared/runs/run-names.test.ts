@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { baselineIndex, isToolName, pathSegments, runNames } from './run-names';
+import { baselineIndex, isToolName, pathSegments, pathsToKeep, runNames } from './run-names';
 
 const CPU_BASE = 'CPU.20261121.233005.6118.0.001.cpuprofile';
 const CPU_DD = 'CPU.20261121.233052.6494.0.001.cpuprofile';
@@ -141,5 +141,22 @@ describe('baselineIndex', () => {
   it('prefers the surer word', () => {
     expect(baselineIndex(['/r/main/x.cpuprofile', '/r/baseline/x.cpuprofile'])).toBe(1);
     expect(baselineIndex([])).toBeUndefined();
+  });
+});
+
+describe('pathsToKeep', () => {
+  it('leaves out the folders all runs share, keeping what names them', () => {
+    const paths = [`/home/ana/runs/otel/${CPU_DD}`, `/home/ana/runs/baseline/${CPU_BASE}`];
+    expect(pathsToKeep(paths)).toEqual([`otel/${CPU_DD}`, `baseline/${CPU_BASE}`]);
+    expect(runNames(pathsToKeep(paths))).toEqual(runNames(paths));
+    expect(pathsToKeep(['C:\\runs\\a\\0x', 'C:\\runs\\b\\0x'])).toEqual(['a/0x', 'b/0x']);
+  });
+
+  it('keeps a lone run its folder, and a run in the shared folder its file', () => {
+    expect(pathsToKeep([`/home/ana/runs/otel/${CPU_DD}`])).toEqual([`otel/${CPU_DD}`]);
+    const mixed = ['/r/server.cpuprofile', `/r/otel/${CPU_DD}`];
+    expect(pathsToKeep(mixed)).toEqual(['server.cpuprofile', `otel/${CPU_DD}`]);
+    expect(runNames(pathsToKeep(mixed))).toEqual(runNames(mixed));
+    expect(pathsToKeep(['a.cpuprofile', 'b.cpuprofile'])).toEqual(['a.cpuprofile', 'b.cpuprofile']);
   });
 });

@@ -184,3 +184,15 @@ export function baselineIndex(paths: readonly string[]): number | undefined {
   });
   return best;
 }
+
+/**
+ * The paths as a workspace keeps them: without the folders every run shares at the start (a
+ * home folder says nothing about the runs and is not for the people a workspace is sent to),
+ * but with each run's own folder and file, so that names are derived again as they were.
+ */
+export function pathsToKeep(paths: readonly string[]): string[] {
+  const segs = paths.map(pathSegments);
+  if (segs.length === 1) return [segs[0]!.slice(-2).join('/')];
+  const p = commonPrefixLength(segs.map((s) => s.slice(0, -1)));
+  return segs.map((s) => s.slice(p).join('/'));
+}
