@@ -6,7 +6,7 @@ import { type Recovered, discardRecovery, readRecovery, restoreRecovered, startA
 import { saveWorkspace } from '../workspace/workspace-io';
 import { HeatmapDialog } from '../heatmap/HeatmapDialog';
 import { host } from '../host/host';
-import { openChosen, openSources, sourcesFromDrop } from '../import/open';
+import { openChosen, openSources, sourcesFromDrop, withDiskPaths } from '../import/open';
 import { useStore } from '../store/store';
 import { TraceStats } from '../trace-stats/TraceStats';
 import { RemovedNotice } from './RemovedNotice';
@@ -129,8 +129,10 @@ export function App() {
       onDrop={(e) => {
         e.preventDefault();
         setDragging(false);
-        host.registerDropped([...e.dataTransfer.files]);
-        void sourcesFromDrop(e.dataTransfer).then(openSources);
+        // Read the drop now: its items are gone once this handler returns.
+        const dropped = sourcesFromDrop(e.dataTransfer);
+        const paths = host.registerDropped([...e.dataTransfer.files]);
+        void Promise.all([dropped, paths]).then(([sources, full]) => openSources(withDiskPaths(sources, full)));
       }}
     >
       <Toolbar onOpen={open} onOpenFolder={openFolder} onExport={() => setExporting(true)} searchRef={searchRef} />

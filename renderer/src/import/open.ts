@@ -109,6 +109,20 @@ export async function sourcesFromDrop(dt: DataTransfer): Promise<WorkerSource[]>
   return out;
 }
 
+/**
+ * The drop's sources with the full paths the host could see (Electron: one per dropped file or
+ * folder, in the order of the drop; '' where not known), so that runs are named by their folders.
+ */
+export function withDiskPaths(sources: WorkerSource[], paths: readonly string[]): WorkerSource[] {
+  return sources.map((src, i) => {
+    const path = paths[i];
+    if (!path) return src;
+    if (src.kind !== 'folder') return { ...src, path };
+    const sep = path.includes('/') || !path.includes('\\') ? '/' : '\\';
+    return { ...src, path, files: src.files.map((f) => ({ ...f, path: `${path}${sep}${f.name}` })) };
+  });
+}
+
 async function readDirectoryFiles(dir: FileSystemDirectoryEntry): Promise<{ file: File; path: string }[]> {
   const reader = dir.createReader();
   const entries: FileSystemEntry[] = [];
