@@ -52,6 +52,39 @@ test.describe('runs opened from the command line', () => {
   });
 });
 
+test.describe('traces opened from the command line', () => {
+  let dir: string;
+  let server: RunningServer;
+
+  test.beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'flamelens-traces-'));
+    const paths = ['ddtrace', 'baseline'].map((run) => {
+      mkdirSync(join(dir, run));
+      copyFileSync(join(SAMPLES, run, 'node_trace.1.log.gz'), join(dir, run, 'node_trace.1.log.gz'));
+      return join(dir, run, 'node_trace.1.log.gz');
+    });
+    server = await startServer({ items: paths, rendererDir: resolve('out/renderer') });
+  });
+
+  test.afterAll(async () => {
+    await server?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('trace statistics columns carry the run names, the baseline first', async ({ page }) => {
+    test.setTimeout(240_000);
+    await page.goto(server.url);
+    await expect(page.locator('section.pane .pane-title')).toHaveText(['ddtrace', 'baseline']);
+    await page.getByRole('tab', { name: 'Trace statistics' }).click();
+    const head = page.getByRole('table', { name: 'Trace event statistics' }).locator('thead th.ts-run-head');
+    // Both 80 MB traces are read before both columns exist.
+    await expect(head).toHaveCount(2, { timeout: 180_000 });
+    await expect(head.nth(0)).toContainText('baseline');
+    await expect(head.nth(1)).toContainText('ddtrace');
+    await expect(head.nth(1)).not.toContainText('node_trace');
+  });
+});
+
 test.describe('dropped files', () => {
   test.beforeEach(async ({ page }) => {
     await page.route('**/api/initial-items', (r) => r.fulfill({ json: [] }));

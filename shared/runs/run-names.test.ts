@@ -97,6 +97,12 @@ describe('runNames', () => {
     expect(runNames(['/r/otel/' + CPU_DD, '/r/otel/' + CPU_DD])).toEqual([CPU_DD, `${CPU_DD} (2)`]);
   });
 
+  it('tells runs from one folder apart by their files', () => {
+    expect(
+      runNames([`/r/ddtrace/${CPU_DD}`, `/r/baseline/${CPU_BASE}`, '/r/ddtrace/node_trace.1.log.gz', '/r/baseline/node_trace.1.log.gz']),
+    ).toEqual([`ddtrace/${CPU_DD}`, `baseline/${CPU_BASE}`, 'ddtrace/node_trace.1.log.gz', 'baseline/node_trace.1.log.gz']);
+  });
+
   it('names files dropped inside folders by their folders (entry paths of a drop)', () => {
     expect(runNames([`/ddtrace/${CPU_DD}`, `/baseline/${CPU_BASE}`])).toEqual(['ddtrace', 'baseline']);
   });

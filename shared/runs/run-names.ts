@@ -118,6 +118,8 @@ export function runNames(paths: readonly string[]): string[] {
     let i = 0;
     // A run whose folders are all shared with the others (one folder above them) goes by its file.
     names = apart.map((d, j) => (d.length > 0 ? byFolder[i++]! : files[j]!));
+    // Runs from one folder (its CPU profile and its trace) are told apart by their files.
+    names = names.map((n, j) => (names.some((m, k) => k !== j && m === n && files[k] !== files[j]) ? `${n}/${files[j]}` : n));
   }
   return disambiguate(names);
 }
