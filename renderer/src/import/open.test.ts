@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runNames } from '../../../shared/runs/run-names';
-import type { WorkerSource } from './protocol';
+import type { WorkerFile, WorkerSource } from './protocol';
 
 let open: typeof import('./open');
 
@@ -10,7 +10,7 @@ beforeAll(async () => {
   open = await import('./open');
 });
 
-const file = (name: string, path = `/${name}`): WorkerSource => ({ kind: 'token', token: 't', name, size: 1, path });
+const file = (name: string, path = `/${name}`): WorkerFile => ({ kind: 'token', token: 't', name, size: 1, path });
 
 describe('withDiskPaths', () => {
   it('gives dropped files and folders the paths Electron sees, so runs are named by their folders', () => {
