@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { groupSources } from './group-sources';
+import { folderAsRuns, groupSources } from './group-sources';
 
 // What 0x 6.0.0 writes into `<pid>.0x/` (fixtures/samples/baseline/0x).
 const ZEROEX = [
@@ -55,5 +55,18 @@ describe('groupSources', () => {
         ]),
       ),
     ).toEqual(['ticks.json', 'flamegraph.html']);
+  });
+});
+
+describe('folderAsRuns', () => {
+  it('keeps a 0x output folder one run', () => {
+    expect(folderAsRuns(ZEROEX)).toBe('folder');
+  });
+
+  it('opens the profiles of any other folder as runs of their own', () => {
+    // a run folder as kept for the samples (fixtures/samples/baseline), and a notes file beside them
+    const names = ['CPU.20261121.233005.6118.0.001.cpuprofile', 'node_trace.1.log.gz', 'perf.F999.script.txt.gz', 'notes.md', 'README'];
+    expect(folderAsRuns(names)).toEqual(['CPU.20261121.233005.6118.0.001.cpuprofile', 'node_trace.1.log.gz', 'perf.F999.script.txt.gz']);
+    expect(folderAsRuns(['notes.md'])).toEqual([]);
   });
 });

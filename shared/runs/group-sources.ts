@@ -70,3 +70,17 @@ export function groupSources<T extends NamedItem>(items: readonly T[]): SourceGr
   }
   return out;
 }
+
+// What a profile file is called (the importers' extensions, gzipped or not).
+const PROFILE_FILE = /\.(cpuprofile|heapprofile|json|log|trace|txt|folded|collapsed|stacks|perf|script|pb|pprof|prof)(\.gz)?$/i;
+
+/**
+ * How a folder opened or dropped as a whole becomes runs: `'folder'` when it is one profile (a
+ * `<pid>.0x` output), otherwise the names of the profile files in it, each a run of its own (a
+ * `baseline/` folder holding `CPU….cpuprofile`), named by the folder. Empty when none look like
+ * profiles: the folder then reports that it holds none.
+ */
+export function folderAsRuns(names: readonly string[]): 'folder' | string[] {
+  if (zeroExImporter.pickFromFolder?.([...names]) !== undefined) return 'folder';
+  return names.filter((n) => PROFILE_FILE.test(n));
+}

@@ -26,3 +26,32 @@ describe('withDiskPaths', () => {
     expect(runNames(out.slice(0, 2).map((s) => s.path!))).toEqual(['ddtrace', 'baseline']);
   });
 });
+
+describe('runSources', () => {
+  const cpu = (pid: number) => `CPU.20261121.233052.${pid}.0.001.cpuprofile`;
+  const folder = (name: string, files: string[]): WorkerSource => ({
+    kind: 'folder',
+    name,
+    path: `/${name}`,
+    files: files.map((f) => file(f, `/${name}/${f}`)),
+  });
+
+  it('opens the profiles of dropped run folders as runs named by those folders', () => {
+    const out = open.runSources([folder('ddtrace', [cpu(2), 'notes.md']), folder('baseline', [cpu(1)])]);
+    expect(out.map((s) => [s.kind, s.name, s.path])).toEqual([
+      ['token', cpu(2), `/ddtrace/${cpu(2)}`],
+      ['token', cpu(1), `/baseline/${cpu(1)}`],
+    ]);
+    expect(runNames(out.map((s) => s.path!))).toEqual(['ddtrace', 'baseline']);
+  });
+
+  it('keeps a 0x output folder, and the files of one dropped together, one run each', () => {
+    const zx = ['flamegraph.html', 'isolate-0x33817a80-6265-6265-v8.log.json', 'meta.json'];
+    const out = open.runSources([folder('7001.0x', zx), ...zx.map((f) => file(f))]);
+    expect(out.map((s) => [s.kind, s.name])).toEqual([
+      ['folder', '7001.0x'],
+      ['folder', '6265.0x'],
+    ]);
+    expect(out[1]!.kind === 'folder' && out[1]!.files.map((f) => f.name)).toEqual(zx);
+  });
+});

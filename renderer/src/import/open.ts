@@ -1,7 +1,7 @@
 /** Turns chosen or dropped files into runs: one pane and one worker each. */
 import type { ChosenItem } from '../../../shared/ipc/contract';
 import { formatImportError } from '../../../shared/import/errors';
-import { groupSources } from '../../../shared/runs/group-sources';
+import { folderAsRuns, groupSources } from '../../../shared/runs/group-sources';
 import { MAX_RUNS } from '../store/runs-slice';
 import { useStore } from '../store/store';
 import { type ImportJob, chosenToSource, startImport } from './import-client';
@@ -27,9 +27,19 @@ async function openWorkspaceSource(src: WorkerSource): Promise<void> {
   }
 }
 
-/** The files of one 0x output, opened or dropped together, as the folder they came from: one run. */
-function grouped(all: WorkerSource[]): WorkerSource[] {
-  return groupSources(all).map((g) =>
+/**
+ * The sources as runs: a folder that is not one profile (a `baseline/` folder rather than a 0x
+ * output) opens its profile files, each named by its path in the folder; the files of one 0x
+ * output, opened or dropped together, are the folder they came from: one run.
+ */
+export function runSources(all: WorkerSource[]): WorkerSource[] {
+  const flat = all.flatMap((src): WorkerSource[] => {
+    if (src.kind !== 'folder') return [src];
+    const runs = folderAsRuns(src.files.map((f) => f.name));
+    if (runs === 'folder' || runs.length === 0) return [src];
+    return src.files.filter((f) => runs.includes(f.name)).map((f) => ({ ...f, path: f.path ?? `${src.path ?? src.name}/${f.name}` }));
+  });
+  return groupSources(flat).map((g) =>
     g.kind === 'single' ? g.item : { kind: 'folder' as const, name: g.name, path: g.path, files: g.items as WorkerFile[] },
   );
 }
@@ -42,7 +52,7 @@ export function openSources(all: WorkerSource[]): string[] {
     return [];
   }
   const ids: string[] = [];
-  const sources = grouped(all);
+  const sources = runSources(all);
   const s = useStore.getState();
   const room = MAX_RUNS - s.runs.length;
   if (sources.length > room) {
