@@ -103,6 +103,11 @@ describe('runNames', () => {
     ).toEqual([`ddtrace/${CPU_DD}`, `baseline/${CPU_BASE}`, 'ddtrace/node_trace.1.log.gz', 'baseline/node_trace.1.log.gz']);
   });
 
+  it('keeps names short when two runs share a folder', () => {
+    const paths = [`/runs/2026-11-20/baseline/${CPU_BASE}`, `/runs/2026-11-21/otel/${CPU_DD}`, '/runs/2026-11-21/otel/node_trace.1.log.gz'];
+    expect(runNames(paths)).toEqual(['baseline', `otel/${CPU_DD}`, 'otel/node_trace.1.log.gz']);
+  });
+
   it('names files dropped inside folders by their folders (entry paths of a drop)', () => {
     expect(runNames([`/ddtrace/${CPU_DD}`, `/baseline/${CPU_BASE}`])).toEqual(['ddtrace', 'baseline']);
   });

@@ -35,7 +35,7 @@ export function isToolName(name: string): boolean {
   return TOOL_NAMES.some((re) => re.test(bare));
 }
 
-/** A Windows drive (`C:`) or a UNC host is not a name for a run. */
+/** A Windows drive (`C:`) is not a name for a run. */
 const isDrive = (segment: string) => /^[a-z]:$/i.test(segment);
 
 function commonPrefixLength(lists: string[][]): number {
@@ -114,10 +114,11 @@ export function runNames(paths: readonly string[]): string[] {
   let names: string[];
   if (userNamed || sameFolder) names = files;
   else {
-    const byFolder = shortestUnique(apart.filter((d) => d.length > 0));
-    let i = 0;
+    // Each folder once: two runs from one folder must not make the others' names longer.
+    const folders = [...new Map(apart.filter((d) => d.length > 0).map((d) => [d.join('/'), d])).values()];
+    const byFolder = new Map(shortestUnique(folders).map((name, i) => [folders[i]!.join('/'), name]));
     // A run whose folders are all shared with the others (one folder above them) goes by its file.
-    names = apart.map((d, j) => (d.length > 0 ? byFolder[i++]! : files[j]!));
+    names = apart.map((d, j) => (d.length > 0 ? byFolder.get(d.join('/'))! : files[j]!));
     // Runs from one folder (its CPU profile and its trace) are told apart by their files.
     names = names.map((n, j) => (names.some((m, k) => k !== j && m === n && files[k] !== files[j]) ? `${n}/${files[j]}` : n));
   }
