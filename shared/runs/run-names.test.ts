@@ -147,6 +147,9 @@ describe('baselineIndex', () => {
 
   it('ignores the part of the paths every run shares', () => {
     expect(baselineIndex([`/home/ana/main/otel/${CPU_DD}`, `/home/ana/main/newrelic/${CPU_BASE}`])).toBeUndefined();
+    expect(baselineIndex([`/r/otel/main/${CPU_DD}`, `/r/ddtrace/main/${CPU_BASE}`])).toBeUndefined();
+    expect(baselineIndex(['/r/otel/main.cpuprofile', '/r/ddtrace/main.cpuprofile'])).toBeUndefined();
+    expect(baselineIndex(['/r/otel/main.cpuprofile', '/r/baseline/main.cpuprofile'])).toBe(1);
   });
 
   it('prefers the surer word', () => {

@@ -175,11 +175,22 @@ function baselineScore(segment: string): number {
 export function baselineIndex(paths: readonly string[]): number | undefined {
   if (paths.length === 0) return undefined;
   const segs = paths.map(pathSegments);
-  const p = paths.length > 1 ? commonPrefixLength(segs) : Math.max(0, segs[0]!.length - 2);
+  let own: string[][];
+  if (segs.length === 1) own = [segs[0]!.slice(-2)];
+  else {
+    // What tells each path apart: the folders not all share at the start or the end, and the
+    // file unless all have the same name.
+    const files = segs.map((s) => s[s.length - 1] ?? '');
+    const dirs = segs.map((s) => s.slice(0, -1));
+    const p = commonPrefixLength(dirs);
+    const q = commonSuffixLength(dirs, p);
+    const sameFile = files.every((f) => f === files[0]);
+    own = dirs.map((d, i) => [...d.slice(p, d.length - q), ...(sameFile ? [] : [files[i]!])]);
+  }
   let best: number | undefined;
   let bestScore = 0;
-  segs.forEach((s, i) => {
-    const score = Math.max(0, ...s.slice(p).map(baselineScore));
+  own.forEach((s, i) => {
+    const score = Math.max(0, ...s.map(baselineScore));
     if (score > bestScore) {
       best = i;
       bestScore = score;
