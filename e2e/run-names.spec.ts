@@ -71,7 +71,7 @@ test.describe('traces opened from the command line', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  test('trace statistics columns carry the run names, the baseline first', async ({ page }) => {
+  test('trace statistics columns carry the run names, the baseline first', async ({ page }, info) => {
     test.setTimeout(240_000);
     await page.goto(server.url);
     await expect(page.locator('section.pane .pane-title')).toHaveText(['ddtrace', 'baseline']);
@@ -82,6 +82,7 @@ test.describe('traces opened from the command line', () => {
     await expect(head.nth(0)).toContainText('baseline');
     await expect(head.nth(1)).toContainText('ddtrace');
     await expect(head.nth(1)).not.toContainText('node_trace');
+    await page.screenshot({ path: info.outputPath('trace-stats-names.png') });
   });
 });
 
