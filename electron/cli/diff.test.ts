@@ -95,9 +95,11 @@ describe('flamelens diff --json on the real samples (baseline vs dd-trace)', () 
     expect(Object.keys(j)).toEqual(['unit', 'normalize', 'idle', 'change', 'baseline', 'run', 'functions', 'entry']);
     expect(j.entry).toEqual({ baseline: 'app/server-baseline.js', run: 'app/server-ddtrace.js' });
     expect([j.unit, j.normalize, j.idle]).toEqual(['samples', 'relative', 'included']);
-    expect(Object.keys(j.baseline)).toEqual(['file', 'total', 'idle', 'match']);
+    expect(Object.keys(j.baseline)).toEqual(['file', 'name', 'total', 'idle', 'match']);
     expect(j.baseline.file).toBe(BASE);
     expect(j.run.file).toBe(RUN);
+    // named as the app names runs: by the folders that tell the paths apart
+    expect([j.baseline.name, j.run.name]).toEqual(['baseline', 'ddtrace']);
 
     const rawBase = rawShares(BASE);
     const rawRun = rawShares(RUN);
@@ -219,6 +221,8 @@ describe('flamelens diff --markdown', () => {
     expect(r.out).toMatch(/^\*\*\+82% samples for the same work \(idle included\)\*\*$/m);
     expect(r.out).toMatch(/without them: \+262% CPU time \(--exclude-idle\)/);
     expect(r.out).toMatch(/^\| `dd-trace` on the stack \| 0\.0% \| 65\.0% \|$/m);
+    expect(r.out).toMatch(/^\| name \| `baseline` \| `ddtrace` \|$/m);
+    expect(r.out).toMatch(/^- ddtrace [\d,.]+ \S+, baseline [\d,.]+ \S+$/m);
     expect(r.out).toMatch(/^## Top 10 functions by change$/m);
     const rows = r.out.split('\n').filter((l) => /^\| \d+ \|/.test(l));
     expect(rows).toHaveLength(10);

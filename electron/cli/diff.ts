@@ -8,6 +8,7 @@ import { type FunctionDiff, type Normalize, type ProfileDiff, DiffError, commonU
 import { formatChange, formatDelta, formatShare, formatWeight, rankFunctions, scaledDelta, shareOf } from '../../shared/diff/diff-query';
 import { comparableFile } from '../../shared/model/frame-key';
 import type { Profile } from '../../shared/model/types';
+import { runNames } from '../../shared/runs/run-names';
 import { compileQuery } from '../../shared/search/matcher';
 import { CliError } from './errors';
 import { load, stdinOnce } from './load';
@@ -41,7 +42,7 @@ export const DIFF_HELP: CommandHelp = {
     '                         than PERCENT (a CI gate)\n' +
     '  --event NAME           perf script: the event type to keep (default: the first one)\n' +
     '  --json                 one JSON object: unit, normalize, idle, change (run total / baseline\n' +
-    '                         total - 1), baseline and run {file, total, idle, match}, and\n' +
+    '                         total - 1), baseline and run {file, name, total, idle, match}, and\n' +
     '                         functions [{name, file, line, baseline, run, delta, status}]. self\n' +
     '                         and total are in unit (sample counts for sampled profiles),\n' +
     "                         selfShare and totalShare fractions of that run's total; delta.self\n" +
@@ -140,9 +141,9 @@ const round = (v: number, digits: number) => {
   return r === 0 ? 0 : r; // no -0 in JSON
 };
 
-function sideJson(d: ProfileDiff, side: 'baseline' | 'run', file: string): Record<string, unknown> {
+function sideJson(d: ProfileDiff, side: 'baseline' | 'run', file: string, name: string): Record<string, unknown> {
   const s = d[side];
-  const out: Record<string, unknown> = { file, total: round(s.total, 2), idle: round(s.idle, 2) };
+  const out: Record<string, unknown> = { file, name, total: round(s.total, 2), idle: round(s.idle, 2) };
   if (s.match) out.match = { inclusive: round(s.match.inclusive, 4), self: round(s.match.self, 4) };
   return out;
 }
@@ -172,14 +173,20 @@ function functionJson(d: ProfileDiff, f: FunctionDiff): Record<string, unknown> 
   };
 }
 
+/** The runs' names as the app gives them: what tells their paths apart (`baseline/CPU…`, `ddtrace/CPU…`). */
+function names(a: Parsed): { base: string; run: string } {
+  const [base, run] = runNames([a.base, a.run]);
+  return { base: base!, run: run! };
+}
+
 function jsonReport(d: ProfileDiff, a: Parsed, list: FunctionDiff[]): string {
   const report = {
     unit: d.unit,
     normalize: d.normalize,
     idle: a.excludeIdle ? 'excluded' : 'included',
     change: Number.isFinite(d.change) ? round(d.change, 4) : null,
-    baseline: sideJson(d, 'baseline', a.base),
-    run: sideJson(d, 'run', a.run),
+    baseline: sideJson(d, 'baseline', a.base, names(a).base),
+    run: sideJson(d, 'run', a.run, names(a).run),
     functions: list.map((f) => functionJson(d, f)),
     entry: d.entry ?? null,
   };
@@ -204,7 +211,9 @@ function headline(d: ProfileDiff, a: Parsed, run: Profile, withoutIdle: ProfileD
   const idleIncluded = !a.excludeIdle && (d.baseline.idle > 0 || d.run.idle > 0);
   const noun = measureNoun(run, idleIncluded);
   const notes: string[] = [];
-  notes.push(`run ${formatWeight(d.run.total, d.unit)}, baseline ${formatWeight(d.baseline.total, d.unit)}`);
+  const n = names(a);
+  const baseWord = n.base === 'baseline' ? 'baseline' : `${n.base} (baseline)`;
+  notes.push(`${n.run} ${formatWeight(d.run.total, d.unit)}, ${baseWord} ${formatWeight(d.baseline.total, d.unit)}`);
   if (idleIncluded && withoutIdle) {
     notes.push(
       `idle samples are ${formatShare(shareOf(d, 'baseline', d.baseline.idle))} of the baseline and ${formatShare(shareOf(d, 'run', d.run.idle))} of the run; ` +
@@ -270,6 +279,7 @@ function markdownReport(d: ProfileDiff, a: Parsed, h: Lines, list: FunctionDiff[
   for (const n of h.notes) out.push(`- ${n}`);
   out.push('', '| | baseline | run |', '|---|---|---|');
   out.push(`| file | ${code(a.base)} | ${code(a.run)} |`);
+  out.push(`| name | ${code(names(a).base)} | ${code(names(a).run)} |`);
   out.push(`| total | ${formatWeight(d.baseline.total, d.unit)} | ${formatWeight(d.run.total, d.unit)} |`);
   if (d.baseline.idle > 0 || d.run.idle > 0)
     out.push(

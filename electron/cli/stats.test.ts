@@ -92,10 +92,11 @@ describe('flamelens stats', () => {
     expect(r.code).toBe(0);
     const lines = r.out.split('\n');
     expect(lines[0]).toBe('Trace events by category and name; changes beyond 10% of the baseline shown');
-    expect(lines[1]).toMatch(/^ {2}baseline\/node_trace\.1\.log\.gz: 464,849 events, [\d.]+ MiB \(baseline\)$/);
-    expect(lines[2]).toMatch(/^ {2}ddtrace\/node_trace\.1\.log\.gz: 468,622 events, .*vs baseline\)$/);
-    const title = lines.find((l) => l.includes('baseline/node_trace.1.log.gz (baseline)'))!;
-    expect(title.indexOf('baseline/node_trace.1.log.gz (baseline)')).toBeLessThan(title.indexOf('ddtrace/node_trace.1.log.gz'));
+    // Each file is named by what tells its path apart, as the app names runs: its folder.
+    expect(lines[1]).toMatch(/^ {2}baseline: 464,849 events, [\d.]+ MiB \(baseline\)$/);
+    expect(lines[2]).toMatch(/^ {2}ddtrace: 468,622 events, .*vs baseline\)$/);
+    const title = lines.find((l) => l.includes('baseline (baseline)'))!;
+    expect(title.indexOf('baseline (baseline)')).toBeLessThan(title.indexOf('ddtrace'));
     const row = (name: string) => lines.find((l) => new RegExp(`^\\S+\\s+${name}\\s`).test(l))!.split(/\s{2,}/);
     expect(row('fs.sync.lstat').slice(0, 6)).toEqual([
       'node,node.fs,node.fs.sync',
@@ -130,7 +131,7 @@ describe('flamelens stats', () => {
     expect(md.code).toBe(0);
     expect(md.out).toMatch(/^# Flamelens trace statistics\n/);
     expect(md.out).toContain(`- \`${BASE}\`: 464,849 events`);
-    expect(md.out).toContain('| category | name | phases | baseline/node_trace.1.log.gz: events |');
+    expect(md.out).toContain('| category | name | phases | baseline: events |');
     expect(md.out).toMatch(/\| `node,node\.async_hooks` \| `HTTPCLIENTREQUEST` \| b e \| 0 \| 0 B \| {2}\| \*\*30\*\* \(new\) \|/);
     expect(md.out).toMatch(/\| `node,node\.fs,node\.fs\.sync` \| `fs\.sync\.lstat` \| B E \| 656 \| .* \| \*\*1,446\*\* \(\+120%\) \|/);
   });
@@ -150,12 +151,13 @@ describe('flamelens stats', () => {
     expect((await run('/nope/trace.json')).error!.message).toMatch(/\/nope\/trace\.json: no such file/);
   });
 
-  it('has help, and tells files apart by the fewest path segments', async () => {
+  it('has help, and names files as the app names runs', async () => {
     const r = await run('--help');
     expect(r.out).toMatch(/^Usage: flamelens stats TRACE… \[--group name\|phase\|category\]/);
     expect(STATS_HELP.name).toBe('stats');
-    expect(shortLabels(['a/b/x.log', 'a/c/x.log'])).toEqual(['b/x.log', 'c/x.log']);
+    expect(shortLabels(['a/b/x.log', 'a/c/x.log'])).toEqual(['b', 'c']);
     expect(shortLabels(['/tmp/one.json', 'two.json'])).toEqual(['one.json', 'two.json']);
-    expect(shortLabels(['x.json', './x.json'])).toEqual(['x.json', './x.json']);
+    expect(shortLabels(['x.json', './x.json'])).toEqual(['x.json', 'x.json (2)']);
+    expect(shortLabels(['C:\\runs\\otel\\node_trace.1.log', 'C:\\runs\\baseline\\node_trace.1.log'])).toEqual(['otel', 'baseline']);
   });
 });

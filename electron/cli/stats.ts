@@ -17,6 +17,7 @@ import {
   groupStats,
 } from '../../shared/stats/trace-table';
 import { CliError } from './errors';
+import { runNames } from '../../shared/runs/run-names';
 import { load, stdinOnce } from './load';
 import type { CommandHelp } from './usage';
 
@@ -91,18 +92,12 @@ async function traceStatsOf(path: string): Promise<TraceEventStat[]> {
 }
 
 /**
- * Column titles for the files: the fewest trailing path segments that tell them apart, so that
- * `runs/baseline/node_trace.1.log` and `runs/ddtrace/node_trace.1.log` become `baseline/…` and
- * `ddtrace/…` rather than two identical file names.
+ * Column titles for the files: the run names the app gives them, what tells their paths apart,
+ * so that `runs/baseline/node_trace.1.log` and `runs/ddtrace/node_trace.1.log` are `baseline`
+ * and `ddtrace` rather than two identical file names.
  */
 export function shortLabels(paths: string[]): string[] {
-  const parts = paths.map((p) => p.split(/[\\/]+/).filter((s) => s !== ''));
-  const longest = Math.max(...parts.map((p) => p.length));
-  for (let n = 1; n < longest; n++) {
-    const labels = parts.map((p) => p.slice(-n).join('/'));
-    if (new Set(labels).size === labels.length) return labels;
-  }
-  return paths;
+  return runNames(paths);
 }
 
 function jsonReport(files: string[], stats: TraceEventStat[][], group: Grouping): string {

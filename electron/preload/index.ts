@@ -42,8 +42,10 @@ const api: FlamelensApi = {
   initialItems: () => ipcRenderer.invoke(CHANNELS.initialItems),
   readFileChunk: (token: string, offset: number, length: number) => ipcRenderer.invoke(CHANNELS.readFileChunk, token, offset, length),
   registerDropped: async (files: readonly DroppedFile[]) => {
-    const paths = Array.from(files, pathOf).filter((p) => p !== '');
+    const all = Array.from(files, pathOf);
+    const paths = all.filter((p) => p !== '');
     if (paths.length > 0) await ipcRenderer.invoke(CHANNELS.registerDropped, paths);
+    return all;
   },
   recentList: () => ipcRenderer.invoke(CHANNELS.recentList),
   openRecent: (path: string) => ipcRenderer.invoke(CHANNELS.openRecent, path),

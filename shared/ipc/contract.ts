@@ -102,9 +102,10 @@ export interface FlamelensApi {
   /**
    * records dropped files in the recent list (the renderer reads dropped files itself). Takes the
    * dropped `File` objects: the renderer cannot see their paths, the preload can. Over the channel
-   * this travels as absolute paths (string[]).
+   * this travels as absolute paths (string[]). Resolves with each file's path, in order ('' for
+   * one not from disk), which names the runs.
    */
-  registerDropped(files: readonly DroppedFile[]): Promise<void>;
+  registerDropped(files: readonly DroppedFile[]): Promise<string[]>;
   recentList(): Promise<string[]>;
   /** re-opens a recent path (only paths main itself put in the list) */
   openRecent(path: string): Promise<ChosenItem[]>;

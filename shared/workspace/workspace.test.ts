@@ -29,7 +29,7 @@ beforeAll(async () => {
   ws = {
     savedAt: '2026-01-02T03:04:05.000Z',
     runs: [
-      { id: 'r1', title: 'baseline', fileName: 'CPU.cpuprofile', profile: cpu },
+      { id: 'r1', title: 'baseline', fileName: 'CPU.cpuprofile', path: 'baseline/CPU.cpuprofile', profile: cpu },
       { id: 'r2', title: 'with dd-trace', fileName: 'agent.folded', profile: stacks },
       { id: 'r3', title: 'trace', fileName: 'matching-x.json', profile: trace },
     ],
@@ -117,7 +117,7 @@ describe('workspace file', () => {
     expect(back.annotations).toEqual(ws.annotations);
     expect(back.ranges).toEqual(ws.ranges);
     expect(back.baselineIndex).toBe(0);
-    expect(back.runs.map((r) => [r.id, r.title, r.fileName])).toEqual(ws.runs.map((r) => [r.id, r.title, r.fileName]));
+    expect(back.runs.map((r) => [r.id, r.title, r.fileName, r.path])).toEqual(ws.runs.map((r) => [r.id, r.title, r.fileName, r.path]));
     for (let i = 0; i < ws.runs.length; i++) {
       const a = ws.runs[i]!.profile;
       const b = back.runs[i]!.profile;
@@ -209,6 +209,7 @@ describe('hostile workspaces give a clear error naming the file', () => {
     expect(await mutated((d) => (d.runs[1].profile.unit = 'parsecs'))).toMatch(/runs\[1\]\.profile\.unit: expected one of/);
     expect(await mutated((d) => (d.runs[0].profile.tree.self = 'AAAA'))).toMatch(/runs\[0\]\.profile\.tree\.self: expected base64 text/);
     expect(await mutated((d) => (d.runs[0].profile.frames.name = [1]))).toMatch(/runs\[0\]\.profile\.frames\.name: has 1 entries/);
+    expect(await mutated((d) => (d.runs[0].path = 12))).toMatch(/runs\[0\]\.path: expected text, found/);
     expect(await mutated((d) => (d.baselineIndex = 7))).toMatch(/baselineIndex: is 7, above/);
     expect(await mutated((d) => (d.view.layout = 'grid'))).toMatch(/view\.layout: expected one of "rows", "columns"/);
     expect(await mutated((d) => (d.annotations.items[1].runId = 'ghost'))).toMatch(/annotations\.items\[1\]\.runId: refers to run "ghost"/);

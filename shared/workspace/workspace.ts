@@ -33,6 +33,11 @@ export interface WorkspaceRun {
   id: string;
   title: string;
   fileName: string;
+  /**
+   * where the run came from, without the folders all runs share (shared/runs/run-names
+   * `pathsToKeep`): what names the runs when more are opened. Absent in older files.
+   */
+  path?: string;
   profile: Profile;
 }
 
@@ -117,7 +122,13 @@ export async function encodeWorkspace(ws: Workspace): Promise<Uint8Array> {
     format: WORKSPACE_FORMAT,
     version: WORKSPACE_VERSION,
     savedAt: ws.savedAt || new Date().toISOString(),
-    runs: ws.runs.map((r) => ({ id: r.id, title: r.title, fileName: r.fileName, profile: profileToJson(r.profile) })),
+    runs: ws.runs.map((r) => ({
+      id: r.id,
+      title: r.title,
+      fileName: r.fileName,
+      ...(r.path !== undefined ? { path: r.path } : {}),
+      profile: profileToJson(r.profile),
+    })),
     baselineIndex: ws.baselineIndex,
     // Field by field: a caller may hand in the whole store state as `view`; only settings are saved.
     view: Object.fromEntries(Object.keys(DEFAULT_VIEW).map((k) => [k, ws.view[k as keyof WorkspaceView]])),
@@ -278,12 +289,14 @@ function readWorkspace(c: JsonCheck, doc: Json): Workspace {
     const id = c.str(r.id, `${p}.id`, 200);
     if (id === '' || runIds.has(id)) c.fail(`${p}.id`, id === '' ? 'is empty' : `"${id}" is used twice`);
     runIds.add(id);
-    return {
+    const run: WorkspaceRun = {
       id,
       title: c.str(r.title, `${p}.title`, MAX_TEXT),
       fileName: c.str(r.fileName, `${p}.fileName`, MAX_TEXT),
       profile: profileFromJson(c, r.profile, `${p}.profile`),
     };
+    if (r.path !== undefined) run.path = c.str(r.path, `${p}.path`, MAX_TEXT);
+    return run;
   });
   const baselineIndex = c.num(doc.baselineIndex, 'baselineIndex', { int: true, min: runs.length === 0 ? -1 : 0, max: runs.length - 1 });
   const ranges = c.arr(doc.ranges ?? [], 'ranges', MAX_ANNOTATIONS).map((x, i): WorkspaceRange => {

@@ -6,9 +6,10 @@ import { type Recovered, discardRecovery, readRecovery, restoreRecovered, startA
 import { saveWorkspace } from '../workspace/workspace-io';
 import { HeatmapDialog } from '../heatmap/HeatmapDialog';
 import { host } from '../host/host';
-import { openChosen, openSources, sourcesFromDrop } from '../import/open';
+import { openChosen, openSources, sourcesFromDrop, withDiskPaths } from '../import/open';
 import { useStore } from '../store/store';
 import { TraceStats } from '../trace-stats/TraceStats';
+import { RemovedNotice } from './RemovedNotice';
 import { Toolbar } from './Toolbar';
 import { type AppView, ViewPanel, ViewTabs } from './ViewTabs';
 
@@ -128,8 +129,10 @@ export function App() {
       onDrop={(e) => {
         e.preventDefault();
         setDragging(false);
-        host.registerDropped([...e.dataTransfer.files]);
-        void sourcesFromDrop(e.dataTransfer).then(openSources);
+        // Read the drop now: its items are gone once this handler returns.
+        const dropped = sourcesFromDrop(e.dataTransfer);
+        const paths = host.registerDropped([...e.dataTransfer.files]);
+        void Promise.all([dropped, paths]).then(([sources, full]) => openSources(withDiskPaths(sources, full)));
       }}
     >
       <Toolbar onOpen={open} onOpenFolder={openFolder} onExport={() => setExporting(true)} searchRef={searchRef} />
@@ -188,7 +191,8 @@ export function App() {
           // Only the folder's own files: a 0x folder is flat.
           const top = files.filter((f) => f.webkitRelativePath.split('/').length === 2);
           const name = top[0]?.webkitRelativePath.split('/')[0] ?? 'folder';
-          if (top.length > 0) openSources([{ kind: 'folder', name, files: top.map((file) => ({ kind: 'file' as const, file, name: file.name })) }]);
+          if (top.length > 0)
+            openSources([{ kind: 'folder', name, path: name, files: top.map((file) => ({ kind: 'file' as const, file, name: file.name, path: file.webkitRelativePath })) }]);
           e.currentTarget.value = '';
         }}
       />
@@ -200,6 +204,7 @@ export function App() {
           </button>
         </div>
       )}
+      <RemovedNotice />
       {runs.length === 0 ? (
         <div className="empty">
           <h1>Compare profiles side by side</h1>

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { hasTimestamps } from '../../../shared/heatmap/heatmap';
+import { cancelImport } from '../import/open';
 import type { Run } from '../store/runs-slice';
 import { useStore } from '../store/store';
 
@@ -60,7 +61,7 @@ export function PaneHeader({ run, index, count, isBaseline }: Props) {
       <button type="button" aria-label={`Move ${run.title} later`} title="Move later" disabled={index === count - 1} onClick={() => s.runMoved(run.id, 1)}>
         ▶
       </button>
-      <button type="button" aria-label={`Remove ${run.title}`} title="Remove" onClick={() => s.runRemoved(run.id)}>
+      <button type="button" aria-label={`Remove ${run.title}`} title="Remove" onClick={() => (run.status === 'loading' ? cancelImport(run.id) : s.runRemoved(run.id))}>
         ✕
       </button>
     </header>

@@ -11,8 +11,11 @@ export interface Host {
   readFileChunk(token: string, offset: number, length: number): Promise<Uint8Array>;
   /** native open dialog, where there is one */
   openDialog?: (kind: OpenDialogKind) => Promise<ChosenItem[]>;
-  /** tells the host which files were dropped (for File › Open Recent) */
-  registerDropped(files: File[]): void;
+  /**
+   * tells the host which files were dropped (for File › Open Recent); resolves with their full
+   * paths where the host can see them (Electron), '' where not (a browser)
+   */
+  registerDropped(files: File[]): Promise<string[]>;
   /**
    * Saves bytes or text: a save dialog and an atomic write in Electron, a download in a browser.
    * Resolves with where it went (null when cancelled); rejects with the reason a write failed.
@@ -34,7 +37,7 @@ function electronHost(api: FlamelensApi): Host {
     initialItems: () => api.initialItems(),
     readFileChunk: (t, o, l) => api.readFileChunk(t, o, l),
     openDialog: (kind) => api.openDialog(kind),
-    registerDropped: (files) => void api.registerDropped(files).catch(() => undefined),
+    registerDropped: (files) => api.registerDropped(files).catch(() => files.map(() => '')),
     saveFile: (req) => api.saveFile(req),
     onMenuCommand: (cb) => api.onMenuCommand(cb),
     onOpenItems: (cb) => api.onOpenItems(cb),
@@ -58,7 +61,7 @@ function webHost(): Host {
       if (!res.ok) throw new Error(`reading the file failed (HTTP ${res.status})`);
       return new Uint8Array(await res.arrayBuffer());
     },
-    registerDropped: () => undefined,
+    registerDropped: async (files) => files.map(() => ''),
     async saveFile(req) {
       const type = req.filters[0]?.extensions[0] === 'svg' ? 'image/svg+xml' : 'application/octet-stream';
       const blob = new Blob([req.data as BlobPart], { type });

@@ -18,16 +18,17 @@ export interface ImportCallbacks {
 }
 
 export interface ImportJob {
+  /** stops the import; no callback follows */
   cancel(): void;
 }
 
 export function refToWorkerFile(f: FileRef): WorkerFile {
-  return { kind: 'token', token: f.token, name: f.name, size: f.size };
+  return { kind: 'token', token: f.token, name: f.name, size: f.size, path: f.path };
 }
 
 export function chosenToSource(item: ChosenItem): WorkerSource {
   if (item.kind === 'file') return refToWorkerFile(item.file);
-  return { kind: 'folder', name: item.folder.name, files: item.folder.files.map(refToWorkerFile) };
+  return { kind: 'folder', name: item.folder.name, path: item.folder.path, files: item.folder.files.map(refToWorkerFile) };
 }
 
 /**
@@ -36,12 +37,17 @@ export function chosenToSource(item: ChosenItem): WorkerSource {
  */
 export function startImport(source: WorkerSource, cb: ImportCallbacks, storeKey?: string): ImportJob {
   const worker = new Worker(new URL('./import.worker.ts', import.meta.url), { type: 'module', name: `import ${source.name}` });
+  /** the import ended (done, failed or cancelled); the worker may still be storing the profile */
   let finished = false;
+  /** the worker is gone: nothing more comes from it */
+  let stopped = false;
   const finish = () => {
     finished = true;
+    stopped = true;
     worker.terminate();
   };
   worker.onmessage = async (ev: MessageEvent<FromWorker>) => {
+    if (stopped) return; // cancelled: a message already on its way is dropped
     const msg = ev.data;
     switch (msg.type) {
       case 'progress':
@@ -65,6 +71,7 @@ export function startImport(source: WorkerSource, cb: ImportCallbacks, storeKey?
         cb.done(msg.profile);
         break;
       case 'stored':
+        stopped = true;
         worker.terminate();
         cb.stored?.(msg.ok);
         break;
@@ -75,8 +82,10 @@ export function startImport(source: WorkerSource, cb: ImportCallbacks, storeKey?
     }
   };
   worker.onerror = (ev) => {
+    if (stopped) return;
     if (finished) {
       // After `done`: the recovery write failed with the worker; the run itself is fine.
+      stopped = true;
       worker.terminate();
       cb.stored?.(false);
       return;
@@ -91,7 +100,7 @@ export function startImport(source: WorkerSource, cb: ImportCallbacks, storeKey?
     cancel() {
       if (finished) return;
       finish();
-      cb.failed({ file: source.name, message: 'import cancelled' });
+      cb.stored?.(false);
     },
   };
 }

@@ -1,10 +1,11 @@
 /** Turns chosen or dropped files into runs: one pane and one worker each. */
 import type { ChosenItem } from '../../../shared/ipc/contract';
 import { formatImportError } from '../../../shared/import/errors';
+import { folderAsRuns, groupSources } from '../../../shared/runs/group-sources';
 import { MAX_RUNS } from '../store/runs-slice';
 import { useStore } from '../store/store';
 import { type ImportJob, chosenToSource, startImport } from './import-client';
-import type { WorkerSource } from './protocol';
+import type { WorkerFile, WorkerSource } from './protocol';
 import { isWorkspaceFileName } from '../../../shared/workspace/workspace';
 import { openWorkspaceBytes, readHostFile } from '../workspace/workspace-io';
 import { profileKey, profileWriteEnded, profileWriteStarted } from '../workspace/recovery';
@@ -15,11 +16,33 @@ let nextId = 1;
 /** A `.flamelens` workspace among the sources replaces the comparison instead of becoming a run. */
 async function openWorkspaceSource(src: WorkerSource): Promise<void> {
   try {
-    const bytes = src.kind === 'file' ? new Uint8Array(await src.file.arrayBuffer()) : src.kind === 'token' ? await readHostFile(src.token, src.size) : new Uint8Array();
+    const bytes =
+      src.kind === 'file'
+        ? new Uint8Array(await src.file.arrayBuffer())
+        : src.kind === 'token'
+          ? await readHostFile(src.token, src.size)
+          : new Uint8Array();
     await openWorkspaceBytes(bytes, src.name);
   } catch (e) {
     useStore.getState().noticeShown(e instanceof Error ? e.message : String(e));
   }
+}
+
+/**
+ * The sources as runs: a folder that is not one profile (a `baseline/` folder rather than a 0x
+ * output) opens its profile files, each named by its path in the folder; the files of one 0x
+ * output, opened or dropped together, are the folder they came from: one run.
+ */
+export function runSources(all: WorkerSource[]): WorkerSource[] {
+  const flat = all.flatMap((src): WorkerSource[] => {
+    if (src.kind !== 'folder') return [src];
+    const runs = folderAsRuns(src.files.map((f) => f.name));
+    if (runs === 'folder' || runs.length === 0) return [src];
+    return src.files.filter((f) => runs.includes(f.name)).map((f) => ({ ...f, path: f.path ?? `${src.path ?? src.name}/${f.name}` }));
+  });
+  return groupSources(flat).map((g) =>
+    g.kind === 'single' ? g.item : { kind: 'folder' as const, name: g.name, path: g.path, files: g.items as WorkerFile[] },
+  );
 }
 
 /** Opens the sources as runs; returns the new runs' ids. */
@@ -30,7 +53,7 @@ export function openSources(all: WorkerSource[]): string[] {
     return [];
   }
   const ids: string[] = [];
-  const sources = all;
+  const sources = runSources(all);
   const s = useStore.getState();
   const room = MAX_RUNS - s.runs.length;
   if (sources.length > room) {
@@ -41,7 +64,7 @@ export function openSources(all: WorkerSource[]): string[] {
   for (const source of sources.slice(0, Math.max(room, 0))) {
     const id = `run-${nextId++}`;
     ids.push(id);
-    useStore.getState().runAdded(id, source.name);
+    useStore.getState().runAdded(id, source.name, source.path);
     profileWriteStarted(id);
     const job = startImport(
       source,
@@ -69,11 +92,18 @@ export function openChosen(items: ChosenItem[]): string[] {
   return openSources(items.map(chosenToSource));
 }
 
+/** Stops a run's import and takes its pane away: nothing was made that could be lost. */
 export function cancelImport(id: string): void {
   jobs.get(id)?.cancel();
+  jobs.delete(id);
+  useStore.getState().importCancelled(id);
 }
 
-/** Files and folders from a drop; folders (a `<pid>.0x` output) are read one level deep. */
+/**
+ * Files and folders from a drop; folders (a `<pid>.0x` output) are read one level deep. A page
+ * cannot see where a dropped file lives, but a dropped folder's entries have paths within the
+ * drop (`/ddtrace/0x/ticks.json`): those name the runs.
+ */
 export async function sourcesFromDrop(dt: DataTransfer): Promise<WorkerSource[]> {
   const out: WorkerSource[] = [];
   const entries = [...dt.items].map((it) => (it.kind === 'file' ? it.webkitGetAsEntry?.() : null));
@@ -83,16 +113,35 @@ export async function sourcesFromDrop(dt: DataTransfer): Promise<WorkerSource[]>
     if (entry?.isDirectory) {
       const dir = entry as FileSystemDirectoryEntry;
       const inner = await readDirectoryFiles(dir);
-      out.push({ kind: 'folder', name: dir.name, files: inner.map((f) => ({ kind: 'file', file: f, name: f.name })) });
+      out.push({
+        kind: 'folder',
+        name: dir.name,
+        path: dir.fullPath,
+        files: inner.map(({ file, path }) => ({ kind: 'file', file, name: file.name, path })),
+      });
     } else {
       const f = files[i]!;
-      out.push({ kind: 'file', file: f, name: f.name });
+      out.push({ kind: 'file', file: f, name: f.name, path: entry?.fullPath || f.name });
     }
   }
   return out;
 }
 
-async function readDirectoryFiles(dir: FileSystemDirectoryEntry): Promise<File[]> {
+/**
+ * The drop's sources with the full paths the host could see (Electron: one per dropped file or
+ * folder, in the order of the drop; '' where not known), so that runs are named by their folders.
+ */
+export function withDiskPaths(sources: WorkerSource[], paths: readonly string[]): WorkerSource[] {
+  return sources.map((src, i) => {
+    const path = paths[i];
+    if (!path) return src;
+    if (src.kind !== 'folder') return { ...src, path };
+    const sep = path.includes('/') || !path.includes('\\') ? '/' : '\\';
+    return { ...src, path, files: src.files.map((f) => ({ ...f, path: `${path}${sep}${f.name}` })) };
+  });
+}
+
+async function readDirectoryFiles(dir: FileSystemDirectoryEntry): Promise<{ file: File; path: string }[]> {
   const reader = dir.createReader();
   const entries: FileSystemEntry[] = [];
   for (;;) {
@@ -101,5 +150,7 @@ async function readDirectoryFiles(dir: FileSystemDirectoryEntry): Promise<File[]
     entries.push(...batch);
   }
   const files = entries.filter((e): e is FileSystemFileEntry => e.isFile);
-  return Promise.all(files.map((e) => new Promise<File>((res, rej) => e.file(res, rej))));
+  return Promise.all(
+    files.map((e) => new Promise<{ file: File; path: string }>((res, rej) => e.file((file) => res({ file, path: e.fullPath }), rej))),
+  );
 }

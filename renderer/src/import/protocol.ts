@@ -3,9 +3,13 @@ import type { ImportErrorData } from '../../../shared/import/errors';
 import type { ImportOptions } from '../../../shared/import/importer';
 import type { Profile } from '../../../shared/model/types';
 
-/** A file as the worker receives it: a browser File, or a host file read through the UI thread. */
-export type WorkerFile = { kind: 'file'; file: File; name: string } | { kind: 'token'; token: string; name: string; size: number };
-export type WorkerSource = WorkerFile | { kind: 'folder'; name: string; files: WorkerFile[] };
+/**
+ * A file as the worker receives it: a browser File, or a host file read through the UI thread.
+ * `path`, where known (a host file's full path, a path within a drop), names the run.
+ */
+export type WorkerFile =
+  { kind: 'file'; file: File; name: string; path?: string } | { kind: 'token'; token: string; name: string; size: number; path?: string };
+export type WorkerSource = WorkerFile | { kind: 'folder'; name: string; path?: string; files: WorkerFile[] };
 
 export type ToWorker =
   /** `storeKey`: store the profile under this key for crash recovery before handing it over */

@@ -8,7 +8,8 @@ import {
   annotationStep,
   createAnnotation,
 } from '../../../shared/annotate/annotations';
-import { type History, createHistory, redo, resetHistory, undo } from '../../../shared/annotate/history';
+import { type History, createHistory, resetHistory } from '../../../shared/annotate/history';
+import { redoStep, undoStep } from './run-removal';
 import type { AppState } from './store';
 
 /** What the user is doing with the pointer on the panes. */
@@ -38,9 +39,10 @@ export const createAnnotationsSlice: StateCreator<AppState, [], [], AnnotationsS
       const annotation = createAnnotation(s.annotationHistory.present, fields, Date.now());
       return { annotationHistory: annotationStep(s.annotationHistory, { type: 'added', annotation }), draft: undefined };
     }),
-  annotationsUndone: () => set((s) => ({ annotationHistory: undo(s.annotationHistory) })),
-  annotationsRedone: () => set((s) => ({ annotationHistory: redo(s.annotationHistory) })),
-  annotationsReplaced: (doc) => set({ annotationHistory: resetHistory(doc) }),
+  // One history for notes and removed runs: undo brings back a run removed with ✕ (see run-removal).
+  annotationsUndone: () => set(undoStep),
+  annotationsRedone: () => set(redoStep),
+  annotationsReplaced: (doc) => set({ annotationHistory: resetHistory(doc), removedRuns: [] }),
   pointerModeChosen: (pointerMode) => set({ pointerMode, draft: undefined }),
   draftStarted: (draft) => set({ draft }),
 });

@@ -1,15 +1,20 @@
 import type { StateCreator } from 'zustand';
-import { annotationStep } from '../../../shared/annotate/annotations';
 import type { Profile } from '../../../shared/model/types';
+import { type RemovedRun, runRemovedStep } from './run-removal';
+import { pickBaseline, withNames } from './run-titles';
 import type { AppState } from './store';
 
-export const MAX_RUNS = 6;
+export { MAX_RUNS } from './run-titles';
 
 export interface Run {
   id: string;
-  /** pane title, the file name unless the user renamed it */
+  /** pane title: what tells this run's path apart from the other runs' (see shared/runs/run-names), or the user's */
   title: string;
   fileName: string;
+  /** where the run came from: a full path (Open…, command line), a path within a drop; the file name when absent */
+  path?: string;
+  /** the user gave the run its title; it is no longer derived from the paths */
+  renamed?: boolean;
   status: 'loading' | 'ready' | 'error';
   bytesRead?: number;
   size?: number;
@@ -22,50 +27,45 @@ export interface RunsSlice {
   baselineId: string | undefined;
   /** set when a drop or open would exceed MAX_RUNS */
   notice: string | undefined;
-  runAdded(id: string, fileName: string): void;
+  /** runs taken away with ✕, kept while undo or redo can reach their removal */
+  removedRuns: RemovedRun[];
+  runAdded(id: string, fileName: string, path?: string): void;
   runProgressed(id: string, bytesRead: number, size: number | undefined): void;
   runLoaded(id: string, profile: Profile): void;
   runFailed(id: string, message: string): void;
   runRemoved(id: string): void;
+  importCancelled(id: string): void;
   runMoved(id: string, by: -1 | 1): void;
   runRenamed(id: string, title: string): void;
   baselineChosen(id: string): void;
   noticeShown(text: string | undefined): void;
 }
 
-const looksLikeBaseline = (name: string) => /base[-_ ]?line|\bbase\b|\bcontrol\b|\bbefore\b/i.test(name);
-
-/** First run by default; a file whose name says baseline wins when it arrives. */
-function pickBaseline(runs: Run[], current: string | undefined): string | undefined {
-  const named = runs.find((r) => looksLikeBaseline(r.fileName));
-  if (named) return named.id;
-  if (current && runs.some((r) => r.id === current)) return current;
-  return runs[0]?.id;
-}
-
 export const createRunsSlice: StateCreator<AppState, [], [], RunsSlice> = (set) => ({
   runs: [],
   baselineId: undefined,
   notice: undefined,
-  runAdded: (id, fileName) =>
+  removedRuns: [],
+  runAdded: (id, fileName, path) =>
     set((s) => {
-      const runs = [...s.runs, { id, title: fileName, fileName, status: 'loading' as const }];
-      return { runs, baselineId: s.userChoseBaseline ? s.baselineId : pickBaseline(runs, s.baselineId) };
+      const runs = withNames([
+        ...s.runs,
+        { id, title: fileName, fileName, ...(path !== undefined ? { path } : {}), status: 'loading' as const },
+      ]);
+      return { runs, baselineId: pickBaseline(runs, s.baselineId, s.userChoseBaseline) };
     }),
   runProgressed: (id, bytesRead, size) =>
     set((s) => ({ runs: s.runs.map((r) => (r.id === id ? { ...r, bytesRead, ...(size !== undefined ? { size } : {}) } : r)) })),
-  runLoaded: (id, profile) =>
-    set((s) => ({ runs: s.runs.map((r) => (r.id === id ? { ...r, status: 'ready' as const, profile } : r)) })),
+  runLoaded: (id, profile) => set((s) => ({ runs: s.runs.map((r) => (r.id === id ? { ...r, status: 'ready' as const, profile } : r)) })),
   runFailed: (id, message) =>
     set((s) => ({ runs: s.runs.map((r) => (r.id === id ? { ...r, status: 'error' as const, error: message } : r)) })),
-  runRemoved: (id) =>
+  runRemoved: (id) => set((s) => runRemovedStep(s, id)),
+  // A cancelled import leaves nothing behind: no pane, no undo step.
+  importCancelled: (id) =>
     set((s) => {
-      const runs = s.runs.filter((r) => r.id !== id);
-      const ranges = { ...s.ranges };
-      delete ranges[id];
-      // Notes pinned to this run's pane alone go with it (undo brings them back).
-      const annotationHistory = annotationStep(s.annotationHistory, { type: 'runRemoved', runId: id });
-      return { runs, ranges, annotationHistory, baselineId: s.baselineId === id ? runs[0]?.id : s.baselineId };
+      if (!s.runs.some((r) => r.id === id)) return {};
+      const runs = withNames(s.runs.filter((r) => r.id !== id));
+      return { runs, baselineId: pickBaseline(runs, s.baselineId === id ? undefined : s.baselineId, s.userChoseBaseline) };
     }),
   runMoved: (id, by) =>
     set((s) => {
@@ -77,7 +77,14 @@ export const createRunsSlice: StateCreator<AppState, [], [], RunsSlice> = (set) 
       return { runs };
     }),
   runRenamed: (id, title) =>
-    set((s) => ({ runs: s.runs.map((r) => (r.id === id ? { ...r, title: title.trim() || r.fileName } : r)) })),
+    set((s) => {
+      const t = title.trim();
+      // An empty title gives the run back its derived name.
+      const runs = s.runs.map((r) =>
+        r.id !== id ? r : t === '' ? { ...r, renamed: false } : t === r.title ? r : { ...r, title: t, renamed: true },
+      );
+      return { runs: withNames(runs) };
+    }),
   baselineChosen: (id) => set({ baselineId: id, userChoseBaseline: true }),
   noticeShown: (notice) => set({ notice }),
 });

@@ -3,6 +3,7 @@
  * search, focus, time ranges and annotations, as shared/workspace encodes them.
  */
 import { type Workspace, WORKSPACE_EXTENSION, decodeWorkspace, encodeWorkspace } from '../../../shared/workspace/workspace';
+import { pathsToKeep } from '../../../shared/runs/run-names';
 import { exportFileName } from '../export/data-export';
 import { host } from '../host/host';
 import type { AppState } from '../store/store';
@@ -11,9 +12,11 @@ import { useStore } from '../store/store';
 /** The workspace of the comparison as it stands (ready runs only). */
 export function collectWorkspace(s: AppState): Workspace {
   const ready = s.runs.filter((r) => r.status === 'ready' && r.profile);
+  // What names the runs, without the folders they all share (a home folder is not for the file's readers).
+  const paths = pathsToKeep(ready.map((r) => r.path ?? r.fileName));
   return {
     savedAt: new Date().toISOString(),
-    runs: ready.map((r) => ({ id: r.id, title: r.title, fileName: r.fileName, profile: r.profile! })),
+    runs: ready.map((r, i) => ({ id: r.id, title: r.title, fileName: r.fileName, path: paths[i]!, profile: r.profile! })),
     baselineIndex: ready.length === 0 ? -1 : Math.max(0, ready.findIndex((r) => r.id === s.baselineId)),
     view: {
       layout: s.layout,
@@ -49,10 +52,11 @@ export function restoreWorkspace(ws: Workspace): Map<string, string> {
   for (const r of ws.runs) {
     const id = `ws-${nextId++}`;
     ids.set(r.id, id);
-    s.runAdded(id, r.fileName);
+    s.runAdded(id, r.fileName, r.path);
     s.runLoaded(id, r.profile);
-    s.runRenamed(id, r.title);
   }
+  // Once all are in: a saved title other than the one the paths give is the user's.
+  for (const r of ws.runs) s.runRenamed(ids.get(r.id)!, r.title);
   const base = ws.runs[ws.baselineIndex];
   if (base) s.baselineChosen(ids.get(base.id)!);
   const v = ws.view;

@@ -1,0 +1,57 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runNames } from '../../../shared/runs/run-names';
+import type { WorkerFile, WorkerSource } from './protocol';
+
+let open: typeof import('./open');
+
+beforeAll(async () => {
+  // The host module picks the Electron bridge or the web host from `window` when loaded.
+  (globalThis as { window?: unknown }).window ??= {};
+  open = await import('./open');
+});
+
+const file = (name: string, path = `/${name}`): WorkerFile => ({ kind: 'token', token: 't', name, size: 1, path });
+
+describe('withDiskPaths', () => {
+  it('gives dropped files and folders the paths Electron sees, so runs are named by their folders', () => {
+    const cpu = 'CPU.20261121.233052.6494.0.001.cpuprofile';
+    const sources: WorkerSource[] = [
+      file(cpu),
+      { kind: 'folder', name: '0x', path: '/0x', files: [file('ticks.json', '/0x/ticks.json')] },
+      file('x.folded'),
+    ];
+    const out = open.withDiskPaths(sources, [`/home/ana/runs/ddtrace/${cpu}`, 'C:\\runs\\baseline\\0x', '']);
+    expect(out.map((s) => s.path)).toEqual([`/home/ana/runs/ddtrace/${cpu}`, 'C:\\runs\\baseline\\0x', '/x.folded']);
+    expect(out[1]!.kind === 'folder' && out[1]!.files.map((f) => f.path)).toEqual(['C:\\runs\\baseline\\0x\\ticks.json']);
+    expect(runNames(out.slice(0, 2).map((s) => s.path!))).toEqual(['ddtrace', 'baseline']);
+  });
+});
+
+describe('runSources', () => {
+  const cpu = (pid: number) => `CPU.20261121.233052.${pid}.0.001.cpuprofile`;
+  const folder = (name: string, files: string[]): WorkerSource => ({
+    kind: 'folder',
+    name,
+    path: `/${name}`,
+    files: files.map((f) => file(f, `/${name}/${f}`)),
+  });
+
+  it('opens the profiles of dropped run folders as runs named by those folders', () => {
+    const out = open.runSources([folder('ddtrace', [cpu(2), 'notes.md']), folder('baseline', [cpu(1)])]);
+    expect(out.map((s) => [s.kind, s.name, s.path])).toEqual([
+      ['token', cpu(2), `/ddtrace/${cpu(2)}`],
+      ['token', cpu(1), `/baseline/${cpu(1)}`],
+    ]);
+    expect(runNames(out.map((s) => s.path!))).toEqual(['ddtrace', 'baseline']);
+  });
+
+  it('keeps a 0x output folder, and the files of one dropped together, one run each', () => {
+    const zx = ['flamegraph.html', 'isolate-0x33817a80-6265-6265-v8.log.json', 'meta.json'];
+    const out = open.runSources([folder('7001.0x', zx), ...zx.map((f) => file(f))]);
+    expect(out.map((s) => [s.kind, s.name])).toEqual([
+      ['folder', '7001.0x'],
+      ['folder', '6265.0x'],
+    ]);
+    expect(out[1]!.kind === 'folder' && out[1]!.files.map((f) => f.name)).toEqual(zx);
+  });
+});

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { folderAsRuns, groupSources } from './group-sources';
+
+// What 0x 6.0.0 writes into `<pid>.0x/` (fixtures/samples/baseline/0x).
+const ZEROEX = [
+  'flamegraph.html',
+  'isolate-0x33817a80-6265-6265-v8.log',
+  'isolate-0x33817a80-6265-6265-v8.log.json',
+  'meta.json',
+  'ticks.json',
+];
+
+const summary = (groups: ReturnType<typeof groupSources>) =>
+  groups.map((g) => (g.kind === 'single' ? g.item.name : `${g.name} @ ${g.path}: ${g.items.map((i) => i.name).join(', ')}`));
+
+describe('groupSources', () => {
+  it('makes the files of a dropped 0x folder one run named as 0x names the folder', () => {
+    const groups = groupSources(ZEROEX.slice(0, 3).map((name) => ({ name })));
+    expect(summary(groups)).toEqual([
+      '6265.0x @ 6265.0x: flamegraph.html, isolate-0x33817a80-6265-6265-v8.log, isolate-0x33817a80-6265-6265-v8.log.json',
+    ]);
+  });
+
+  it('groups chosen files by their folder and keeps the order the runs came in', () => {
+    const items = [
+      { name: 'CPU.1.2.3.0.001.cpuprofile', path: '/r/otel/CPU.1.2.3.0.001.cpuprofile' },
+      ...ZEROEX.map((name) => ({ name, path: `/r/baseline/6265.0x/${name}` })),
+      ...['flamegraph.html', 'ticks.json.gz'].map((name) => ({ name, path: `C:\\r\\ddtrace\\0x\\${name}` })),
+    ];
+    expect(summary(groupSources(items))).toEqual([
+      'CPU.1.2.3.0.001.cpuprofile',
+      `6265.0x @ /r/baseline/6265.0x: ${ZEROEX.join(', ')}`,
+      '0x @ C:\\r\\ddtrace\\0x: flamegraph.html, ticks.json.gz',
+    ]);
+  });
+
+  it('groups files dropped inside folders by their entry paths', () => {
+    const items = ['meta.json', 'ticks.json'].flatMap((name) => [
+      { name, path: `/baseline/0x/${name}` },
+      { name, path: `/otel/0x/${name}` },
+    ]);
+    expect(summary(groupSources(items))).toEqual(['0x @ /baseline/0x: meta.json, ticks.json', '0x @ /otel/0x: meta.json, ticks.json']);
+  });
+
+  it('leaves a lone 0x file, and files 0x would not write together, as runs of their own', () => {
+    expect(summary(groupSources([{ name: 'ticks.json' }, { name: 'a.cpuprofile' }]))).toEqual(['ticks.json', 'a.cpuprofile']);
+    // meta.json with a trace file is no 0x output
+    expect(summary(groupSources([{ name: 'meta.json' }, { name: 'node_trace.1.log' }]))).toEqual(['meta.json', 'node_trace.1.log']);
+    // the same 0x files from two folders are two runs
+    expect(
+      summary(
+        groupSources([
+          { name: 'ticks.json', path: '/a/ticks.json' },
+          { name: 'flamegraph.html', path: '/b/flamegraph.html' },
+        ]),
+      ),
+    ).toEqual(['ticks.json', 'flamegraph.html']);
+  });
+});
+
+describe('folderAsRuns', () => {
+  it('keeps a 0x output folder one run', () => {
+    expect(folderAsRuns(ZEROEX)).toBe('folder');
+  });
+
+  it('opens the profiles of any other folder as runs of their own', () => {
+    // a run folder as kept for the samples (fixtures/samples/baseline), and a notes file beside them
+    const names = ['CPU.20261121.233005.6118.0.001.cpuprofile', 'node_trace.1.log.gz', 'perf.F999.script.txt.gz', 'notes.md', 'README'];
+    expect(folderAsRuns(names)).toEqual(['CPU.20261121.233005.6118.0.001.cpuprofile', 'node_trace.1.log.gz', 'perf.F999.script.txt.gz']);
+    expect(folderAsRuns(['notes.md'])).toEqual([]);
+  });
+});

@@ -1,0 +1,86 @@
+/**
+ * Which of the files opened together are one run. 0x writes several files for one profile
+ * (`flamegraph.html`, `isolate-*-v8.log`, `isolate-*-v8.log.json`, `meta.json`, `ticks.json`,
+ * `stacks.<pid>.json`); picked or dropped together from one folder they are that folder, as if
+ * the folder itself had been opened, not one run per file.
+ */
+import { zeroExImporter } from '../import/formats/zeroex';
+import { pathSegments } from './run-names';
+
+export interface NamedItem {
+  /** base name */
+  name: string;
+  /** the path as known: absolute, relative to a drop, or absent */
+  path?: string;
+}
+
+export type SourceGroup<T extends NamedItem> =
+  | { kind: 'single'; item: T }
+  /** the files of one 0x output: `name` and `path` are those of the folder they are in */
+  | { kind: 'folder'; name: string; path: string; items: T[] };
+
+const ZEROEX_MEMBER = /^(flamegraph\.html|meta\.json|ticks\.json|isolate-[\w-]+-v8(\.log)?(\.json)?|stacks\.\d+\.json)(\.gz)?$/i;
+
+/** The folder an item is in (`''` for a bare name: files dropped together come from one folder). */
+function folderOf(item: NamedItem): string[] {
+  return pathSegments(item.path ?? item.name).slice(0, -1);
+}
+
+/** `<pid>.0x`, 0x's own name for the folder, from the pid in `isolate-0x…-<pid>-<tid>-v8.log` or `stacks.<pid>.json`. */
+function zeroExFolderName(names: string[]): string {
+  for (const n of names) {
+    const m = /^isolate-0x[0-9a-f]+-(\d+)-/i.exec(n) ?? /^stacks\.(\d+)\.json/i.exec(n);
+    if (m) return `${m[1]}.0x`;
+  }
+  return '0x';
+}
+
+/**
+ * The items grouped into runs, in the order they came: each 0x output's files (two or more of
+ * them, from one folder, that 0x's importer recognises as its folder) become one folder group
+ * where the first of them was; every other item stays a run of its own.
+ */
+export function groupSources<T extends NamedItem>(items: readonly T[]): SourceGroup<T>[] {
+  const byFolder = new Map<string, T[]>();
+  for (const item of items) {
+    if (!ZEROEX_MEMBER.test(item.name)) continue;
+    const key = folderOf(item).join('/');
+    byFolder.set(key, [...(byFolder.get(key) ?? []), item]);
+  }
+  const grouped = new Map<T, SourceGroup<T>>();
+  for (const members of byFolder.values()) {
+    const names = members.map((m) => m.name);
+    if (members.length < 2 || new Set(names).size !== names.length || zeroExImporter.pickFromFolder?.(names) === undefined) continue;
+    const dir = folderOf(members[0]!);
+    const name = dir.length > 0 ? dir[dir.length - 1]! : zeroExFolderName(names);
+    const full = members[0]!.path ?? members[0]!.name;
+    const path = dir.length > 0 ? full.slice(0, full.lastIndexOf(members[0]!.name)).replace(/[\\/]+$/, '') : name;
+    const group: SourceGroup<T> = { kind: 'folder', name, path, items: members };
+    for (const m of members) grouped.set(m, group);
+  }
+  const out: SourceGroup<T>[] = [];
+  const placed = new Set<SourceGroup<T>>();
+  for (const item of items) {
+    const g = grouped.get(item);
+    if (!g) out.push({ kind: 'single', item });
+    else if (!placed.has(g)) {
+      placed.add(g);
+      out.push(g);
+    }
+  }
+  return out;
+}
+
+// What a profile file is called (the importers' extensions, gzipped or not).
+const PROFILE_FILE = /\.(cpuprofile|heapprofile|json|log|trace|txt|folded|collapsed|stacks|perf|script|pb|pprof|prof)(\.gz)?$/i;
+
+/**
+ * How a folder opened or dropped as a whole becomes runs: `'folder'` when it is one profile (a
+ * `<pid>.0x` output), otherwise the names of the profile files in it, each a run of its own (a
+ * `baseline/` folder holding `CPU….cpuprofile`), named by the folder. Empty when none look like
+ * profiles: the folder then reports that it holds none.
+ */
+export function folderAsRuns(names: readonly string[]): 'folder' | string[] {
+  if (zeroExImporter.pickFromFolder?.([...names]) !== undefined) return 'folder';
+  return names.filter((n) => PROFILE_FILE.test(n));
+}
