@@ -59,6 +59,8 @@ export interface FileRegistry {
   has(token: unknown): boolean;
   /** up to `length` (≤ MAX_CHUNK) bytes from `offset`; empty at or past the end */
   readChunk(token: unknown, offset: unknown, length: unknown): Promise<Uint8Array>;
+  /** the whole file as one stream, with its size (the caller must read or destroy the stream) */
+  openStream(token: unknown): Promise<{ stream: NodeJS.ReadableStream & { destroy(): void }; size: number }>;
 }
 
 export function createFileRegistry(): FileRegistry {
@@ -137,7 +139,21 @@ export function createFileRegistry(): FileRegistry {
     }
   }
 
-  return { choose, chooseAll, has: (t) => typeof t === 'string' && pathByToken.has(t), readChunk };
+  async function openStream(token: unknown) {
+    const path = typeof token === 'string' ? pathByToken.get(token) : undefined;
+    if (path === undefined) throw new UnknownTokenError();
+    const handle = await open(path, 'r');
+    try {
+      const { size } = await handle.stat();
+      // The stream owns the handle from here and closes it when it ends or is destroyed.
+      return { stream: handle.createReadStream({ highWaterMark: 1 << 20 }), size };
+    } catch (e) {
+      await handle.close();
+      throw e;
+    }
+  }
+
+  return { choose, chooseAll, has: (t) => typeof t === 'string' && pathByToken.has(t), readChunk, openStream };
 }
 
 /** "cannot open /x/y.cpuprofile: no such file or directory" */

@@ -181,6 +181,19 @@ describe('api', () => {
     }
   });
 
+  it('streams a whole file named on the command line, and nothing else', async () => {
+    const items = JSON.parse((await get('/api/initial-items')).body.toString()) as ChosenItem[];
+    const token = items[0]!.kind === 'file' ? items[0]!.file.token : '';
+    const r = await get(`/api/stream/${encodeURIComponent(token)}`);
+    expect(r.status).toBe(200);
+    expect(r.headers['content-length']).toBe('10');
+    expect(r.body.toString()).toBe('0123456789');
+    expect((await get(`/api/stream/${encodeURIComponent(token)}`, { method: 'HEAD' })).body.length).toBe(0);
+    expect((await get('/api/stream/not-a-token')).status).toBe(404);
+    expect((await get(`/api/stream/${encodeURIComponent(join(dir, 'secret.txt'))}`)).status).toBe(404);
+    expect((await get(`/api/stream/${encodeURIComponent(token)}`, { bare: true })).status).toBe(403);
+  });
+
   it('serves nothing else under /api', async () => {
     expect((await get('/api/')).status).toBe(404);
     expect((await get('/api/recent')).status).toBe(404);

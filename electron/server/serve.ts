@@ -3,6 +3,8 @@
  * with the app's CSP, plus the two calls the renderer's web host makes —
  *   GET /api/initial-items                       → ChosenItem[] for the command-line paths
  *   GET /api/files/<token>?offset=N&length=M     → those bytes of a file named there
+ *   GET /api/stream/<token>                      → the whole file, streamed (the import worker
+ *                                                  reads it as it arrives)
  * and nothing else: no directory listings, no paths outside the renderer folder, no other files
  * than the ones named on the command line, loopback only, and a Host check so that a web page
  * using DNS rebinding cannot read them either.
@@ -162,6 +164,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, ctx: Context): 
     return send(res, 200, 'application/json; charset=utf-8', JSON.stringify(ctx.items), req.method === 'HEAD');
   }
   if (path.startsWith('/api/files/')) return serveChunk(req, res, ctx, path.slice('/api/files/'.length), url);
+  if (path.startsWith('/api/stream/')) return serveStream(req, res, ctx, path.slice('/api/stream/'.length));
   if (path.startsWith('/api/')) return send(res, 404, 'text/plain; charset=utf-8', 'not found');
   return serveStatic(req, res, ctx.rendererDir, path);
 }
@@ -193,6 +196,42 @@ async function serveChunk(req: IncomingMessage, res: ServerResponse, ctx: Contex
     if (err instanceof InvalidArgumentError) return send(res, 400, 'text/plain; charset=utf-8', err.message);
     throw err;
   }
+}
+
+async function serveStream(req: IncomingMessage, res: ServerResponse, ctx: Context, rawToken: string): Promise<void> {
+  let token: string;
+  try {
+    token = decodeURIComponent(rawToken);
+  } catch {
+    return send(res, 404, 'text/plain; charset=utf-8', 'unknown file');
+  }
+  let opened: Awaited<ReturnType<Context['registry']['openStream']>>;
+  try {
+    opened = await ctx.registry.openStream(token);
+  } catch (err) {
+    if (err instanceof UnknownTokenError) return send(res, 404, 'text/plain; charset=utf-8', 'unknown file');
+    throw err;
+  }
+  res.writeHead(200, {
+    ...COMMON_HEADERS,
+    'Content-Type': 'application/octet-stream',
+    'Content-Length': opened.size,
+    'Cache-Control': 'no-store',
+  });
+  if (req.method === 'HEAD') {
+    opened.stream.destroy();
+    return void res.end();
+  }
+  await new Promise<void>((resolve) => {
+    // A file that fails or shrinks while it is sent ends the response short of its length:
+    // the reader sees a network error, never a silently shorter file.
+    opened.stream.on('error', () => res.destroy());
+    res.on('close', () => {
+      opened.stream.destroy();
+      resolve();
+    });
+    opened.stream.pipe(res);
+  });
 }
 
 /** A query parameter as a number: only plain decimal digits count; anything else is NaN. */

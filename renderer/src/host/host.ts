@@ -9,6 +9,11 @@ export interface Host {
   kind: 'electron' | 'web';
   initialItems(): Promise<ChosenItem[]>;
   readFileChunk(token: string, offset: number, length: number): Promise<Uint8Array>;
+  /**
+   * An address an import worker can fetch the whole file from, streamed, where the host serves
+   * one (the local server does); otherwise the worker reads through `readFileChunk`.
+   */
+  fileUrl?: (token: string) => string;
   /** native open dialog, where there is one */
   openDialog?: (kind: OpenDialogKind) => Promise<ChosenItem[]>;
   /**
@@ -56,6 +61,7 @@ function webHost(): Host {
         return []; // opened as static files: nothing to preload
       }
     },
+    fileUrl: (token) => new URL(`./api/stream/${encodeURIComponent(token)}`, document.baseURI).href,
     async readFileChunk(token, offset, length) {
       const res = await fetch(`./api/files/${encodeURIComponent(token)}?offset=${offset}&length=${length}`);
       if (!res.ok) throw new Error(`reading the file failed (HTTP ${res.status})`);

@@ -23,7 +23,8 @@ export interface ImportJob {
 }
 
 export function refToWorkerFile(f: FileRef): WorkerFile {
-  return { kind: 'token', token: f.token, name: f.name, size: f.size, path: f.path };
+  const url = host.fileUrl?.(f.token);
+  return { kind: 'token', token: f.token, name: f.name, size: f.size, path: f.path, ...(url ? { url } : {}) };
 }
 
 export function chosenToSource(item: ChosenItem): WorkerSource {

@@ -28,8 +28,32 @@ function readChunk(token: string, offset: number, length: number): Promise<Uint8
   });
 }
 
+/** The file as the host streams it from `url`: one request, read as it arrives. */
+function fetchedStream(url: string): ReadableStream<Uint8Array> {
+  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (!reader) {
+        const res = await fetch(url, { cache: 'no-store' });
+        if (!res.ok || !res.body) throw new Error(`reading the file failed (HTTP ${res.status})`);
+        reader = res.body.getReader();
+      }
+      const { done, value } = await reader.read();
+      if (done) controller.close();
+      else controller.enqueue(value);
+    },
+    cancel(reason) {
+      return reader?.cancel(reason);
+    },
+  });
+}
+
 function byteSource(f: WorkerFile): ByteSource {
   if (f.kind === 'file') return { name: f.name, size: f.file.size, stream: () => f.file.stream() as ReadableStream<Uint8Array> };
+  if (f.url) {
+    const url = f.url;
+    return { name: f.name, size: f.size, stream: () => fetchedStream(url) };
+  }
   return {
     name: f.name,
     size: f.size,

@@ -8,7 +8,9 @@ import type { Profile } from '../../../shared/model/types';
  * `path`, where known (a host file's full path, a path within a drop), names the run.
  */
 export type WorkerFile =
-  { kind: 'file'; file: File; name: string; path?: string } | { kind: 'token'; token: string; name: string; size: number; path?: string };
+  | { kind: 'file'; file: File; name: string; path?: string }
+  /** `url`: where the worker fetches the whole file itself (see `Host.fileUrl`) */
+  | { kind: 'token'; token: string; name: string; size: number; path?: string; url?: string };
 export type WorkerSource = WorkerFile | { kind: 'folder'; name: string; path?: string; files: WorkerFile[] };
 
 export type ToWorker =
