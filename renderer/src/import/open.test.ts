@@ -55,3 +55,22 @@ describe('runSources', () => {
     expect(out[1]!.kind === 'folder' && out[1]!.files.map((f) => f.name)).toEqual(zx);
   });
 });
+
+describe('opening a workspace', () => {
+  it('refuses a workspace file larger than a workspace can be before reading any of it', async () => {
+    const { useStore } = await import('../store/store');
+    let read = false;
+    const huge = {
+      size: 40 * 1024 ** 3,
+      arrayBuffer: () => {
+        read = true;
+        return Promise.reject(new Error('read'));
+      },
+    } as unknown as File;
+    expect(open.openSources([{ kind: 'file', file: huge, name: 'big.flamelens' }])).toEqual([]);
+    await expect
+      .poll(() => useStore.getState().notice)
+      .toBe('big.flamelens: the file is 40.0 GiB; a Flamelens workspace holds at most 512 MiB, so it was not read');
+    expect(read).toBe(false);
+  });
+});

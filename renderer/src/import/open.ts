@@ -6,7 +6,7 @@ import { MAX_RUNS } from '../store/runs-slice';
 import { useStore } from '../store/store';
 import { type ImportJob, chosenToSource, startImport } from './import-client';
 import type { WorkerFile, WorkerSource } from './protocol';
-import { isWorkspaceFileName } from '../../../shared/workspace/workspace';
+import { isWorkspaceFileName, workspaceSizeProblem } from '../../../shared/workspace/workspace';
 import { openWorkspaceBytes, readHostFile } from '../workspace/workspace-io';
 import { profileKey, profileWriteEnded, profileWriteStarted } from '../workspace/recovery';
 
@@ -16,6 +16,9 @@ let nextId = 1;
 /** A `.flamelens` workspace among the sources replaces the comparison instead of becoming a run. */
 async function openWorkspaceSource(src: WorkerSource): Promise<void> {
   try {
+    const size = src.kind === 'file' ? src.file.size : src.kind === 'token' ? src.size : 0;
+    const tooLarge = workspaceSizeProblem(src.name, size);
+    if (tooLarge) throw new Error(tooLarge);
     const bytes =
       src.kind === 'file'
         ? new Uint8Array(await src.file.arrayBuffer())
