@@ -124,6 +124,12 @@ test('main reads only files it handed out', async () => {
   expect(forged).toMatch(/unknown file token/);
 });
 
+test('a file made by the page is not a dropped file: nothing reaches the recent list', async () => {
+  const before = await page.evaluate(() => window.flamelens!.recentList());
+  await page.evaluate(() => window.flamelens!.registerDropped([new File(['x'], '/etc/passwd')]));
+  expect(await page.evaluate(() => window.flamelens!.recentList())).toEqual(before);
+});
+
 test('the menu has File, View and Help, and sends commands to the renderer', async () => {
   const labels = await app.evaluate(({ Menu }) => Menu.getApplicationMenu()?.items.map((i) => i.label) ?? []);
   expect(labels).toEqual(expect.arrayContaining(['File', 'View', 'Help']));
