@@ -1,7 +1,6 @@
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CHANNELS, type ChosenItem, type DropChallenge, MAX_CHUNK } from '../../shared/ipc/contract';
 
@@ -51,7 +50,7 @@ beforeEach(async () => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('sender check', () => {
-  const rendererUrl = pathToFileURL('/app/out/renderer/index.html').href;
+  const rendererUrl = 'flamelens://app/index.html';
   const mainFrame = { url: rendererUrl };
   const win = { isDestroyed: () => false, webContents: { mainFrame } };
 
