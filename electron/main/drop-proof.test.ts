@@ -25,10 +25,8 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 /** What an honest preload sends: the bytes of the dropped file at the ranges asked for. */
-function honest(challenge: DropChallenge, paths: string[]): (Uint8Array[] | null)[] {
-  return challenge.ranges.map((ranges, i) =>
-    ranges ? ranges.map(([o, l]) => new Uint8Array(readFileSync(paths[i]!).subarray(o, o + l))) : null,
-  );
+function honest(challenge: DropChallenge, paths: string[]): Uint8Array[][] {
+  return challenge.ranges.map((ranges, i) => ranges.map(([o, l]) => new Uint8Array(readFileSync(paths[i]!).subarray(o, o + l))));
 }
 
 describe('pickRanges', () => {
@@ -85,19 +83,39 @@ describe('drop proof', () => {
     expect(await v.verify(c2.id, answers)).toEqual([]);
   });
 
-  it('refuses at once folders, empty files, missing files and a size that is not the file’s', async () => {
+  it('refuses folders, empty files, missing files and a size that is not the file’s', async () => {
     const v = createDropVerifier();
     writeFileSync(join(dir, 'empty'), '');
-    const c = await v.challenge([
-      { path: join(dir, '77.0x'), size: 4096 },
+    const claims = [
+      { path: join(dir, '77.0x'), size: 12 },
       { path: join(dir, 'empty'), size: 0 },
-      { path: join(dir, 'gone.cpuprofile'), size: 10 },
+      { path: join(dir, 'gone.cpuprofile'), size: 12 },
       { path: small, size: 13 },
       { path: small, size: 12 },
-    ]);
-    expect(c.ranges.slice(0, 4)).toEqual([null, null, null, null]);
-    const answers = honest(c, [small, small, small, small, small]);
+    ];
+    const c = await v.challenge(claims);
+    // an honest answer for each claim (the small file's bytes, cut to the claimed size)
+    const bytes = readFileSync(small);
+    const answers = c.ranges.map((ranges) =>
+      ranges.map(([o, l]) => new Uint8Array(Buffer.concat([bytes, Buffer.alloc(1)]).subarray(o, o + l))),
+    );
     expect(await v.verify(c.id, answers)).toEqual([small]);
+  });
+
+  it('answers every claim alike, so that a challenge says nothing of what exists', async () => {
+    const v = createDropVerifier();
+    const size = readFileSync(secret).byteLength;
+    const c = await v.challenge([
+      { path: secret, size },
+      { path: join(dir, 'no-such-file'), size },
+      { path: join(dir, '77.0x'), size },
+    ]);
+    expect(c.ranges).toEqual([[[0, size]], [[0, size]], [[0, size]]]);
+    const large = await v.challenge([
+      { path: big, size: 200 * 1024 },
+      { path: join(dir, 'no-such-file'), size: 200 * 1024 },
+    ]);
+    expect(large.ranges.map((r) => r.length)).toEqual([SAMPLE_COUNT, SAMPLE_COUNT]);
   });
 
   it('answers each challenge once, and not after it expired', async () => {
@@ -134,6 +152,7 @@ describe('drop proof', () => {
     ['relative paths', [{ path: 'x.cpuprofile', size: 1 }]],
     ['NUL bytes', [{ path: '/x\0y', size: 1 }]],
     ['a size that is not a byte count', [{ path: '/x', size: -1 }]],
+    ['a size past any disk', [{ path: '/x', size: 2 ** 52 }]],
     ['too many files', Array.from({ length: 1001 }, (_, i) => ({ path: `/f${i}`, size: 1 }))],
   ])('rejects claims given as %s', async (_name, claims) => {
     await expect(createDropVerifier().challenge(claims)).rejects.toThrow(/paths|size/);

@@ -32,12 +32,14 @@ export const MAX_DROPPED = 1000;
 
 interface Pending {
   paths: string[];
-  ranges: (readonly (readonly [number, number])[] | null)[];
+  ranges: [number, number][][];
+  /** whether each claim named a non-empty regular file of the claimed size */
+  provable: boolean[];
   expires: number;
 }
 
 export interface DropVerifier {
-  /** checks the claims and answers which bytes of each file to send (null: refused at once) */
+  /** checks the claims and answers which bytes of each file to send */
   challenge(claims: unknown): Promise<DropChallenge>;
   /** the claimed paths whose answers match the files on disk; each challenge answers once */
   verify(id: unknown, answers: unknown): Promise<string[]>;
@@ -71,7 +73,8 @@ function checkClaims(claims: unknown): DropClaim[] {
   if (claims.length > MAX_DROPPED) throw new InvalidArgumentError(`at most ${MAX_DROPPED} paths at once`);
   const paths = checkDroppedPaths(claims.map((c: unknown) => (c as { path?: unknown } | null)?.path));
   return claims.map((c: { size?: unknown }, i) => {
-    if (typeof c.size !== 'number' || !Number.isSafeInteger(c.size) || c.size < 0) {
+    // (2^47 bytes: more than any disk holds, and within what randomInt can pick from)
+    if (typeof c.size !== 'number' || !Number.isSafeInteger(c.size) || c.size < 0 || c.size > 2 ** 47) {
       throw new InvalidArgumentError('each dropped file needs its size in bytes');
     }
     return { path: paths[i]!, size: c.size };
@@ -120,18 +123,21 @@ export function createDropVerifier(now: () => number = Date.now): DropVerifier {
   return {
     async challenge(raw) {
       const claims = checkClaims(raw);
-      const ranges: Pending['ranges'] = [];
+      const provable: boolean[] = [];
       for (const claim of claims) {
         const st = await stat(claim.path).catch(() => null);
         // Only non-empty regular files of the size the dropped File has: a folder or an empty
         // file holds nothing the renderer could prove it read.
-        ranges.push(st && st.isFile() && st.size === claim.size && st.size > 0 ? pickRanges(st.size) : null);
+        provable.push(st !== null && st.isFile() && st.size === claim.size && st.size > 0);
       }
+      // Ranges for every claim, refused or not, picked from the claimed size alone: the answer
+      // says nothing of whether a path exists or how large it is.
+      const ranges = claims.map((c) => pickRanges(c.size));
       forgetExpired();
       while (pending.size >= MAX_PENDING) pending.delete(pending.keys().next().value!);
       const id = randomBytes(18).toString('base64url');
-      pending.set(id, { paths: claims.map((c) => c.path), ranges, expires: now() + CHALLENGE_TTL_MS });
-      return { id, ranges: ranges.map((r) => (r ? r.map(([o, l]) => [o, l] as [number, number]) : null)) };
+      pending.set(id, { paths: claims.map((c) => c.path), ranges, provable, expires: now() + CHALLENGE_TTL_MS });
+      return { id, ranges: ranges.map((r) => r.map(([o, l]) => [o, l] as [number, number])) };
     },
 
     async verify(id, answers) {
@@ -144,8 +150,7 @@ export function createDropVerifier(now: () => number = Date.now): DropVerifier {
       }
       const out: string[] = [];
       for (const [i, path] of p.paths.entries()) {
-        const ranges = p.ranges[i];
-        if (ranges && (await proven(path, ranges, answers[i]))) out.push(path);
+        if (p.provable[i] && (await proven(path, p.ranges[i]!, answers[i]))) out.push(path);
       }
       return out;
     },

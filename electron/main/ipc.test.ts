@@ -122,9 +122,13 @@ describe('registerDropped', () => {
   /** The preload's side, done honestly: the bytes of each file at the ranges main asked for. */
   async function drop(h: ReturnType<typeof createHandlers>, paths: string[], sizes = paths.map((p) => statSync(p).size)) {
     const challenge = (await h.dropChallenge(paths.map((path, i) => ({ path, size: sizes[i] })))) as DropChallenge;
-    const answers = challenge.ranges.map((ranges, i) =>
-      ranges ? ranges.map(([o, l]) => new Uint8Array(readFileSync(paths[i]!).subarray(o, o + l))) : null,
-    );
+    const answers = challenge.ranges.map((ranges, i) => {
+      try {
+        return ranges.map(([o, l]) => new Uint8Array(readFileSync(paths[i]!).subarray(o, o + l)));
+      } catch {
+        return null; // a folder or a vanished file cannot be read
+      }
+    });
     await h.registerDropped(challenge.id, answers);
   }
 

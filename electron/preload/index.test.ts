@@ -95,9 +95,14 @@ describe('preload bridge', () => {
     expect(bridge.invoke).not.toHaveBeenCalled();
   });
 
-  it('answers null for a file main refused or that cannot be read', async () => {
+  it('answers null for a file that cannot be read', async () => {
     bridge.invoke.mockReset();
-    const folder = Object.assign(new Blob([]), { name: '77.0x', diskPath: '/home/me/77.0x' });
+    const folder = {
+      name: '77.0x',
+      size: 4096,
+      diskPath: '/home/me/77.0x',
+      slice: () => ({ arrayBuffer: () => Promise.reject(new Error('NotFoundError')) }),
+    };
     const unreadable = {
       name: 'b.cpuprofile',
       size: 9,
@@ -105,7 +110,7 @@ describe('preload bridge', () => {
       slice: () => ({ arrayBuffer: () => Promise.reject(new Error('NotReadableError')) }),
     };
     bridge.invoke.mockImplementation(async (channel: unknown) =>
-      channel === CHANNELS.dropChallenge ? { id: 'c2', ranges: [null, [[0, 9]]] } : undefined,
+      channel === CHANNELS.dropChallenge ? { id: 'c2', ranges: [[[0, 4096]], [[0, 9]]] } : undefined,
     );
     await api.registerDropped([folder, unreadable]);
     expect(bridge.invoke).toHaveBeenLastCalledWith(CHANNELS.registerDropped, 'c2', [null, null]);

@@ -27,8 +27,8 @@ function pathOf(file: DroppedFile): string {
 }
 
 /** The bytes main asked for, read from the dropped file itself; null when it cannot be read. */
-async function answer(file: DroppedFile, ranges: [number, number][] | null): Promise<Uint8Array[] | null> {
-  if (ranges === null) return null;
+async function answer(file: DroppedFile, ranges: [number, number][] | undefined): Promise<Uint8Array[] | null> {
+  if (ranges === undefined) return null;
   try {
     return await Promise.all(
       ranges.map(async ([offset, length]) => new Uint8Array(await (file as File).slice(offset, offset + length).arrayBuffer())),
@@ -49,7 +49,7 @@ async function registerDropped(files: readonly DroppedFile[]): Promise<void> {
   const claims: DropClaim[] = all.filter((p) => p !== '').map((path, i) => ({ path, size: claimed[i]!.size }));
   if (claims.length === 0) return;
   const challenge = (await ipcRenderer.invoke(CHANNELS.dropChallenge, claims)) as DropChallenge;
-  const answers = await Promise.all(claimed.map((f, i) => answer(f, challenge.ranges[i] ?? null)));
+  const answers = await Promise.all(claimed.map((f, i) => answer(f, challenge.ranges[i])));
   await ipcRenderer.invoke(CHANNELS.registerDropped, challenge.id, answers);
 }
 

@@ -82,11 +82,11 @@ export interface DropClaim {
 /**
  * Main's answer to a drop's claims: for each claimed file, in order, the byte ranges
  * (`[offset, length]`) the preload must read from the dropped `File` and send back with `id` on
- * the registerDropped channel; null for a claim refused at once (not a regular file, wrong size).
+ * the registerDropped channel (one Uint8Array per range, or null where the file cannot be read).
  */
 export interface DropChallenge {
   id: string;
-  ranges: ([number, number][] | null)[];
+  ranges: [number, number][][];
 }
 
 export interface SaveRequest {
