@@ -95,6 +95,21 @@ test('no eval, no network, no new windows, no navigation', async () => {
   expect(page.url()).toBe(before);
 });
 
+test('the page comes from flamelens://app/, with the CSP header, and file:// is out of reach', async () => {
+  expect(page.url()).toBe('flamelens://app/index.html');
+  const seen = await page.evaluate(async () => {
+    const own = await fetch('./index.html');
+    const outside = await fetch('./../../package.json').then((r) => r.status);
+    const file = await fetch('file:///etc/hostname').then(
+      () => 'fetched',
+      () => 'blocked',
+    );
+    return { status: own.status, csp: own.headers.get('content-security-policy'), outside, file, origin: window.origin };
+  });
+  expect(seen).toMatchObject({ status: 200, outside: 404, file: 'blocked', origin: 'flamelens://app' });
+  expect(seen.csp).toContain("default-src 'self'");
+});
+
 test('main reads only files it handed out', async () => {
   const items = await page.evaluate(() => window.flamelens!.initialItems());
   const token = items[0]!.kind === 'file' ? items[0]!.file.token : '';
@@ -107,6 +122,12 @@ test('main reads only files it handed out', async () => {
     ),
   );
   expect(forged).toMatch(/unknown file token/);
+});
+
+test('a file made by the page is not a dropped file: nothing reaches the recent list', async () => {
+  const before = await page.evaluate(() => window.flamelens!.recentList());
+  await page.evaluate(() => window.flamelens!.registerDropped([new File(['x'], '/etc/passwd')]));
+  expect(await page.evaluate(() => window.flamelens!.recentList())).toEqual(before);
 });
 
 test('the menu has File, View and Help, and sends commands to the renderer', async () => {

@@ -12,9 +12,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CHANNELS, type ChosenItem } from '../../shared/ipc/contract';
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
-// index.ts finds the renderer next to its own folder: out/renderer when bundled in out/main,
+// index.ts serves the renderer next to its own folder: out/renderer when bundled in out/main,
 // electron/renderer (absent, which does not matter to a fake window) when run from the sources.
-const RENDERER_URL = new URL('../renderer/index.html', import.meta.url).href;
+const RENDERER_DIR = fileURLToPath(new URL('../renderer', import.meta.url));
 
 interface Fake {
   app: EventEmitter & Record<string, any>;
@@ -22,6 +22,10 @@ interface Fake {
   handlers: Map<string, (event: { senderFrame: unknown }, ...args: unknown[]) => unknown>;
   session: { hooks: Record<string, unknown> } & Record<string, any>;
   menu: any;
+  /** protocol.registerSchemesAsPrivileged calls, and whether the app was ready at each */
+  schemes: { schemes: unknown; ready: boolean }[];
+  protocolHandlers: Map<string, (request: Request) => Promise<Response>>;
+  ready: boolean;
 }
 const state = vi.hoisted(() => ({ fake: null as unknown as Fake }));
 
@@ -31,12 +35,14 @@ vi.mock('electron', async () => {
   class BrowserWindow extends Emitter {
     static getAllWindows = () => f().windows.filter((w) => !w.destroyed);
     destroyed = false;
-    webContents = { mainFrame: { url: new URL('../renderer/index.html', import.meta.url).href }, send: vi.fn() };
+    webContents = { mainFrame: { url: 'about:blank' }, send: vi.fn() };
     constructor(public options: any) {
       super();
       f().windows.push(this);
     }
-    loadFile = vi.fn(async () => undefined);
+    loadURL = vi.fn(async (url: string) => {
+      this.webContents.mainFrame.url = url;
+    });
     isDestroyed = () => this.destroyed;
     isMinimized = () => false;
     focus = vi.fn();
@@ -52,6 +58,10 @@ vi.mock('electron', async () => {
     },
     BrowserWindow,
     ipcMain: { handle: (channel: string, l: any) => f().handlers.set(channel, l) },
+    protocol: {
+      registerSchemesAsPrivileged: (schemes: unknown) => f().schemes.push({ schemes, ready: f().ready }),
+      handle: (scheme: string, h: any) => f().protocolHandlers.set(scheme, h),
+    },
     Menu: { buildFromTemplate: (t: unknown) => t, setApplicationMenu: (m: unknown) => (f().menu = m) },
     dialog: { showOpenDialog: vi.fn(), showSaveDialog: vi.fn(), showMessageBox: vi.fn(async () => ({})) },
   };
@@ -67,7 +77,7 @@ function makeFake(lock = true): Fake {
     getPath: (name: string) => (name === 'userData' ? userData : tmpdir()),
     enableSandbox: vi.fn(),
     requestSingleInstanceLock: vi.fn(() => lock),
-    whenReady: () => Promise.resolve(),
+    whenReady: () => Promise.resolve().then(() => (fake.ready = true)),
     isReady: () => true,
     isPackaged: false,
     quit: vi.fn(),
@@ -79,7 +89,8 @@ function makeFake(lock = true): Fake {
     setPermissionRequestHandler: (h: unknown) => (hooks.permission = h),
     setPermissionCheckHandler: (h: unknown) => (hooks.check = h),
   };
-  return { app, windows: [], handlers: new Map(), session, menu: null };
+  const fake: Fake = { app, windows: [], handlers: new Map(), session, menu: null, schemes: [], protocolHandlers: new Map(), ready: false };
+  return fake;
 }
 
 async function launch(argv: string[], lock = true): Promise<Fake> {
@@ -111,12 +122,39 @@ describe('main process', () => {
     expect(fake.app.setPath).toHaveBeenCalledWith('userData', join(tmpdir(), 'Flamelens'));
     const win = fake.windows[0];
     expect(win.options.webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false });
-    expect(win.loadFile).toHaveBeenCalledWith(fileURLToPath(RENDERER_URL));
+    expect(win.loadURL).toHaveBeenCalledExactlyOnceWith('flamelens://app/index.html');
     expect(Object.keys(fake.session.hooks).sort()).toEqual(['before', 'check', 'headers', 'permission']);
-    expect(fake.handlers.size).toBe(7);
+    // the allow-list lets through the app's own scheme and nothing of file://
+    const decide = (url: string) => {
+      let answer: unknown;
+      (fake.session.hooks.before as any)({ url }, (r: unknown) => (answer = r));
+      return answer;
+    };
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    expect(decide('flamelens://app/assets/index.js')).toEqual({ cancel: false });
+    expect(decide(`file://${RENDERER_DIR}/index.html`)).toEqual({ cancel: true });
+    warn.mockRestore();
+    expect(fake.handlers.size).toBe(8);
     const foreign = { senderFrame: { url: 'https://evil.example/' } };
     expect(() => fake.handlers.get(CHANNELS.initialItems)!(foreign)).toThrow(/refused/);
     expect(fake.menu.map((m: { label?: string; role?: string }) => m.label ?? m.role)).toEqual(['File', 'editMenu', 'View', 'help']);
+  });
+
+  it('serves the page from flamelens://app/, a scheme registered before ready and handled after', async () => {
+    const fake = await launch(['/x/electron', '.']);
+    expect(fake.schemes).toEqual([
+      {
+        schemes: [{ scheme: 'flamelens', privileges: { standard: true, secure: true, supportFetchAPI: true, stream: true } }],
+        ready: false,
+      },
+    ]);
+    expect([...fake.protocolHandlers.keys()]).toEqual(['flamelens']);
+    const handle = fake.protocolHandlers.get('flamelens')!;
+    // the sources have no built renderer next to them: what matters here is what is refused
+    const traversal = await handle({ url: 'flamelens://app/../../package.json', method: 'GET' } as Request);
+    expect(traversal.status).toBe(404);
+    expect(traversal.headers.get('content-security-policy')).toContain("default-src 'self'");
+    expect((await handle({ url: 'flamelens://elsewhere/index.html', method: 'GET' } as Request)).status).toBe(404);
   });
 
   it('hardens every web contents that gets created', async () => {

@@ -3,11 +3,12 @@
  * files the user chose, and owns the window and the menu. It never parses a profile — that
  * happens in the renderer's worker.
  */
-import { app, BrowserWindow, ipcMain, session } from 'electron';
+import { app, BrowserWindow, ipcMain, protocol, session } from 'electron';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { CHANNELS, type ChosenItem, type MenuCommand } from '../../shared/ipc/contract';
+import { APP_PAGE_URL, APP_SCHEME, createAppProtocolHandler, registerAppScheme } from './app-protocol';
 import { findAppRoot } from './app-root';
 import { reportOpenErrors, showOpenPaths, showSavePath } from './dialogs';
 import { createFileRegistry } from './files';
@@ -20,9 +21,7 @@ import { createMainWindow } from './window';
 
 const here = dirname(fileURLToPath(import.meta.url)); // out/main
 const preloadPath = join(here, '../preload/index.cjs');
-const rendererFile = join(here, '../renderer/index.html');
-const rendererDir = dirname(rendererFile);
-const rendererUrl = pathToFileURL(rendererFile).href;
+const rendererDir = join(here, '../renderer');
 // The bundled samples live in the app folder; `electron out/main/index.js` makes the app path
 // out/main, so fall back to walking up from this file.
 const appRoot = existsSync(join(app.getAppPath(), 'assets', 'samples')) ? app.getAppPath() : findAppRoot(here);
@@ -32,6 +31,9 @@ const appRoot = existsSync(join(app.getAppPath(), 'assets', 'samples')) ? app.ge
 // single-instance lock live there. Tests and side-by-side runs name their own.
 app.setPath('userData', process.env.FLAMELENS_USER_DATA_DIR || join(app.getPath('appData'), 'Flamelens'));
 app.enableSandbox();
+// The page is served from flamelens://app/ (app-protocol.ts); the scheme's privileges must be
+// known before the app is ready.
+registerAppScheme(protocol);
 
 const launchContext = { defaultApp: Boolean(process.defaultApp), cwd: process.cwd() };
 const launchPaths = parseLaunchArgs(process.argv, launchContext);
@@ -117,7 +119,7 @@ function run(): void {
       return;
     }
     initial = undefined; // a new page asks for its own initial items
-    win = createMainWindow({ preloadPath, rendererFile, devTools: !app.isPackaged });
+    win = createMainWindow({ preloadPath, pageUrl: APP_PAGE_URL, devTools: !app.isPackaged });
     win.on('closed', () => {
       win = null;
     });
@@ -146,10 +148,13 @@ function run(): void {
   });
 
   void app.whenReady().then(async () => {
-    hardenSession(session.defaultSession, rendererDir);
+    protocol.handle(APP_SCHEME, createAppProtocolHandler(rendererDir));
+    hardenSession(session.defaultSession);
     await recent.load();
     recent.onChange(refreshMenu);
-    registerIpcHandlers(ipcMain, handlers, (event) => isTrustedSender(event.senderFrame as Electron.WebFrameMain | null, win, rendererUrl));
+    registerIpcHandlers(ipcMain, handlers, (event) =>
+      isTrustedSender(event.senderFrame as Electron.WebFrameMain | null, win, APP_PAGE_URL),
+    );
     refreshMenu();
     showWindow();
   });

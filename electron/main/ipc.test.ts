@@ -1,9 +1,8 @@
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { CHANNELS, type ChosenItem, MAX_CHUNK } from '../../shared/ipc/contract';
+import { CHANNELS, type ChosenItem, type DropChallenge, MAX_CHUNK } from '../../shared/ipc/contract';
 
 // A failing disk write cannot be provoked for real (tests run as root): rename can be made to fail.
 const fail = vi.hoisted(() => ({ rename: false }));
@@ -51,7 +50,7 @@ beforeEach(async () => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('sender check', () => {
-  const rendererUrl = pathToFileURL('/app/out/renderer/index.html').href;
+  const rendererUrl = 'flamelens://app/index.html';
   const mainFrame = { url: rendererUrl };
   const win = { isDestroyed: () => false, webContents: { mainFrame } };
 
@@ -120,21 +119,53 @@ describe('readFileChunk', () => {
 });
 
 describe('registerDropped', () => {
-  it('adds existing absolute paths to the recent list only', async () => {
+  /** The preload's side, done honestly: the bytes of each file at the ranges main asked for. */
+  async function drop(h: ReturnType<typeof createHandlers>, paths: string[], sizes = paths.map((p) => statSync(p).size)) {
+    const challenge = (await h.dropChallenge(paths.map((path, i) => ({ path, size: sizes[i] })))) as DropChallenge;
+    const answers = challenge.ranges.map((ranges, i) => {
+      try {
+        return ranges.map(([o, l]) => new Uint8Array(readFileSync(paths[i]!).subarray(o, o + l)));
+      } catch {
+        return null; // a folder or a vanished file cannot be read
+      }
+    });
+    await h.registerDropped(challenge.id, answers);
+  }
+
+  it('adds to the recent list the dropped files whose bytes the preload sent back', async () => {
     const h = createHandlers(deps);
-    await h.registerDropped([join(dir, 'a.cpuprofile'), join(dir, 'gone.cpuprofile'), join(dir, '77.0x')]);
-    expect(deps.recent.list()).toEqual([join(dir, 'a.cpuprofile'), join(dir, '77.0x')]);
+    await drop(h, [join(dir, 'a.cpuprofile')]);
+    expect(deps.recent.list()).toEqual([join(dir, 'a.cpuprofile')]);
+  });
+
+  it('refuses paths it did not see proven: bare path lists, forged challenges, files the renderer cannot read', async () => {
+    const h = createHandlers(deps);
+    writeFileSync(join(dir, 'secret.key'), 'private');
+    // the old shape of the call: a list of paths main used to add as they were
+    await expect(h.registerDropped([join(dir, 'secret.key')])).rejects.toThrow(/drop challenge/);
+    await expect(h.registerDropped('forged-id', [[new TextEncoder().encode('private')]])).rejects.toThrow(/drop challenge/);
+    // a real challenge, answered without the file's bytes
+    const challenge = (await h.dropChallenge([{ path: join(dir, 'secret.key'), size: 7 }])) as DropChallenge;
+    await h.registerDropped(challenge.id, [[new Uint8Array(7)]]);
+    expect(deps.recent.list()).toEqual([]);
+    await expect(h.openRecent(join(dir, 'secret.key'))).rejects.toThrow(/recent list/);
+  });
+
+  it('leaves out what vanished and folders, which cannot be proven', async () => {
+    const h = createHandlers(deps);
+    await drop(h, [join(dir, 'a.cpuprofile'), join(dir, 'gone.cpuprofile'), join(dir, '77.0x')], [12, 10, 4096]);
+    expect(deps.recent.list()).toEqual([join(dir, 'a.cpuprofile')]);
   });
 
   it.each([
     ['a string', '/x'],
     ['non-strings', [42]],
-    ['objects', [{ path: '/x' }]],
-    ['relative paths', ['x.cpuprofile']],
-    ['NUL bytes', ['/x\0y']],
-    ['too many paths', Array.from({ length: 1001 }, (_, i) => `/f${i}`)],
+    ['bare paths', ['/x']],
+    ['relative paths', [{ path: 'x.cpuprofile', size: 1 }]],
+    ['NUL bytes', [{ path: '/x\0y', size: 1 }]],
+    ['too many paths', Array.from({ length: 1001 }, (_, i) => ({ path: `/f${i}`, size: 1 }))],
   ])('rejects %s', async (_name, arg) => {
-    await expect(createHandlers(deps).registerDropped(arg)).rejects.toThrow(/paths/);
+    await expect(createHandlers(deps).dropChallenge(arg)).rejects.toThrow(/paths/);
     expect(deps.recent.list()).toEqual([]);
   });
 });

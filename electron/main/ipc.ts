@@ -4,10 +4,10 @@
  * call is refused unless it comes from our window's top frame showing our page. Dialogs and the
  * window are injected, so this module has no Electron imports and is tested without Electron.
  */
-import { isAbsolute, join, basename } from 'node:path';
-import { stat } from 'node:fs/promises';
+import { join, basename } from 'node:path';
 import { CHANNELS, type ChosenItem, type OpenDialogKind, type SaveRequest } from '../../shared/ipc/contract';
 import { writeFileAtomic } from './atomic-write';
+import { createDropVerifier } from './drop-proof';
 import { type FileRegistry, InvalidArgumentError, describeOpenError } from './files';
 import type { RecentList } from './recent';
 
@@ -30,7 +30,6 @@ export interface IpcDeps {
 export type InvokeChannel = Exclude<keyof typeof CHANNELS, 'menuCommand' | 'openItems'>;
 export type Handlers = Record<InvokeChannel, (...args: unknown[]) => Promise<unknown>>;
 
-export const MAX_DROPPED = 1000;
 export const MAX_SAVE_BYTES = 1024 * 1024 * 1024;
 
 /** Registers paths, remembers the ones that opened, reports the ones that did not. */
@@ -46,6 +45,7 @@ export async function openPaths(
 
 export function createHandlers(deps: IpcDeps): Handlers {
   const { registry, recent } = deps;
+  const drops = createDropVerifier();
 
   return {
     async openDialog(kind: unknown = 'files') {
@@ -57,15 +57,13 @@ export function createHandlers(deps: IpcDeps): Handlers {
 
     readFileChunk: (token, offset, length) => registry.readChunk(token, offset, length),
 
-    async registerDropped(paths: unknown) {
-      const checked = checkDroppedPaths(paths);
-      // Only what exists goes on the list; a drop of something that vanished is not worth a warning.
-      const existing: string[] = [];
-      for (const p of checked) {
-        const st = await stat(p).catch(() => null);
-        if (st && (st.isFile() || st.isDirectory())) existing.push(p);
-      }
-      await recent.add(existing);
+    // A drop reaches the recent list in two steps: main asks for bytes of each claimed file, and
+    // only the files whose bytes match are added (drop-proof.ts). What cannot be proven — a path
+    // the renderer was not given, a folder, a file gone or changed since — is left out silently.
+    dropChallenge: (claims) => drops.challenge(claims),
+
+    async registerDropped(id: unknown, answers: unknown) {
+      await recent.add(await drops.verify(id, answers));
     },
 
     recentList: async () => recent.list(),
@@ -117,18 +115,6 @@ export function registerIpcHandlers(
       return handler(...args);
     });
   }
-}
-
-export function checkDroppedPaths(paths: unknown): string[] {
-  if (!Array.isArray(paths)) throw new InvalidArgumentError('paths must be an array of strings');
-  if (paths.length > MAX_DROPPED) throw new InvalidArgumentError(`at most ${MAX_DROPPED} paths at once`);
-  for (const p of paths) {
-    if (typeof p !== 'string') throw new InvalidArgumentError('paths must be an array of strings');
-    if (!isAbsolute(p) || p.includes('\0') || p.length > 4096) {
-      throw new InvalidArgumentError('paths must be absolute file paths');
-    }
-  }
-  return paths as string[];
 }
 
 export function checkSaveRequest(req: unknown): { defaultName: string; filters: SaveRequest['filters']; data: Uint8Array | string } {

@@ -17,6 +17,8 @@ interface Association {
 }
 const config = JSON.parse(readFileSync(new URL('../../electron-builder.json', import.meta.url), 'utf8')) as {
   files: string[];
+  asar?: boolean;
+  electronFuses?: Record<string, unknown>;
   fileAssociations: Association[];
 };
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { main: string };
@@ -45,5 +47,42 @@ describe('electron-builder.json', () => {
     expect(parseLaunchArgs(['/opt/Flamelens/flamelens', '/home/me/run.flamelens'], { defaultApp: false, cwd: '/home/me' })).toEqual([
       '/home/me/run.flamelens',
     ]);
+  });
+});
+
+describe('Electron fuses of the packaged app', () => {
+  // Flipped in the Electron binary by electron-builder: they cannot be undone by an argument or
+  // an environment variable given to the installed app.
+  const wanted: Record<string, boolean> = {
+    // ELECTRON_RUN_AS_NODE=1 would turn the app into a plain Node.js with its code signature
+    runAsNode: false,
+    // NODE_OPTIONS=--require=… would run any script inside the app's main process
+    enableNodeOptionsEnvironmentVariable: false,
+    // --inspect (or SIGUSR1) would open a debugger on the main process
+    enableNodeCliInspectArguments: false,
+    // the app's code is checked against the hash recorded at packaging…
+    enableEmbeddedAsarIntegrityValidation: true,
+    // …and only the checked app.asar is loaded, never a loose app/ folder placed beside it
+    onlyLoadAppFromAsar: true,
+    enableCookieEncryption: true,
+    // the renderer is served from the flamelens:// protocol, so file:// needs no extra rights
+    grantFileProtocolExtraPrivileges: false,
+  };
+
+  it.each(Object.entries(wanted))('%s is %s', (fuse, value) => {
+    expect(config.electronFuses, 'electron-builder.json has no electronFuses').toBeDefined();
+    expect(config.electronFuses![fuse], fuse).toBe(value);
+  });
+
+  it('names only fuses electron-builder knows (a misspelt one would be ignored)', () => {
+    const scheme = JSON.parse(readFileSync(new URL('../../node_modules/app-builder-lib/scheme.json', import.meta.url), 'utf8')) as {
+      definitions: { FuseOptionsV1: { properties: Record<string, unknown> } };
+    };
+    const known = Object.keys(scheme.definitions.FuseOptionsV1.properties);
+    for (const fuse of Object.keys(config.electronFuses ?? {})) expect(known).toContain(fuse);
+  });
+
+  it('packs the app into an asar archive, the only place the fuses let it load from', () => {
+    expect(config.asar ?? true).toBe(true);
   });
 });

@@ -1,11 +1,10 @@
-import { pathToFileURL } from 'node:url';
 import type { Session, WebContents } from 'electron';
 import { describe, expect, it, vi } from 'vitest';
+import { APP_PAGE_URL } from './app-protocol';
 import { CONTENT_SECURITY_POLICY } from './csp';
 import { hardenSession, hardenWebContents, isAllowedRequest, isTrustedSender, withCsp } from './security';
 
-const rendererDir = '/opt/flamelens/out/renderer';
-const rendererUrl = pathToFileURL(`${rendererDir}/index.html`).href;
+const rendererUrl = APP_PAGE_URL;
 
 describe('Content-Security-Policy', () => {
   it('is strict: self only, no eval, no remote content, no framing', () => {
@@ -42,13 +41,16 @@ describe('Content-Security-Policy', () => {
 
 describe('isAllowedRequest', () => {
   it.each([
-    [`${pathToFileURL(rendererDir).href}/index.html`, true],
-    [`${pathToFileURL(rendererDir).href}/assets/import.worker-abc.js`, true],
+    ['flamelens://app/index.html', true],
+    ['flamelens://app/assets/import.worker-abc.js', true],
     ['devtools://devtools/bundled/devtools_app.html', true],
-    ['blob:file:///5d6c1c7e-1b7c-4d8a-9f0b-0a7f2f1d2b3c', true],
+    ['blob:flamelens://app/5d6c1c7e-1b7c-4d8a-9f0b-0a7f2f1d2b3c', true],
     ['data:image/png;base64,AAAA', true],
+    ['flamelens://evil/index.html', false],
+    ['flamelens://app.evil.example/x.js', false],
+    // file:// is refused everywhere, the renderer's own folder included: the page is not there
+    ['file:///opt/flamelens/out/renderer/index.html', false],
     ['file:///etc/passwd', false],
-    [`${pathToFileURL(rendererDir).href}/../../../../etc/passwd`, false],
     ['file:///opt/flamelens/out/renderer-evil/x.js', false],
     ['https://example.com/telemetry', false],
     ['http://127.0.0.1:8080/', false],
@@ -56,7 +58,7 @@ describe('isAllowedRequest', () => {
     ['chrome://settings', false],
     ['not a url', false],
   ])('%s → %s', (url, allowed) => {
-    expect(isAllowedRequest(url, rendererDir)).toBe(allowed);
+    expect(isAllowedRequest(url)).toBe(allowed);
   });
 });
 
@@ -76,15 +78,16 @@ describe('hardenSession', () => {
   it('cancels network requests, lets the app’s own files through and adds the CSP', () => {
     const { session, hooks } = fakeSession();
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-    hardenSession(session, rendererDir);
+    hardenSession(session);
     const decide = (url: string) => {
       let answer: unknown;
       hooks.beforeRequest!({ url }, (r: unknown) => (answer = r));
       return answer;
     };
     expect(decide('https://www.google-analytics.com/collect')).toEqual({ cancel: true });
-    expect(decide(`${pathToFileURL(rendererDir).href}/index.html`)).toEqual({ cancel: false });
-    expect(warn).toHaveBeenCalledOnce();
+    expect(decide('flamelens://app/index.html')).toEqual({ cancel: false });
+    expect(decide('file:///etc/passwd')).toEqual({ cancel: true });
+    expect(warn).toHaveBeenCalledTimes(2);
     let headers: unknown;
     hooks.headersReceived!({ responseHeaders: { 'Content-Type': ['text/html'] } }, (r: unknown) => (headers = r));
     expect(headers).toEqual({ responseHeaders: { 'Content-Type': ['text/html'], 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] } });
@@ -93,7 +96,7 @@ describe('hardenSession', () => {
 
   it('denies every permission request and check', () => {
     const { session, hooks } = fakeSession();
-    hardenSession(session, rendererDir);
+    hardenSession(session);
     for (const perm of ['media', 'geolocation', 'notifications', 'clipboard-read', 'openExternal']) {
       const cb = vi.fn();
       hooks.permissionRequest!({}, perm, cb);
@@ -117,6 +120,12 @@ describe('hardenWebContents', () => {
       listeners[name]!(event);
       expect(event.preventDefault, name).toHaveBeenCalled();
     }
+    // not even to another page of the app's own origin
+    for (const name of ['will-navigate', 'will-frame-navigate', 'will-redirect']) {
+      const event = { preventDefault: vi.fn(), url: 'flamelens://app/index.html?other' };
+      listeners[name]!(event);
+      expect(event.preventDefault, name).toHaveBeenCalled();
+    }
     expect(openHandler!({ url: 'https://example.com' })).toEqual({ action: 'deny' });
     expect(openHandler!({ url: rendererUrl })).toEqual({ action: 'deny' });
   });
@@ -136,8 +145,15 @@ describe('isTrustedSender', () => {
     expect(isTrustedSender({ url: rendererUrl }, win, rendererUrl)).toBe(false); // a subframe
     const evil = { url: 'https://evil.example/index.html' };
     expect(isTrustedSender(evil, { ...win, webContents: { mainFrame: evil } }, rendererUrl)).toBe(false);
-    const other = { url: 'file:///tmp/index.html' };
-    expect(isTrustedSender(other, { ...win, webContents: { mainFrame: other } }, rendererUrl)).toBe(false);
+    for (const url of [
+      'file:///tmp/index.html',
+      'file:///opt/flamelens/out/renderer/index.html',
+      'flamelens://app/other.html',
+      'flamelens://evil/index.html',
+    ]) {
+      const other = { url };
+      expect(isTrustedSender(other, { ...win, webContents: { mainFrame: other } }, rendererUrl), url).toBe(false);
+    }
     expect(isTrustedSender(null, win, rendererUrl)).toBe(false);
     expect(isTrustedSender(mainFrame, null, rendererUrl)).toBe(false);
     expect(isTrustedSender(mainFrame, { ...win, isDestroyed: () => true }, rendererUrl)).toBe(false);

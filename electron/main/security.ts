@@ -4,17 +4,17 @@
  * could not reach the network, other local files, new windows, other pages or main's IPC.
  * Only Electron *types* are imported, so the functions take the objects they harden.
  */
-import { isAbsolute, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { BrowserWindow, Session, WebContents, WebFrameMain } from 'electron';
+import { isAppUrl } from './app-protocol';
 import { CONTENT_SECURITY_POLICY } from './csp';
 
 /**
- * The requests the app may make: its own files under the renderer folder, DevTools, and blob:/data:
- * URLs it created itself. Nothing else — no network (the app never phones home) and no other
- * file:// paths (a file:// page could otherwise fetch any file on the disk).
+ * The requests the app may make: its own files at `flamelens://app/` (served by app-protocol.ts
+ * from the renderer folder only), DevTools, and blob:/data: URLs it created itself. Nothing else —
+ * no network (the app never phones home) and no file:// at all (the renderer reads the files the
+ * user chose through main's file tokens, and dropped files through the File API).
  */
-export function isAllowedRequest(url: string, rendererDir: string): boolean {
+export function isAllowedRequest(url: string): boolean {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -26,18 +26,8 @@ export function isAllowedRequest(url: string, rendererDir: string): boolean {
     case 'blob:':
     case 'data:':
       return true;
-    case 'file:': {
-      let path: string;
-      try {
-        path = fileURLToPath(parsed);
-      } catch {
-        return false;
-      }
-      const rel = relative(rendererDir, path);
-      return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
-    }
     default:
-      return false;
+      return isAppUrl(url);
   }
 }
 
@@ -54,9 +44,9 @@ export function withCsp(headers: Record<string, string | string[]> | undefined):
 }
 
 /** CSP on every response, every non-app request cancelled, every permission denied. */
-export function hardenSession(session: Session, rendererDir: string): void {
+export function hardenSession(session: Session): void {
   session.webRequest.onBeforeRequest((details, callback) => {
-    const allowed = isAllowedRequest(details.url, rendererDir);
+    const allowed = isAllowedRequest(details.url);
     if (!allowed) console.warn(`flamelens: blocked a request to ${details.url.slice(0, 200)}`);
     callback({ cancel: !allowed });
   });
@@ -67,7 +57,11 @@ export function hardenSession(session: Session, rendererDir: string): void {
   session.setPermissionCheckHandler(() => false);
 }
 
-/** No navigation of any frame, no redirects, no new windows, no <webview>. */
+/**
+ * No navigation of any frame, no redirects, no new windows, no <webview>. The window's one page
+ * is loaded by main (`loadURL`, which these events do not see); the page itself may go nowhere,
+ * not even to another `flamelens://app/` address.
+ */
 export function hardenWebContents(contents: WebContents): void {
   const deny = (event: { preventDefault(): void }): void => event.preventDefault();
   contents.on('will-navigate', deny);
@@ -81,8 +75,9 @@ type FrameLike = Pick<WebFrameMain, 'url'>;
 type WindowLike = Pick<BrowserWindow, 'isDestroyed'> & { webContents: { mainFrame: unknown } };
 
 /**
- * True only for the top frame of our own window while it shows our renderer page. Query and
- * fragment are ignored (the renderer may use them for its own state).
+ * True only for the top frame of our own window while it shows our renderer page
+ * (`flamelens://app/index.html`). Query and fragment are ignored (the renderer may use them for
+ * its own state).
  */
 export function isTrustedSender(frame: FrameLike | null | undefined, win: WindowLike | null | undefined, rendererUrl: string): boolean {
   if (!frame || !win || win.isDestroyed()) return false;

@@ -2,15 +2,15 @@ import { describe, expect, it, vi } from 'vitest';
 
 interface Created {
   options: { show?: boolean; webPreferences: Record<string, unknown> };
-  loadFile: ReturnType<typeof vi.fn>;
+  loadURL: ReturnType<typeof vi.fn>;
 }
 const created = vi.hoisted(() => [] as Created[]);
 vi.mock('electron', () => ({
   BrowserWindow: class {
-    loadFile = vi.fn(async () => undefined);
+    loadURL = vi.fn(async () => undefined);
     once = vi.fn();
     constructor(options: Created['options']) {
-      created.push({ options, loadFile: this.loadFile });
+      created.push({ options, loadURL: this.loadURL });
     }
   },
 }));
@@ -34,11 +34,17 @@ describe('window options', () => {
     });
   });
 
-  it('creates the window hidden and loads the renderer file', () => {
-    createMainWindow({ preloadPath: '/p.cjs', rendererFile: '/app/out/renderer/index.html', devTools: true });
+  it('do not let a file dropped outside the drop zone replace the page', () => {
+    // Chromium would otherwise navigate to a file dropped where the page does not take it,
+    // leaving the app for a file:// page that has no CSP header and reads other files.
+    expect(windowOptions('/p.cjs', false).webPreferences!.navigateOnDragDrop).toBe(false);
+  });
+
+  it('creates the window hidden and loads the renderer from the app’s own scheme', () => {
+    createMainWindow({ preloadPath: '/p.cjs', pageUrl: 'flamelens://app/index.html', devTools: true });
     expect(created).toHaveLength(1);
     expect(created[0]!.options.show).toBe(false);
     expect(created[0]!.options.webPreferences.devTools).toBe(true);
-    expect(created[0]!.loadFile).toHaveBeenCalledWith('/app/out/renderer/index.html');
+    expect(created[0]!.loadURL).toHaveBeenCalledWith('flamelens://app/index.html');
   });
 });

@@ -26,11 +26,12 @@ export function windowOptions(preloadPath: string, devTools: boolean): BrowserWi
   };
 }
 
-export function createMainWindow(opts: { preloadPath: string; rendererFile: string; devTools: boolean }): BrowserWindow {
+/** `pageUrl` is the renderer's page on the app's own scheme (app-protocol.ts), never file://. */
+export function createMainWindow(opts: { preloadPath: string; pageUrl: string; devTools: boolean }): BrowserWindow {
   const win = new BrowserWindow(windowOptions(opts.preloadPath, opts.devTools));
   win.once('ready-to-show', () => win.show());
-  win.loadFile(opts.rendererFile).catch((err: unknown) => {
-    console.error(`flamelens: could not load ${opts.rendererFile}: ${(err as Error).message}`);
+  win.loadURL(opts.pageUrl).catch((err: unknown) => {
+    console.error(`flamelens: could not load ${opts.pageUrl}: ${(err as Error).message}`);
   });
   return win;
 }

@@ -67,16 +67,56 @@ describe('preload bridge', () => {
     expect(bridge.invoke).toHaveBeenLastCalledWith(CHANNELS.saveFile, req);
   });
 
-  it('sends only the paths of files really dropped from disk', async () => {
-    bridge.invoke.mockClear();
-    const fromDisk = { name: 'a.cpuprofile', size: 1, diskPath: '/home/me/a.cpuprofile' };
+  it('claims only files really dropped from disk, and answers main’s challenge with their bytes', async () => {
+    bridge.invoke.mockReset();
+    const bytes = new TextEncoder().encode('{"nodes":[1,2,3]}');
+    const fromDisk = Object.assign(new Blob([bytes]), { name: 'a.cpuprofile', diskPath: '/home/me/a.cpuprofile' });
     const forged = { name: '/etc/passwd', size: 1 };
+    bridge.invoke.mockImplementation(async (channel: unknown) =>
+      channel === CHANNELS.dropChallenge
+        ? {
+            id: 'c1',
+            ranges: [
+              [
+                [0, 4],
+                [10, 3],
+              ],
+            ],
+          }
+        : undefined,
+    );
     // The paths come back to name the runs: '' where the file is not from disk.
     expect(await api.registerDropped([fromDisk, forged])).toEqual(['/home/me/a.cpuprofile', '']);
-    expect(bridge.invoke).toHaveBeenCalledExactlyOnceWith(CHANNELS.registerDropped, ['/home/me/a.cpuprofile']);
+    expect(bridge.invoke.mock.calls).toEqual([
+      [CHANNELS.dropChallenge, [{ path: '/home/me/a.cpuprofile', size: bytes.byteLength }]],
+      [CHANNELS.registerDropped, 'c1', [[bytes.slice(0, 4), bytes.slice(10, 13)]]],
+    ]);
     bridge.invoke.mockClear();
     expect(await api.registerDropped([forged])).toEqual(['']);
     expect(bridge.invoke).not.toHaveBeenCalled();
+  });
+
+  it('answers null for a file that cannot be read', async () => {
+    bridge.invoke.mockReset();
+    const folder = {
+      name: '77.0x',
+      size: 4096,
+      diskPath: '/home/me/77.0x',
+      slice: () => ({ arrayBuffer: () => Promise.reject(new Error('NotFoundError')) }),
+    };
+    const unreadable = {
+      name: 'b.cpuprofile',
+      size: 9,
+      diskPath: '/home/me/b.cpuprofile',
+      slice: () => ({ arrayBuffer: () => Promise.reject(new Error('NotReadableError')) }),
+    };
+    bridge.invoke.mockImplementation(async (channel: unknown) =>
+      channel === CHANNELS.dropChallenge ? { id: 'c2', ranges: [[[0, 4096]], [[0, 9]]] } : undefined,
+    );
+    await api.registerDropped([folder, unreadable]);
+    expect(bridge.invoke).toHaveBeenLastCalledWith(CHANNELS.registerDropped, 'c2', [null, null]);
+    bridge.invoke.mockReset();
+    bridge.invoke.mockImplementation(async () => 'result');
   });
 
   it('passes menu commands without the IPC event, ignores unknown ones, and unsubscribes', () => {

@@ -7,6 +7,8 @@ import { contextBridge, ipcRenderer, webUtils } from 'electron';
 import {
   CHANNELS,
   type ChosenItem,
+  type DropChallenge,
+  type DropClaim,
   type DroppedFile,
   type FlamelensApi,
   MENU_COMMANDS,
@@ -22,6 +24,35 @@ function pathOf(file: DroppedFile): string {
   } catch {
     return '';
   }
+}
+
+/** The bytes main asked for, read from the dropped file itself; null when it cannot be read. */
+async function answer(file: DroppedFile, ranges: [number, number][] | undefined): Promise<Uint8Array[] | null> {
+  if (ranges === undefined) return null;
+  try {
+    return await Promise.all(
+      ranges.map(async ([offset, length]) => new Uint8Array(await (file as File).slice(offset, offset + length).arrayBuffer())),
+    );
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Puts dropped files on the recent list. Main adds a path only when the bytes it asks for match
+ * the file on disk (electron/main/drop-proof.ts): a path is not enough. Resolves with each
+ * file's path, in order ('' for one not from disk), which names the runs.
+ */
+async function registerDropped(files: readonly DroppedFile[]): Promise<string[]> {
+  const dropped = Array.from(files);
+  const all = dropped.map(pathOf);
+  const claimed = dropped.filter((_f, i) => all[i] !== '');
+  const claims: DropClaim[] = all.filter((p) => p !== '').map((path, i) => ({ path, size: claimed[i]!.size }));
+  if (claims.length === 0) return all;
+  const challenge = (await ipcRenderer.invoke(CHANNELS.dropChallenge, claims)) as DropChallenge;
+  const answers = await Promise.all(claimed.map((f, i) => answer(f, challenge.ranges[i])));
+  await ipcRenderer.invoke(CHANNELS.registerDropped, challenge.id, answers);
+  return all;
 }
 
 function subscribe<T>(channel: string, accept: (value: unknown) => value is T, cb: (value: T) => void): () => void {
@@ -41,12 +72,7 @@ const api: FlamelensApi = {
   openDialog: (kind?: OpenDialogKind) => ipcRenderer.invoke(CHANNELS.openDialog, kind ?? 'files'),
   initialItems: () => ipcRenderer.invoke(CHANNELS.initialItems),
   readFileChunk: (token: string, offset: number, length: number) => ipcRenderer.invoke(CHANNELS.readFileChunk, token, offset, length),
-  registerDropped: async (files: readonly DroppedFile[]) => {
-    const all = Array.from(files, pathOf);
-    const paths = all.filter((p) => p !== '');
-    if (paths.length > 0) await ipcRenderer.invoke(CHANNELS.registerDropped, paths);
-    return all;
-  },
+  registerDropped,
   recentList: () => ipcRenderer.invoke(CHANNELS.recentList),
   openRecent: (path: string) => ipcRenderer.invoke(CHANNELS.openRecent, path),
   saveFile: (req: SaveRequest) => ipcRenderer.invoke(CHANNELS.saveFile, req),

@@ -16,13 +16,12 @@
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { realpath, stat } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { extname, isAbsolute, join, relative, sep } from 'node:path';
 import { type ChosenItem, MAX_CHUNK } from '../../shared/ipc/contract';
-import { CONTENT_SECURITY_POLICY } from '../main/csp';
 import { InvalidArgumentError, UnknownTokenError, createFileRegistry } from '../main/files';
+import { COMMON_HEADERS, findStaticFile } from '../main/static-files';
 
 export interface ServerOptions {
   /** files and folders to offer as the initial items (already resolved; empty for none) */
@@ -48,37 +47,6 @@ export interface RunningServer {
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 const SECRET_SHAPE = /^[A-Za-z0-9_-]{16,256}$/;
-
-export const MIME_TYPES: Readonly<Record<string, string>> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.map': 'application/json; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.gif': 'image/gif',
-  '.webp': 'image/webp',
-  '.ico': 'image/x-icon',
-  '.woff': 'font/woff',
-  '.woff2': 'font/woff2',
-  '.ttf': 'font/ttf',
-  '.wasm': 'application/wasm',
-  '.txt': 'text/plain; charset=utf-8',
-  '.webmanifest': 'application/manifest+json',
-};
-
-const COMMON_HEADERS = {
-  'Content-Security-Policy': CONTENT_SECURITY_POLICY,
-  'X-Content-Type-Options': 'nosniff',
-  'Referrer-Policy': 'no-referrer',
-  'Cross-Origin-Opener-Policy': 'same-origin',
-  'Cross-Origin-Resource-Policy': 'same-origin',
-  'X-Frame-Options': 'DENY',
-};
 
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const host = opts.host ?? '127.0.0.1';
@@ -242,40 +210,21 @@ function queryInt(url: URL, name: string, fallback: number): number {
 }
 
 async function serveStatic(req: IncomingMessage, res: ServerResponse, rendererDir: string, urlPath: string): Promise<void> {
-  const notFound = (): void => send(res, 404, 'text/plain; charset=utf-8', 'not found');
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(urlPath);
-  } catch {
-    return notFound();
-  }
-  if (decoded.includes('\0') || decoded.includes('\\')) return notFound();
-  const wanted = join(rendererDir, decoded.endsWith('/') ? `${decoded}index.html` : decoded);
-  if (!inside(rendererDir, wanted)) return notFound();
-  // Resolve symlinks too: the file actually read must be inside the renderer folder.
-  const real = await realpath(wanted).catch(() => null);
-  if (real === null || !inside(rendererDir, real)) return notFound();
-  const st = await stat(real);
-  if (!st.isFile()) return notFound(); // no directory listings
-  const type = MIME_TYPES[extname(real).toLowerCase()] ?? 'application/octet-stream';
+  const file = await findStaticFile(rendererDir, urlPath);
+  if (file === null) return send(res, 404, 'text/plain; charset=utf-8', 'not found');
   res.writeHead(200, {
     ...COMMON_HEADERS,
-    'Content-Type': type,
-    'Content-Length': st.size,
-    'Cache-Control': real.endsWith('.html') ? 'no-store' : 'no-cache',
+    'Content-Type': file.type,
+    'Content-Length': file.size,
+    'Cache-Control': file.path.endsWith('.html') ? 'no-store' : 'no-cache',
   });
   if (req.method === 'HEAD') return void res.end();
   await new Promise<void>((resolve, reject) => {
-    const stream = createReadStream(real);
+    const stream = createReadStream(file.path);
     stream.on('error', reject);
     res.on('close', () => resolve());
     stream.pipe(res);
   });
-}
-
-function inside(dir: string, path: string): boolean {
-  const rel = relative(dir, path);
-  return rel !== '' && !rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel);
 }
 
 function send(res: ServerResponse, status: number, type: string, body: string, headOnly = false): void {

@@ -28,15 +28,7 @@ export interface FolderRef {
 export type ChosenItem = { kind: 'file'; file: FileRef } | { kind: 'folder'; folder: FolderRef };
 
 /** Commands the native menu sends to the renderer. */
-export type MenuCommand =
-  | 'open'
-  | 'export'
-  | 'reset-zoom'
-  | 'zoom-out'
-  | 'toggle-layout'
-  | 'toggle-orientation'
-  | 'find'
-  | 'about';
+export type MenuCommand = 'open' | 'export' | 'reset-zoom' | 'zoom-out' | 'toggle-layout' | 'toggle-orientation' | 'find' | 'about';
 
 export const MENU_COMMANDS: readonly MenuCommand[] = [
   'open',
@@ -57,6 +49,7 @@ export const CHANNELS = {
   openDialog: 'flamelens:open-dialog',
   initialItems: 'flamelens:initial-items',
   readFileChunk: 'flamelens:read-file-chunk',
+  dropChallenge: 'flamelens:drop-challenge',
   registerDropped: 'flamelens:register-dropped',
   recentList: 'flamelens:recent-list',
   openRecent: 'flamelens:open-recent',
@@ -80,6 +73,22 @@ export interface DroppedFile {
   readonly size: number;
 }
 
+/** A dropped file as the preload describes it to main: where it is on disk and its size. */
+export interface DropClaim {
+  path: string;
+  size: number;
+}
+
+/**
+ * Main's answer to a drop's claims: for each claimed file, in order, the byte ranges
+ * (`[offset, length]`) the preload must read from the dropped `File` and send back with `id` on
+ * the registerDropped channel (one Uint8Array per range, or null where the file cannot be read).
+ */
+export interface DropChallenge {
+  id: string;
+  ranges: [number, number][][];
+}
+
 export interface SaveRequest {
   /** suggested file name */
   defaultName: string;
@@ -101,9 +110,11 @@ export interface FlamelensApi {
   readFileChunk(token: string, offset: number, length: number): Promise<Uint8Array>;
   /**
    * records dropped files in the recent list (the renderer reads dropped files itself). Takes the
-   * dropped `File` objects: the renderer cannot see their paths, the preload can. Over the channel
-   * this travels as absolute paths (string[]). Resolves with each file's path, in order ('' for
-   * one not from disk), which names the runs.
+   * dropped `File` objects: the renderer cannot see their paths, the preload can. Over the
+   * channels it is a proof of possession: the preload sends each file's path and size
+   * (dropChallenge, answered with a DropChallenge), then the bytes main asked for
+   * (registerDropped: the challenge's id and, per file, one Uint8Array per range, or null). Main
+   * adds to the recent list only the files whose bytes match.
    */
   registerDropped(files: readonly DroppedFile[]): Promise<string[]>;
   recentList(): Promise<string[]>;
