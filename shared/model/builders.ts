@@ -7,18 +7,9 @@
 import { categorize, packageOf } from './categorize';
 import { frameKey } from './frame-key';
 import { GrowFloat64, GrowInt32 } from './grow';
+import { timeOrder } from './sample-time';
 import { Category, Tier } from './types';
-import type {
-  CallTree,
-  FormatId,
-  FrameTable,
-  Profile,
-  ProfileKind,
-  RunMeta,
-  SampleTable,
-  TraceEventStat,
-  Unit,
-} from './types';
+import type { CallTree, FormatId, FrameTable, Profile, ProfileKind, RunMeta, SampleTable, TraceEventStat, Unit } from './types';
 
 export interface FrameInput {
   /**
@@ -252,7 +243,10 @@ export class CallTreeBuilder {
     return node;
   }
 
-  /** Records one sample in time order (its weight is also added to the node). */
+  /**
+   * Records one sample (its weight is also added to the node). Samples may come in any order of
+   * time: `finish` puts them in time order.
+   */
   addSample(node: number, weight: number, time: number): void {
     this.self.data[node]! += weight;
     this.sampleNode.push(node);
@@ -315,17 +309,18 @@ export class CallTreeBuilder {
     }
     const tree: CallTree = { length: n, parent, frame, depth, end, self, total };
     if (this.sampleNode.length === 0) return { tree };
-    const node = this.sampleNode.finish();
+    let node = this.sampleNode.finish();
     for (let i = 0; i < node.length; i++) node[i] = newIndex[node[i]!]!;
-    return {
-      tree,
-      samples: {
-        length: node.length,
-        node,
-        time: this.sampleTime.finish(),
-        weight: this.sampleWeight.finish(),
-      },
-    };
+    let time = this.sampleTime.finish();
+    let weight = this.sampleWeight.finish();
+    // Samples in time order, whatever order they were recorded in (see ./sample-time).
+    const byTime = timeOrder(time);
+    if (byTime) {
+      node = node.map((_, i) => node[byTime[i]!]!);
+      time = time.map((_, i) => time[byTime[i]!]!);
+      weight = weight.map((_, i) => weight[byTime[i]!]!);
+    }
+    return { tree, samples: { length: node.length, node, time, weight } };
   }
 }
 

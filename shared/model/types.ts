@@ -38,14 +38,7 @@ export function isTime(v: unknown): v is number {
 }
 
 /** The importer that read a file. */
-export type FormatId =
-  | 'cpuprofile'
-  | 'trace-events'
-  | 'perf-script'
-  | 'folded'
-  | '0x'
-  | 'heapprofile'
-  | 'pprof';
+export type FormatId = 'cpuprofile' | 'trace-events' | 'perf-script' | 'folded' | '0x' | 'heapprofile' | 'pprof';
 
 /**
  * How weights were obtained.
@@ -168,8 +161,10 @@ export interface CallTree {
 }
 
 /**
- * Individual samples in time order as recorded (present for sampled formats that have them).
- * Used for heatmaps and time ranges.
+ * Individual samples, in time order (present for sampled formats that have them): V8 records
+ * some out of order, and the builder sorts them, stably, as Chrome DevTools does (see
+ * `model/sample-time.ts`; a table with an unknown time keeps the recorded order). Used for time
+ * weights, heatmaps and time ranges.
  */
 export interface SampleTable {
   length: number;
@@ -177,7 +172,10 @@ export interface SampleTable {
   node: Int32Array;
   /** timestamp in microseconds on the producer's clock (absolute, not rebased); NaN when unknown */
   time: Float64Array;
-  /** weight of the sample in the profile's unit */
+  /**
+   * weight of the sample in the profile's unit: 1 when counting samples, its duration in
+   * microseconds when weighed by time (`model/weigh.ts`)
+   */
   weight: Float64Array;
 }
 

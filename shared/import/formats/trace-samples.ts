@@ -278,7 +278,8 @@ function buildV8(list: V8Profile[], frames: FrameTableBuilder, tree: CallTreeBui
   if (unknown > 0)
     warnings.push(`${unknown} sample(s) refer to a node the profile does not define; counted on the previous sample's stack`);
   if (found.cycles > 0) warnings.push(`${found.cycles} cycle(s) in the profile's parent links; each was cut and put under the root`);
-  if (negative > 0) warnings.push(`${negative} negative time delta(s) between samples; the sample times are kept as recorded`);
+  if (negative > 0)
+    warnings.push(`${negative} sample(s) were recorded out of time order (negative timeDeltas); they were put in time order`);
   if (mismatched > 0) warnings.push(`${mismatched} chunk(s) have a different number of samples and time deltas; missing deltas count as 0`);
   return { start, end, recordedEnd, warnings };
 }
