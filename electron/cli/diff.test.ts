@@ -2,9 +2,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { diffProfiles } from '../../shared/diff/diff';
+import { weighByDefault } from '../../shared/model/weigh';
 import { fixturePath } from '../../shared/test/files';
 import { DIFF_HELP, diffCommand } from './diff';
 import { CliError } from './errors';
+import { load } from './load';
 
 const BASE = fixturePath('samples/baseline/CPU.20261121.233005.6118.0.001.cpuprofile');
 const RUN = fixturePath('samples/ddtrace/CPU.20261121.233052.6494.0.001.cpuprofile');
@@ -89,7 +92,7 @@ interface Fn {
 
 describe('flamelens diff --json on the real samples (baseline vs dd-trace)', () => {
   it('prints one object in the documented shape, shares checked against the raw profiles', async () => {
-    const r = await run(BASE, RUN, '--match', 'dd-trace', '--json');
+    const r = await run(BASE, RUN, '--match', 'dd-trace', '--json', '--weight', 'samples');
     expect(r.code).toBe(0);
     const j = JSON.parse(r.out);
     expect(Object.keys(j)).toEqual(['unit', 'normalize', 'idle', 'change', 'baseline', 'run', 'functions']);
@@ -143,13 +146,65 @@ describe('flamelens diff --json on the real samples (baseline vs dd-trace)', () 
   });
 
   it('leaves idle samples out on request', async () => {
-    const j = JSON.parse((await run(BASE, RUN, '--json', '--exclude-idle', '--match', 'dd-trace')).out);
+    const j = JSON.parse((await run(BASE, RUN, '--json', '--exclude-idle', '--match', 'dd-trace', '--weight', 'samples')).out);
     expect(j.idle).toBe('excluded');
     expect(j.baseline.idle).toBeGreaterThan(0);
-    const all = JSON.parse((await run(BASE, RUN, '--json')).out);
+    const all = JSON.parse((await run(BASE, RUN, '--json', '--weight', 'samples')).out);
     expect(j.baseline.total).toBe(all.baseline.total - j.baseline.idle);
     expect(j.run.match.inclusive).toBeGreaterThan(all.run.match?.inclusive ?? 0);
     expect(j.functions.some((f: Fn) => f.name === '(idle)')).toBe(false);
+  });
+});
+
+/**
+ * Busy CPU time straight from a .cpuprofile's JSON, without Flamelens' importer: samples at
+ * startTime plus the running sum of timeDeltas, put in time order (stably), each lasting until
+ * the next, the last one the mean interval; samples of V8's (idle) node left out.
+ */
+function rawBusyTime(path: string): number {
+  const prof = JSON.parse(readFileSync(path, 'utf8')) as {
+    nodes: { id: number; callFrame: { functionName: string } }[];
+    samples: number[];
+    timeDeltas: number[];
+    startTime: number;
+  };
+  const name = new Map(prof.nodes.map((n) => [n.id, n.callFrame.functionName]));
+  let clock = prof.startTime;
+  const times = prof.timeDeltas.map((d) => (clock += d));
+  const order = times.map((_, i) => i).sort((a, b) => times[a]! - times[b]! || a - b);
+  const n = order.length;
+  const mean = (times[order[n - 1]!]! - times[order[0]!]!) / (n - 1);
+  let busy = 0;
+  order.forEach((i, k) => {
+    if (name.get(prof.samples[i]!) !== '(idle)') busy += k + 1 < n ? times[order[k + 1]!]! - times[i]! : mean;
+  });
+  return busy;
+}
+
+describe('flamelens diff weighs V8 samples by time', () => {
+  it('reads about +259% CPU time for dd-trace, as computed from the raw profiles, and +262% by sample count', async () => {
+    const busyBase = rawBusyTime(BASE);
+    const busyRun = rawBusyTime(RUN);
+    const j = JSON.parse((await run(BASE, RUN, '--json', '--exclude-idle')).out);
+    expect(j.unit).toBe('microseconds');
+    expect(Math.abs(j.baseline.total - busyBase)).toBeLessThanOrEqual(0.01);
+    expect(Math.abs(j.run.total - busyRun)).toBeLessThanOrEqual(0.01);
+    near4(j.change, busyRun / busyBase - 1);
+    expect(Math.round(j.change * 100)).toBe(259);
+    // the shared diff, on the profiles as the app weighs them, says the same
+    const [b, r] = await Promise.all([load(BASE), load(RUN)]);
+    const d = diffProfiles(weighByDefault(b), weighByDefault(r), { excludeIdle: true });
+    expect(d.unit).toBe('microseconds');
+    expect(d.change).toBeCloseTo(busyRun / busyBase - 1, 9);
+
+    const counted = JSON.parse((await run(BASE, RUN, '--json', '--exclude-idle', '--weight', 'samples')).out);
+    expect(counted.unit).toBe('samples');
+    expect(Math.round(counted.change * 100)).toBe(262);
+  });
+
+  it('refuses a weighing a file cannot have', async () => {
+    expect((await failure(BASE, HEAP, '--weight', 'time')).message).toContain(`--weight time: ${HEAP} has no sample times`);
+    expect((await failure(BASE, RUN, '--weight', 'bytes')).message).toMatch(/--weight must be time or samples, not "bytes"/);
   });
 });
 
@@ -191,7 +246,7 @@ describe('flamelens diff on tiny folded files', () => {
 
 describe('flamelens diff --markdown', () => {
   it('prints a report with the headline, the match shares and a function table', async () => {
-    const r = await run(BASE, RUN, '--markdown', '--match', 'dd-trace', '--top', '10');
+    const r = await run(BASE, RUN, '--markdown', '--match', 'dd-trace', '--top', '10', '--weight', 'samples');
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/^# Flamelens diff$/m);
     expect(r.out).toMatch(/^\*\*\+82% samples for the same work \(idle included\)\*\*$/m);
@@ -207,7 +262,7 @@ describe('flamelens diff --markdown', () => {
   });
 
   it('calls it CPU time once idle samples are left out', async () => {
-    const r = await run(BASE, RUN, '--markdown', '--exclude-idle');
+    const r = await run(BASE, RUN, '--markdown', '--exclude-idle', '--weight', 'samples');
     expect(r.out).toMatch(/^\*\*\+262% CPU time for the same work\*\*$/m);
     expect(r.out).toMatch(/^\| idle \(left out\) \| 755 samples \| 468 samples \|$/m);
   });
@@ -215,7 +270,7 @@ describe('flamelens diff --markdown', () => {
 
 describe('flamelens diff --fail-above', () => {
   it('exits 2 with the reason on stderr when the run costs more than PERCENT over the baseline', async () => {
-    const r = await run(BASE, RUN, '--fail-above', '50');
+    const r = await run(BASE, RUN, '--fail-above', '50', '--weight', 'samples');
     expect(r.code).toBe(2);
     expect(r.err).toBe(
       "flamelens: the run's total is 81.8% over the baseline's (2,283 samples vs 1,256 samples), more than --fail-above 50%\n",
@@ -226,7 +281,9 @@ describe('flamelens diff --fail-above', () => {
   it('exits 0 within the limit, and follows --exclude-idle', async () => {
     expect((await run(BASE, RUN, '--fail-above', '90%', '--json')).code).toBe(0);
     expect((await run(BASE, RUN, '--fail-above', '90', '--exclude-idle')).code).toBe(2);
-    expect((await run(BASE, RUN, '--fail-above', '263', '--exclude-idle')).code).toBe(0);
+    expect((await run(BASE, RUN, '--fail-above', '263', '--exclude-idle', '--weight', 'samples')).code).toBe(0);
+    expect((await run(BASE, RUN, '--fail-above', '260', '--exclude-idle')).code).toBe(0);
+    expect((await run(BASE, RUN, '--fail-above', '258', '--exclude-idle')).code).toBe(2);
     // a faster run passes a gate of 0
     expect((await run(RUN, BASE, '--fail-above', '0')).code).toBe(0);
   });

@@ -8,6 +8,7 @@ import { type FunctionDiff, type Normalize, type ProfileDiff, DiffError, commonU
 import { formatChange, formatDelta, formatShare, formatWeight, rankFunctions, scaledDelta, shareOf } from '../../shared/diff/diff-query';
 import { comparableFile } from '../../shared/model/frame-key';
 import type { Profile } from '../../shared/model/types';
+import { type Weighing, defaultWeighing, weighProfile, weighable } from '../../shared/model/weigh';
 import { compileQuery } from '../../shared/search/matcher';
 import { CliError } from './errors';
 import { load, stdinOnce } from './load';
@@ -16,7 +17,7 @@ import type { CommandHelp } from './usage';
 export const DIFF_HELP: CommandHelp = {
   name: 'diff',
   synopsis:
-    'flamelens diff BASE RUN [--match PATTERN] [--normalize absolute|relative] [--top N] [--json|--markdown] [--fail-above PERCENT]',
+    'flamelens diff BASE RUN [--match PATTERN] [--weight time|samples] [--normalize absolute|relative] [--top N] [--json|--markdown] [--fail-above PERCENT]',
   summary: 'compare a run with the baseline: total cost change, agent share, functions that changed most',
   details:
     'Call paths and functions are matched across the two files by name and file (V8 tiers,\n' +
@@ -25,6 +26,10 @@ export const DIFF_HELP: CommandHelp = {
     '  --match PATTERN        share of each run whose stack holds a matching frame, and whose\n' +
     "                         innermost frame matches; PATTERN is searched like the app's search\n" +
     '                         box: text (case-insensitive) or /regex/, against names and paths\n' +
+    '  --weight time          (default where both files have sample times: V8 .cpuprofile, trace\n' +
+    '                         and 0x samples) each sample weighs how long it lasted, until the\n' +
+    '                         next sample (the last one the mean interval), in microseconds\n' +
+    '  --weight samples       each sample weighs 1: sample counts\n' +
     "  --normalize relative   (default) each run as a share of its own total: a function's\n" +
     '                         delta is its change in share, in percentage points, so runs of\n' +
     '                         different lengths compare (difffolded.pl -n)\n' +
@@ -58,6 +63,7 @@ interface Parsed {
   run: string;
   match?: string;
   normalize: Normalize;
+  weight?: Weighing;
   top: number;
   threshold: number;
   excludeIdle: boolean;
@@ -75,6 +81,7 @@ function parse(args: string[]): Parsed | 'help' {
       options: {
         match: { type: 'string' },
         normalize: { type: 'string' },
+        weight: { type: 'string' },
         top: { type: 'string' },
         threshold: { type: 'string' },
         'exclude-idle': { type: 'boolean' },
@@ -95,6 +102,8 @@ function parse(args: string[]): Parsed | 'help' {
   const normalize = v.normalize ?? 'relative';
   if (normalize !== 'relative' && normalize !== 'absolute')
     throw new CliError(`--normalize must be relative or absolute, not "${normalize}"`);
+  if (v.weight !== undefined && v.weight !== 'time' && v.weight !== 'samples')
+    throw new CliError(`--weight must be time or samples, not "${v.weight}"`);
   const top = v.top === undefined ? 20 : Number(v.top);
   if (!Number.isInteger(top) || top < 0 || v.top?.trim() === '')
     throw new CliError(`--top must be a whole number (0 for all), not "${v.top}"`);
@@ -120,6 +129,7 @@ function parse(args: string[]): Parsed | 'help' {
     output: v.json ? 'json' : v.markdown ? 'markdown' : 'text',
   };
   if (v.match !== undefined) p.match = v.match;
+  if (v.weight !== undefined) p.weight = v.weight;
   if (failAbove !== undefined) p.failAbove = failAbove;
   if (v.event !== undefined) p.event = v.event;
   return p;
@@ -286,6 +296,30 @@ function markdownReport(d: ProfileDiff, a: Parsed, h: Lines, list: FunctionDiff[
   return `${out.join('\n')}\n`;
 }
 
+/**
+ * Both profiles weighed as asked, or by default by time where both can be (V8 samples are not
+ * evenly spaced), else as they are.
+ */
+function weighBoth(a: Parsed, base: Profile, run: Profile): [Profile, Profile] {
+  if (a.weight === undefined) {
+    const how = defaultWeighing(base) === 'time' && defaultWeighing(run) === 'time' ? 'time' : 'samples';
+    return [weighProfile(base, how), weighProfile(run, how)];
+  }
+  const how = a.weight;
+  for (const [path, p] of [
+    [a.base, base],
+    [a.run, run],
+  ] as const) {
+    if (!weighable(p, how))
+      throw new CliError(
+        how === 'time'
+          ? `--weight time: ${path} has no sample times to measure time with (it is measured in ${p.unit})`
+          : `--weight samples: ${path} has no individual samples (it is measured in ${p.unit})`,
+      );
+  }
+  return [weighProfile(base, how), weighProfile(run, how)];
+}
+
 export async function diffCommand(args: string[]): Promise<number> {
   const a = parse(args);
   if (a === 'help') {
@@ -299,7 +333,7 @@ export async function diffCommand(args: string[]): Promise<number> {
     matcher = q.match;
   }
   stdinOnce([a.base, a.run]);
-  const [base, run] = await Promise.all([load(a.base, a.event), load(a.run, a.event)]);
+  const [base, run] = await Promise.all([load(a.base, a.event), load(a.run, a.event)]).then(([b, r]) => weighBoth(a, b, r));
   if (!commonUnit(base.unit, run.unit))
     throw new CliError(
       `cannot compare ${a.base} (measured in ${base.unit}) with ${a.run} (measured in ${run.unit}): diff needs two profiles measured alike`,

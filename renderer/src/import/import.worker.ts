@@ -6,6 +6,7 @@
 import { toImportErrorData } from '../../../shared/import/errors';
 import { importProfile } from '../../../shared/import/import-profile';
 import type { ByteSource, ImportSource } from '../../../shared/import/source';
+import { weighByDefault } from '../../../shared/model/weigh';
 import type { FromWorker, ToWorker, WorkerFile, WorkerSource } from './protocol';
 import { profileBuffers } from './protocol';
 
@@ -65,10 +66,13 @@ self.onmessage = async (ev: MessageEvent<ToWorker>) => {
   }
   const name = msg.source.name;
   try {
-    const profile = await importProfile(toImportSource(msg.source), {
-      options: msg.options,
-      onProgress: (read, size) => post({ type: 'progress', read, size }),
-    });
+    // V8 samples are not evenly spaced: the app weighs them by time (model/weigh.ts).
+    const profile = weighByDefault(
+      await importProfile(toImportSource(msg.source), {
+        options: msg.options,
+        onProgress: (read, size) => post({ type: 'progress', read, size }),
+      }),
+    );
     post({ type: 'done', profile }, profileBuffers(profile));
   } catch (e) {
     post({ type: 'error', error: toImportErrorData(e, name) });

@@ -1,0 +1,57 @@
+import { readFileSync } from 'node:fs';
+import { expect, test } from '@playwright/test';
+import { SAMPLE_AGENT, SAMPLE_BASELINE, expectDrawn, pane } from './support';
+
+interface RawProfile {
+  nodes: { id: number; callFrame: { functionName: string; url: string }; children?: number[] }[];
+  samples: number[];
+  timeDeltas: number[];
+  startTime: number;
+}
+
+/**
+ * A .cpuprofile's samples weighed by time, straight from its JSON: at startTime plus the running
+ * sum of timeDeltas, in time order, each lasting until the next, the last the mean interval.
+ * Returns the busy time (V8's (idle) samples left out) and the part of it with a dd-trace frame
+ * on the stack.
+ */
+function rawTimes(path: string): { busy: number; agent: number } {
+  const prof = JSON.parse(readFileSync(path, 'utf8')) as RawProfile;
+  const byId = new Map(prof.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of prof.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const underAgent = (id: number) => {
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at))
+      if (byId.get(at)!.callFrame.url.includes('dd-trace')) return true;
+    return false;
+  };
+  let clock = prof.startTime;
+  const times = prof.timeDeltas.map((d) => (clock += d));
+  const order = times.map((_, i) => i).sort((a, b) => times[a]! - times[b]! || a - b);
+  const n = order.length;
+  const mean = (times[order[n - 1]!]! - times[order[0]!]!) / (n - 1);
+  let busy = 0;
+  let agent = 0;
+  order.forEach((i, k) => {
+    const id = prof.samples[i]!;
+    if (byId.get(id)!.callFrame.functionName === '(idle)') return;
+    const w = k + 1 < n ? times[order[k + 1]!]! - times[i]! : mean;
+    busy += w;
+    if (underAgent(id)) agent += w;
+  });
+  return { busy, agent };
+}
+
+test('the cost line reads CPU time weighed by time, as computed from the raw profiles', async ({ page }) => {
+  await page.goto('/');
+  const agent = pane(page, 'dd-trace.cpuprofile');
+  await expectDrawn(pane(page, 'baseline.cpuprofile'));
+  await expectDrawn(agent);
+  const base = rawTimes(SAMPLE_BASELINE);
+  const run = rawTimes(SAMPLE_AGENT);
+  const change = Math.round((run.busy / base.busy - 1) * 100);
+  expect(change).toBe(259); // by sample count it would read +262%
+  await expect(page.getByRole('status', { name: 'Cost of dd-trace.cpuprofile against the baseline' })).toContainText(
+    `+${change}% CPU time`,
+  );
+});
