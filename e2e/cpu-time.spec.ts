@@ -22,7 +22,7 @@ function rawTimes(path: string): { busy: number; agent: number } {
   for (const n of prof.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
   const underAgent = (id: number) => {
     for (let at: number | undefined = id; at !== undefined; at = parent.get(at))
-      if (byId.get(at)!.callFrame.url.includes('dd-trace')) return true;
+      if (/node_modules\/(dd-trace|@datadog)\//.test(byId.get(at)!.callFrame.url)) return true;
     return false;
   };
   let clock = prof.startTime;
@@ -54,4 +54,28 @@ test('the cost line reads CPU time weighed by time, as computed from the raw pro
   await expect(page.getByRole('status', { name: 'Cost of dd-trace.cpuprofile against the baseline' })).toContainText(
     `+${change}% CPU time`,
   );
+});
+
+test("the agent's share and the cost are of one total, busy CPU, and say so", async ({ page }) => {
+  await page.goto('/');
+  const agent = pane(page, 'dd-trace.cpuprofile');
+  await expectDrawn(agent);
+  const run = rawTimes(SAMPLE_AGENT);
+  await expect(agent).toContainText(`${(run.busy / 1e6).toFixed(1)} s busy CPU`);
+  await page.getByRole('combobox', { name: 'Agent filter' }).selectOption({ label: 'Datadog (dd-trace)' });
+  const share = page.getByRole('status', { name: 'Search share in dd-trace.cpuprofile' });
+  // 80.7% of busy CPU time; of every sample's time it would be 64%
+  const pct = ((run.agent / run.busy) * 100).toFixed(1);
+  expect(pct).toBe('80.7');
+  await expect(share).toContainText(`matches own ${pct}% inclusive`);
+  await expect(share).toContainText('of busy CPU');
+  await expect(page.getByRole('status', { name: 'Cost of dd-trace.cpuprofile against the baseline' })).toContainText('(idle left out)');
+  await page.screenshot({ path: 'test-results/busy-cpu.png' });
+
+  // the tooltip's shares are of the same total
+  const frame = agent.locator('g.frame[name="emit"]').first();
+  await frame.hover();
+  const tip = agent.getByRole('tooltip');
+  await expect(tip).toContainText('of busy CPU');
+  await page.screenshot({ path: 'test-results/busy-cpu-tooltip.png' });
 });

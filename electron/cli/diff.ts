@@ -9,6 +9,7 @@ import { formatChange, formatDelta, formatShare, formatWeight, rankFunctions, sc
 import { comparableFile } from '../../shared/model/frame-key';
 import type { Profile } from '../../shared/model/types';
 import { type Weighing, defaultWeighing, weighProfile, weighable } from '../../shared/model/weigh';
+import { totalNoun } from '../../shared/search/busy';
 import { compileQuery } from '../../shared/search/matcher';
 import { CliError } from './errors';
 import { load, stdinOnce } from './load';
@@ -17,7 +18,7 @@ import type { CommandHelp } from './usage';
 export const DIFF_HELP: CommandHelp = {
   name: 'diff',
   synopsis:
-    'flamelens diff BASE RUN [--match PATTERN] [--weight time|samples] [--normalize absolute|relative] [--top N] [--json|--markdown] [--fail-above PERCENT]',
+    'flamelens diff BASE RUN [--match PATTERN] [--weight time|samples] [--idle exclude|include] [--normalize absolute|relative] [--top N] [--json|--markdown] [--fail-above PERCENT]',
   summary: 'compare a run with the baseline: total cost change, agent share, functions that changed most',
   details:
     'Call paths and functions are matched across the two files by name and file (V8 tiers,\n' +
@@ -37,7 +38,10 @@ export const DIFF_HELP: CommandHelp = {
     '  --top N                functions listed (default 20; 0 for all that changed)\n' +
     '  --threshold PP         changes within this many percentage points (of the run, relative;\n' +
     '                         of the baseline, absolute) count as noise (default 0.1)\n' +
-    '  --exclude-idle         leave out V8 "(idle)" samples, when the thread waited for work\n' +
+    '  --idle exclude         (default) leave out idle samples (V8 "(idle)", the kernel\'s idle\n' +
+    '                         task), when the thread waited for work: totals, shares and the\n' +
+    '                         change are of busy CPU\n' +
+    '  --idle include         count idle samples too: totals are of every sample\n' +
     "  --fail-above PERCENT   exit status 2 when the run's total exceeds the baseline's by more\n" +
     '                         than PERCENT (a CI gate)\n' +
     '  --event NAME           perf script: the event type to keep (default: the first one)\n' +
@@ -49,7 +53,8 @@ export const DIFF_HELP: CommandHelp = {
     '                         and delta.total are run minus baseline in unit, the baseline scaled\n' +
     "                         to the run's total when relative; delta.*Share the change in share.\n" +
     '                         Functions are ranked by |delta.total|; status is new, removed or\n' +
-    '                         changed. Totals include idle samples unless --exclude-idle.\n' +
+    '                         changed. idle says whether totals leave idle samples out\n' +
+    '                         ("excluded") or count them ("included").\n' +
     '  --markdown             the same as a Markdown report\n',
 };
 
@@ -84,6 +89,8 @@ function parse(args: string[]): Parsed | 'help' {
         weight: { type: 'string' },
         top: { type: 'string' },
         threshold: { type: 'string' },
+        idle: { type: 'string' },
+        // the flag of earlier versions, the same as --idle exclude
         'exclude-idle': { type: 'boolean' },
         json: { type: 'boolean' },
         markdown: { type: 'boolean' },
@@ -102,6 +109,9 @@ function parse(args: string[]): Parsed | 'help' {
   const normalize = v.normalize ?? 'relative';
   if (normalize !== 'relative' && normalize !== 'absolute')
     throw new CliError(`--normalize must be relative or absolute, not "${normalize}"`);
+  if (v.idle !== undefined && v.idle !== 'include' && v.idle !== 'exclude')
+    throw new CliError(`--idle must be include or exclude, not "${v.idle}"`);
+  if (v.idle === 'include' && v['exclude-idle']) throw new CliError('--exclude-idle contradicts --idle include');
   if (v.weight !== undefined && v.weight !== 'time' && v.weight !== 'samples')
     throw new CliError(`--weight must be time or samples, not "${v.weight}"`);
   const top = v.top === undefined ? 20 : Number(v.top);
@@ -125,7 +135,7 @@ function parse(args: string[]): Parsed | 'help' {
     normalize,
     top,
     threshold,
-    excludeIdle: v['exclude-idle'] === true,
+    excludeIdle: v.idle !== 'include',
     output: v.json ? 'json' : v.markdown ? 'markdown' : 'text',
   };
   if (v.match !== undefined) p.match = v.match;
@@ -191,8 +201,13 @@ function jsonReport(d: ProfileDiff, a: Parsed, list: FunctionDiff[]): string {
 function measureNoun(p: Profile, idleIncluded: boolean): string {
   if (p.unit === 'bytes') return 'allocated bytes';
   // Idle samples are time the thread waited: with them the totals are not CPU time.
-  if (idleIncluded) return 'samples';
+  if (idleIncluded) return p.unit === 'samples' ? 'samples' : 'time on the thread';
   return p.kind === 'spans' ? 'span time' : 'CPU time';
+}
+
+/** What shares are of, for the notes. */
+function shareNoun(idleExcluded: boolean, p: Profile): string {
+  return idleExcluded ? totalNoun(p) : p.unit === 'samples' ? 'all samples' : 'the whole run';
 }
 
 interface Lines {
@@ -205,16 +220,24 @@ function headline(d: ProfileDiff, a: Parsed, run: Profile, withoutIdle: ProfileD
   const idleIncluded = !a.excludeIdle && (d.baseline.idle > 0 || d.run.idle > 0);
   const noun = measureNoun(run, idleIncluded);
   const notes: string[] = [];
-  notes.push(`run ${formatWeight(d.run.total, d.unit)}, baseline ${formatWeight(d.baseline.total, d.unit)}`);
+  notes.push(
+    `totals of ${shareNoun(a.excludeIdle, run)}: run ${formatWeight(d.run.total, d.unit)}, baseline ${formatWeight(d.baseline.total, d.unit)}`,
+  );
   if (idleIncluded && withoutIdle) {
     notes.push(
       `idle samples are ${formatShare(shareOf(d, 'baseline', d.baseline.idle))} of the baseline and ${formatShare(shareOf(d, 'run', d.run.idle))} of the run; ` +
-        `without them: ${formatChange(withoutIdle.change)} CPU time (--exclude-idle)`,
+        `without them: ${formatChange(withoutIdle.change)} CPU time (--idle exclude)`,
+    );
+  }
+  if (a.excludeIdle && (d.baseline.idle > 0 || d.run.idle > 0)) {
+    notes.push(
+      `idle samples left out: ${formatWeight(d.baseline.idle, d.unit)} in the baseline, ${formatWeight(d.run.idle, d.unit)} in the run (--idle include counts them)`,
     );
   }
   if (a.match !== undefined && d.baseline.match && d.run.match) {
     notes.push(
-      `"${a.match}" is on the stack in ${formatShare(d.baseline.match.inclusive)} of the baseline and ${formatShare(d.run.match.inclusive)} of the run, ` +
+      `"${a.match}" is on the stack in ${formatShare(d.baseline.match.inclusive)} of the baseline's ${shareNoun(a.excludeIdle, run)} and ` +
+        `${formatShare(d.run.match.inclusive)} of the run's, ` +
         `the innermost frame in ${formatShare(d.baseline.match.self)} and ${formatShare(d.run.match.self)}`,
     );
   }

@@ -106,3 +106,23 @@ export function rawFunctionKey(n: RawNode): string {
   const pos = (v: number) => (v >= 0 ? v + 1 : 0);
   return `${n.functionName || '(anonymous)'} ${n.url}:${pos(n.lineNumber)}:${pos(n.columnNumber)}`;
 }
+
+/**
+ * A profile's samples weighed as DevTools weighs them, from the raw samples: in time order
+ * (stably), each lasting until the next, the last one the mean interval. Returns the weight of
+ * every sample in the file's order.
+ */
+export function rawDurations(p: RawProfile): number[] {
+  const n = p.times.length;
+  const order = p.times.map((_, i) => i).sort((a, b) => p.times[a]! - p.times[b]! || a - b);
+  const mean = (p.times[order[n - 1]!]! - p.times[order[0]!]!) / (n - 1);
+  const out = new Array<number>(n);
+  order.forEach((i, k) => (out[i] = k + 1 < n ? p.times[order[k + 1]!]! - p.times[i]! : mean));
+  return out;
+}
+
+/** Whether a node or one of its ancestors satisfies `test`. */
+export function rawOnStack(p: RawProfile, id: number, test: (n: RawNode) => boolean): boolean {
+  for (let at: number | undefined = id; at !== undefined; at = p.nodes.get(at)?.parent) if (test(p.nodes.get(at)!)) return true;
+  return false;
+}

@@ -5,8 +5,18 @@
 import { type Normalize, type ProfileDiff, DiffError, diffProfiles } from '../../../shared/diff/diff';
 import { type DiffIndex, indexDiff } from '../../../shared/diff/diff-query';
 import { mergedProfile } from '../../../shared/diff/merged-profile';
-import { type Density, type Heatmap, type RangeWeights, density, heatmap, rangeWeights, selectionWeights } from '../../../shared/heatmap/heatmap';
+import {
+  type Density,
+  type Heatmap,
+  type RangeWeights,
+  density,
+  heatmap,
+  idleNodes,
+  rangeWeights,
+  selectionWeights,
+} from '../../../shared/heatmap/heatmap';
 import type { Profile } from '../../../shared/model/types';
+import { type Totals, busyWeights, runTotals } from '../../../shared/search/busy';
 import { type MatchShare, compileQuery, matchFrames, matchShare } from '../../../shared/search/matcher';
 import { type FunctionStats, functionStats } from '../../../shared/view/function-stats';
 import { type ViewOptions, type ViewTree, buildViewTree, filteredTotals } from '../../../shared/view/view-tree';
@@ -54,14 +64,31 @@ export function rangeFor(p: Profile, range: TimeRange | undefined): RangeWeights
   });
 }
 
+const idleCache = new WeakMap<Profile, Uint8Array>();
+
+/** Per call-tree node, 1 for idle samples' nodes (see `idleNodes`). */
+export function idleFor(p: Profile): Uint8Array {
+  let idle = idleCache.get(p);
+  if (!idle) idleCache.set(p, (idle = idleNodes(p)));
+  return idle;
+}
+
+const totalsCache = lastOf<Profile, Totals>();
+
+/** The run's total, idle and busy weight (within its time range when there is one). */
+export function totalsFor(p: Profile, rw?: RangeWeights): Totals {
+  return totalsCache(p, rangeId(rw), () => runTotals(p, rw?.self, idleFor(p)));
+}
+
 const searchCache = lastOf<Profile, SearchResult>();
 
+/** Search matches, and the share they own of the run's busy CPU (idle samples left out). */
 export function searchFor(p: Profile, query: string, mode: FilterMode, rw?: RangeWeights): SearchResult {
   return searchCache(p, `${mode}\u0000${query}\u0000${rangeId(rw)}`, () => {
     const q = compileQuery(query);
     if (!q) return {};
     const matches = matchFrames(p, q.match);
-    const result: SearchResult = { matches, share: matchShare(p, matches, rw?.self) };
+    const result: SearchResult = { matches, share: matchShare(p, matches, busyWeights(p, rw?.self, idleFor(p))) };
     if (q.error) result.error = q.error;
     if (mode !== 'highlight') result.totals = filteredTotals(p, matches, mode, rw?.self);
     return result;
