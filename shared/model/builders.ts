@@ -179,6 +179,10 @@ export class CallTreeBuilder {
   private readonly sampleNode = new GrowInt32(16);
   private readonly sampleTime = new GrowFloat64(16);
   private readonly sampleWeight = new GrowFloat64(16);
+  private readonly sampleThread = new GrowInt32(16);
+  private threaded = false;
+  /** the thread recorded with the samples added from now on (`SampleTable.thread`); 0 by default */
+  thread = 0;
 
   /** The root node. */
   readonly root = 0;
@@ -252,6 +256,8 @@ export class CallTreeBuilder {
     this.sampleNode.push(node);
     this.sampleTime.push(time);
     this.sampleWeight.push(weight);
+    this.sampleThread.push(this.thread);
+    if (this.thread !== 0) this.threaded = true;
   }
 
   get sampleCount(): number {
@@ -313,14 +319,18 @@ export class CallTreeBuilder {
     for (let i = 0; i < node.length; i++) node[i] = newIndex[node[i]!]!;
     let time = this.sampleTime.finish();
     let weight = this.sampleWeight.finish();
+    let thread = this.threaded ? this.sampleThread.finish() : undefined;
     // Samples in time order, whatever order they were recorded in (see ./sample-time).
     const byTime = timeOrder(time);
     if (byTime) {
       node = node.map((_, i) => node[byTime[i]!]!);
       time = time.map((_, i) => time[byTime[i]!]!);
       weight = weight.map((_, i) => weight[byTime[i]!]!);
+      if (thread) thread = thread.map((_, i) => thread![byTime[i]!]!);
     }
-    return { tree, samples: { length: node.length, node, time, weight } };
+    const samples: SampleTable = { length: node.length, node, time, weight };
+    if (thread) samples.thread = thread;
+    return { tree, samples };
   }
 }
 

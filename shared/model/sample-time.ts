@@ -35,14 +35,17 @@ export function timeOrder(time: ArrayLike<number>): Int32Array | undefined {
   return order;
 }
 
-/** The mean interval between samples in microseconds, over the samples with a time; 0 with fewer than two. */
-export function meanInterval(s: SampleTable): number {
+/**
+ * The mean interval between samples in microseconds, over the samples with a time (of thread
+ * `thread` only, when given); 0 with fewer than two.
+ */
+export function meanInterval(s: SampleTable, thread?: number): number {
   let first = NaN;
   let last = NaN;
   let known = 0;
   for (let i = 0; i < s.length; i++) {
     const t = s.time[i]!;
-    if (Number.isNaN(t)) continue;
+    if (Number.isNaN(t) || (thread !== undefined && (s.thread?.[i] ?? 0) !== thread)) continue;
     if (known++ === 0) first = t;
     last = t;
   }
@@ -50,18 +53,25 @@ export function meanInterval(s: SampleTable): number {
 }
 
 /**
- * How long each sample lasted, in microseconds: until the next sample, the last one the mean
- * interval. Samples must be in time order (as the model keeps them); a sample with an unknown
- * time, or followed by one, lasts 0.
+ * How long each sample lasted, in microseconds: until the next sample of its thread, the last
+ * one of each thread that thread's mean interval. Samples must be in time order (as the model
+ * keeps them); a sample with an unknown time, or followed by one, lasts 0.
  */
 export function sampleDurations(s: SampleTable): Float64Array {
   const d = new Float64Array(s.length);
   const n = s.length;
-  for (let i = 0; i + 1 < n; i++) {
-    const w = s.time[i + 1]! - s.time[i]!;
-    d[i] = w > 0 ? w : 0;
+  // the latest sample of each thread so far
+  const prev = new Map<number, number>();
+  for (let i = 0; i < n; i++) {
+    const k = s.thread?.[i] ?? 0;
+    const p = prev.get(k);
+    if (p !== undefined) {
+      const w = s.time[i]! - s.time[p]!;
+      d[p] = w > 0 ? w : 0;
+    }
+    prev.set(k, i);
   }
-  if (n > 0 && !Number.isNaN(s.time[n - 1]!)) d[n - 1] = meanInterval(s);
+  for (const [k, last] of prev) if (!Number.isNaN(s.time[last]!)) d[last] = meanInterval(s, s.thread ? k : undefined);
   return d;
 }
 

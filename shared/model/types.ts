@@ -177,6 +177,11 @@ export interface SampleTable {
    * microseconds when weighed by time (`model/weigh.ts`)
    */
   weight: Float64Array;
+  /**
+   * when the profile holds the samples of several threads (each under a root frame of its own):
+   * the sample's thread, an index into `meta.threads`; absent when all samples are one thread's
+   */
+  thread?: Int32Array;
 }
 
 /** Per event-type statistics of a trace-event file (for the statistics table). */
@@ -192,6 +197,19 @@ export interface TraceEventStat {
   bytes: number;
   /** summed duration in microseconds for events that have one (`X` dur, paired B/E, paired b/e) */
   duration: number;
+}
+
+/** A thread with samples in a file, as `flamelens info` lists it. */
+export interface ThreadInfo {
+  /** process and thread ids as the file writes them ('' when it has none) */
+  pid: string;
+  tid: string;
+  /** the thread's name (`thread_name` metadata), '' when the file gives none */
+  name: string;
+  /** samples of the thread, counted as in the file */
+  samples: number;
+  /** seconds from its earliest sample to its latest */
+  seconds: number;
 }
 
 export interface RunMeta {
@@ -213,6 +231,11 @@ export interface RunMeta {
    * samples): that thread, as `name (pid/tid)`
    */
   thread?: string;
+  /**
+   * every thread with samples in the file (trace events), the one shown (`thread`) first; one
+   * entry or none when the file has one thread
+   */
+  threads?: ThreadInfo[];
   /** things the importer tolerated (skipped lines, unmatched end events…), for the user to see */
   warnings: string[];
 }

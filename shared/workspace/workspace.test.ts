@@ -149,6 +149,23 @@ describe('workspace file', () => {
     expect(Array.from(p.samples!.weight)).toEqual(Array.from(cpu.samples!.weight));
   });
 
+  it("keeps a run's threads, and which thread each sample is of", async () => {
+    const all = await importProfile(fileSource(fixturePath('corpus/devtools-frontend/two-workers.json.gz')), {
+      options: { thread: 'all' },
+    });
+    expect(all.samples!.thread).toBeDefined();
+    const back = await decodeWorkspace(
+      await encodeWorkspace({ ...ws, runs: [{ ...ws.runs[0]!, profile: all }, ...ws.runs.slice(1)] }),
+      'threads.flamelens',
+    );
+    const p = back.runs[0]!.profile;
+    expect(checkProfile(p)).toEqual([]);
+    expect(p.meta.threads).toEqual(all.meta.threads);
+    expect(Array.from(p.samples!.thread!)).toEqual(Array.from(all.samples!.thread!));
+    // weighed by time per thread, as a new import is
+    expect(p.tree.total[0]).toBeCloseTo(weighByDefault(all).tree.total[0]!, 3);
+  });
+
   it('is identified by its decompressed head and its extension', async () => {
     const head = (await gunzipText(await encodeWorkspace(ws))).slice(0, 200);
     expect(isWorkspace(head)).toBe(true);

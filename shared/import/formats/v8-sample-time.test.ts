@@ -81,45 +81,51 @@ function ourSelf(p: Profile): Map<string, number> {
   return out;
 }
 
-/** The raw profiles of the thread the importer shows (meta.thread reads `name (pid/tid)`). */
-function shownThread(p: Profile, all: RawProfile[]): RawProfile[] {
-  if (!p.meta.thread) return all;
-  const [, pid, tid] = /\((\S+)\/(\S+)\)$/.exec(p.meta.thread)!;
-  return all.filter((r) => r.pid === pid && r.tid === tid);
+/** The raw profiles grouped by thread (`pid:tid`; '' for a .cpuprofile), in file order. */
+function byThread(all: RawProfile[]): Map<string, RawProfile[]> {
+  const out = new Map<string, RawProfile[]>();
+  for (const r of all) {
+    const k = r.pid === '' ? '' : `${r.pid}:${r.tid}`;
+    out.set(k, [...(out.get(k) ?? []), r]);
+  }
+  return out;
 }
 
 describe('V8 samples weighed by time, on DevTools recordings', () => {
   for (const file of FILES) {
-    it(`${file}: samples in time order, total = sampled span + mean interval, self per function as DevTools weighs`, async () => {
-      const imported = await importProfile(fileSource(dir(file)));
-      expect(checkProfile(imported)).toEqual([]);
-      const raw = shownThread(imported, readV8Profiles(dir(file)));
-      expect(raw.length).toBeGreaterThan(0);
-      const s = imported.samples!;
-      expect(s.length).toBe(raw.reduce((n, r) => n + r.ids.length, 0));
-      for (let i = 1; i < s.length; i++) expect(s.time[i]! >= s.time[i - 1]!).toBe(true);
+    it(`${file}: every thread's samples in time order, total = sampled span + mean interval, self per function as DevTools weighs`, async () => {
+      const threads = byThread(readV8Profiles(dir(file)));
+      expect(threads.size).toBeGreaterThan(0);
+      for (const [key, raw] of threads) {
+        const imported = await importProfile(fileSource(dir(file)), key === '' ? {} : { options: { thread: key } });
+        expect(checkProfile(imported)).toEqual([]);
+        if (key !== '') expect(imported.meta.thread).toMatch(new RegExp(`\\(${raw[0]!.pid}/${raw[0]!.tid}\\)$`));
+        const s = imported.samples!;
+        expect(s.length).toBe(raw.reduce((n, r) => n + r.ids.length, 0));
+        for (let i = 1; i < s.length; i++) expect(s.time[i]! >= s.time[i - 1]!).toBe(true);
 
-      const p = weighProfile(imported, 'time');
-      expect(p.unit).toBe('microseconds');
-      const want = devtoolsSelf(raw);
-      const total = p.tree.total[0]!;
-      expect(Math.abs(total - (want.span + want.mean))).toBeLessThanOrEqual(0.001 * want.total);
-      const got = ourSelf(p);
-      for (const [key, w] of want.self) {
-        const g = got.get(key) ?? 0;
-        expect(Math.abs(g - w), `${key}: ${g} µs, DevTools' rule ${w} µs`).toBeLessThanOrEqual(0.01 * w + 1e-9 * total);
+        const p = weighProfile(imported, 'time');
+        expect(p.unit).toBe('microseconds');
+        const want = devtoolsSelf(raw);
+        const total = p.tree.total[0]!;
+        expect(Math.abs(total - (want.span + want.mean)), key).toBeLessThanOrEqual(0.001 * want.total);
+        const got = ourSelf(p);
+        for (const [fn, w] of want.self) {
+          const g = got.get(fn) ?? 0;
+          expect(Math.abs(g - w), `${key} ${fn}: ${g} µs, DevTools' rule ${w} µs`).toBeLessThanOrEqual(0.01 * w + 1e-9 * total);
+        }
+
+        // speedscope's expected file is made by its own rule (see speedscopeAttributed): the same
+        // rule run here on the raw samples gives its attributedWeight, so what sets the two tools
+        // apart is the rule alone — the mean interval of the last sample, runs of equal samples
+        // and clamped times against sorted ones — and not what either reads from the file.
+        const expected = JSON.parse(readText(dir(file.replace(/\.gz$/, '.expected.speedscope.json'))));
+        const ref = expected.profiles.find(
+          (x: { thread: { pid: number; tid: number } | null }) =>
+            x.thread === null || (String(x.thread.pid) === raw[0]!.pid && String(x.thread.tid) === raw[0]!.tid),
+        );
+        expect(speedscopeAttributed(raw)).toBeCloseTo(ref.attributedWeight, 0);
       }
-
-      // speedscope's expected file is made by its own rule (see speedscopeAttributed): the same
-      // rule run here on the raw samples gives its attributedWeight, so what sets the two tools
-      // apart is the rule alone — the mean interval of the last sample, runs of equal samples
-      // and clamped times against sorted ones — and not what either reads from the file.
-      const expected = JSON.parse(readText(dir(file.replace(/\.gz$/, '.expected.speedscope.json'))));
-      const ref = expected.profiles.find(
-        (x: { thread: { pid: number; tid: number } | null }) =>
-          x.thread === null || (String(x.thread.pid) === raw[0]!.pid && String(x.thread.tid) === raw[0]!.tid),
-      );
-      expect(speedscopeAttributed(raw)).toBeCloseTo(ref.attributedWeight, 0);
     });
   }
 });
