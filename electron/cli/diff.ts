@@ -12,7 +12,7 @@ import { type Weighing, defaultWeighing, weighProfile, weighable } from '../../s
 import { totalNoun } from '../../shared/search/busy';
 import { compileQuery } from '../../shared/search/matcher';
 import { CliError } from './errors';
-import { load, stdinOnce } from './load';
+import { loadThread, stdinOnce } from './load';
 import type { CommandHelp } from './usage';
 
 export const DIFF_HELP: CommandHelp = {
@@ -45,6 +45,8 @@ export const DIFF_HELP: CommandHelp = {
     "  --fail-above PERCENT   exit status 2 when the run's total exceeds the baseline's by more\n" +
     '                         than PERCENT (a CI gate)\n' +
     '  --event NAME           perf script: the event type to keep (default: the first one)\n' +
+    '  --thread PID:TID|NAME|all  traces with samples of several threads: the thread to compare\n' +
+    '                         (default: the busiest main thread; stderr says which)\n' +
     '  --json                 one JSON object: unit, normalize, idle, change (run total / baseline\n' +
     '                         total - 1), baseline and run {file, total, idle, match}, and\n' +
     '                         functions [{name, file, line, baseline, run, delta, status}]. self\n' +
@@ -69,6 +71,7 @@ interface Parsed {
   match?: string;
   normalize: Normalize;
   weight?: Weighing;
+  thread?: string;
   top: number;
   threshold: number;
   excludeIdle: boolean;
@@ -87,6 +90,7 @@ function parse(args: string[]): Parsed | 'help' {
         match: { type: 'string' },
         normalize: { type: 'string' },
         weight: { type: 'string' },
+        thread: { type: 'string' },
         top: { type: 'string' },
         threshold: { type: 'string' },
         idle: { type: 'string' },
@@ -140,6 +144,7 @@ function parse(args: string[]): Parsed | 'help' {
   };
   if (v.match !== undefined) p.match = v.match;
   if (v.weight !== undefined) p.weight = v.weight;
+  if (v.thread !== undefined) p.thread = v.thread;
   if (failAbove !== undefined) p.failAbove = failAbove;
   if (v.event !== undefined) p.event = v.event;
   return p;
@@ -356,7 +361,9 @@ export async function diffCommand(args: string[]): Promise<number> {
     matcher = q.match;
   }
   stdinOnce([a.base, a.run]);
-  const [base, run] = await Promise.all([load(a.base, a.event), load(a.run, a.event)]).then(([b, r]) => weighBoth(a, b, r));
+  const [base, run] = await Promise.all([loadThread(a.base, a.event, a.thread), loadThread(a.run, a.event, a.thread)]).then(([b, r]) =>
+    weighBoth(a, b, r),
+  );
   if (!commonUnit(base.unit, run.unit))
     throw new CliError(
       `cannot compare ${a.base} (measured in ${base.unit}) with ${a.run} (measured in ${run.unit}): diff needs two profiles measured alike`,
