@@ -80,6 +80,13 @@ export function totalsFor(p: Profile, rw?: RangeWeights): Totals {
   return totalsCache(p, rangeId(rw), () => runTotals(p, rw?.self, idleFor(p)));
 }
 
+const busyCache = lastOf<Profile, Float64Array>();
+
+/** Per-node self weights with idle samples left out (within the time range when there is one). */
+function busyFor(p: Profile, rw?: RangeWeights): Float64Array {
+  return busyCache(p, rangeId(rw), () => busyWeights(p, rw?.self, idleFor(p)));
+}
+
 const searchCache = lastOf<Profile, SearchResult>();
 
 /** Search matches, and the share they own of the run's busy CPU (idle samples left out). */
@@ -88,7 +95,7 @@ export function searchFor(p: Profile, query: string, mode: FilterMode, rw?: Rang
     const q = compileQuery(query);
     if (!q) return {};
     const matches = matchFrames(p, q.match);
-    const result: SearchResult = { matches, share: matchShare(p, matches, busyWeights(p, rw?.self, idleFor(p))) };
+    const result: SearchResult = { matches, share: matchShare(p, matches, busyFor(p, rw)) };
     if (q.error) result.error = q.error;
     if (mode !== 'highlight') result.totals = filteredTotals(p, matches, mode, rw?.self);
     return result;
