@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { SAMPLE_AGENT, SAMPLE_BASELINE, expectDrawn, pane } from './support';
+import { SAMPLE_AGENT, SAMPLE_BASELINE, dropFiles, expectDrawn, pane } from './support';
 
 interface RawProfile {
   nodes: { id: number; callFrame: { functionName: string; url: string }; children?: number[] }[];
@@ -78,4 +78,14 @@ test("the agent's share and the cost are of one total, busy CPU, and say so", as
   const tip = agent.getByRole('tooltip');
   await expect(tip).toContainText('of busy CPU');
   await page.screenshot({ path: 'test-results/busy-cpu-tooltip.png' });
+});
+
+test('a trace with samples of several threads says which one the pane shows, and how many there are', async ({ page }) => {
+  await page.route('**/api/initial-items', (r) => r.fulfill({ json: [] }));
+  await page.goto('/');
+  await dropFiles(page, [{ path: 'fixtures/corpus/devtools-frontend/two-workers.json.gz' }]);
+  const p = pane(page, 'two-workers.json.gz');
+  await expectDrawn(p, 5);
+  await expect(p).toContainText('CrRendererMain (71044/259), 1 of 3 threads with samples');
+  await page.screenshot({ path: 'test-results/threads.png', clip: { x: 0, y: 120, width: 1400, height: 200 } });
 });

@@ -48,6 +48,7 @@ export function PaneFacts({ run, profile, baseline, rw, baseRw, diff, drawnLabel
     profile.meta.startTime !== undefined && profile.meta.endTime !== undefined ? profile.meta.endTime - profile.meta.startTime : undefined;
   const d = diff?.diff;
   const totals = totalsFor(profile);
+  const threads = profile.meta.threads;
   return (
     <div className="pane-facts">
       <span>{profile.format}</span>
@@ -59,6 +60,15 @@ export function PaneFacts({ run, profile, baseline, rw, baseRw, diff, drawnLabel
       {totals.idle > 0 && (
         <span title="idle samples left out: what shares and the cost against the baseline are of">
           {formatWeight(totals.busy, profile.unit)} busy CPU
+        </span>
+      )}
+      {threads && threads.length > 1 && (
+        <span
+          title={threads.map((t) => `${t.name || 'thread'} ${t.pid}/${t.tid}: ${t.samples.toLocaleString('en-US')} samples`).join('\n')}
+        >
+          {profile.meta.thread?.startsWith('all ')
+            ? profile.meta.thread
+            : `${profile.meta.thread}, 1 of ${threads.length} threads with samples`}
         </span>
       )}
       {rw && <RangeBadge runId={run.id} title={run.title} rw={rw} profile={profile} />}
