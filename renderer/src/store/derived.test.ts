@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { importProfile } from '../../../shared/import/import-profile';
 import type { Profile } from '../../../shared/model/types';
 import { weighByDefault } from '../../../shared/model/weigh';
+import { folded } from '../../../shared/test/folded';
 import { fileSource, fixturePath } from '../../../shared/test/files';
 import { type RawProfile, rawDurations, rawOnStack, readV8Profiles } from '../../../shared/test/v8-raw';
 import { diffFor, searchFor, totalsFor } from './derived';
@@ -23,6 +24,12 @@ function rawFigures(path: string): { all: number; busy: number; agent: number } 
     if (rawOnStack(p, id, (n) => n.url.includes('node_modules/dd-trace/'))) agent += w[i]!;
   });
   return { all, busy, agent };
+}
+
+/** Samples not of V8's (idle) node, counted from the raw JSON. */
+function rawBusyCount(path: string): number {
+  const p = readV8Profiles(path)[0]!;
+  return p.ids.filter((id) => p.nodes.get(id)!.functionName !== '(idle)').length;
 }
 
 let base: Profile;
@@ -50,5 +57,15 @@ describe('one total: busy CPU', () => {
     expect(d.run.total).toBeCloseTo(t.busy, 3);
     expect(d.baseline.total).toBeCloseTo(totalsFor(base).busy, 3);
     expect(d.change).toBeCloseTo(raw.busy / rawBase.busy - 1, 9);
+  });
+});
+
+describe('a run weighed by time against one that only counts samples', () => {
+  it('is compared by sample count rather than refused', async () => {
+    const stacks = await folded('main;handler 3\nmain;other 1', 'run.folded');
+    const r = diffFor(base, stacks, 'relative', 0.1);
+    expect(r.error).toBeUndefined();
+    expect(r.diff!.unit).toBe('samples');
+    expect(r.diff!.baseline.total).toBe(rawBusyCount(BASE));
   });
 });

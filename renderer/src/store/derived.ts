@@ -2,7 +2,7 @@
  * Derived data, computed by shared/ functions and memoized per profile (and per time range) —
  * never stored.
  */
-import { type Normalize, type ProfileDiff, DiffError, diffProfiles } from '../../../shared/diff/diff';
+import { type Normalize, type ProfileDiff, DiffError, commonUnit, diffProfiles } from '../../../shared/diff/diff';
 import { type DiffIndex, indexDiff } from '../../../shared/diff/diff-query';
 import { mergedProfile } from '../../../shared/diff/merged-profile';
 import {
@@ -16,6 +16,7 @@ import {
   selectionWeights,
 } from '../../../shared/heatmap/heatmap';
 import type { Profile } from '../../../shared/model/types';
+import { weighProfile, weighable } from '../../../shared/model/weigh';
 import { type Totals, busyWeights, runTotals } from '../../../shared/search/busy';
 import { type MatchShare, compileQuery, matchFrames, matchShare } from '../../../shared/search/matcher';
 import { type FunctionStats, functionStats } from '../../../shared/view/function-stats';
@@ -162,7 +163,13 @@ export function diffFor(
     const opts: Parameters<typeof diffProfiles>[2] = { normalize, threshold: noisePercent / 100, excludeIdle: true };
     if (baseRange) opts.baselineWeights = baseRange.self;
     if (runRange) opts.runWeights = runRange.self;
-    const diff = diffProfiles(baseline, run, opts);
+    // A run weighed by time against one that can only count samples (folded stacks, perf script
+    // without periods): both whole runs compared by sample count.
+    const counted =
+      !commonUnit(baseline.unit, run.unit) && !baseRange && !runRange && weighable(baseline, 'samples') && weighable(run, 'samples');
+    const diff = counted
+      ? diffProfiles(weighProfile(baseline, 'samples'), weighProfile(run, 'samples'), opts)
+      : diffProfiles(baseline, run, opts);
     let total = 0;
     let self = 0;
     for (let i = 1; i < diff.tree.length; i++) {
