@@ -71,8 +71,11 @@ describe('--thread', () => {
       'DedicatedWorker thread 71044/35351',
       'DedicatedWorker thread 71044/37651',
     ]);
-    // nothing on stderr for a file with one thread
+    // nothing on stderr for a file with one thread, unless a thread is asked for
     expect((await run('collapse', CPU)).err).toBe('');
+    expect((await run('collapse', CPU, '--thread', '1:1')).err).toBe(
+      `flamelens: ${CPU}: --thread 1:1: the file has one thread (or none) with samples; all of it was read\n`,
+    );
   });
 
   it('works on diff and heatmap, and names the threads there are when one is not there', async () => {

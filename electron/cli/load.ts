@@ -54,6 +54,8 @@ export async function load(path: string, perfEvent?: string, thread?: string): P
 export async function loadThread(path: string, perfEvent?: string, thread?: string): Promise<Profile> {
   const p = await load(path, perfEvent, thread);
   sayThread(path, p);
+  if (thread !== undefined && !p.meta.threads)
+    process.stderr.write(`flamelens: ${path}: --thread ${thread}: the file has one thread (or none) with samples; all of it was read\n`);
   return p;
 }
 
