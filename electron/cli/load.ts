@@ -60,14 +60,13 @@ export async function loadThread(path: string, perfEvent?: string, thread?: stri
 }
 
 /**
- * One line on stderr when the file has samples of several threads: which one the command used,
- * and how many others there are (nothing is left out silently).
+ * One line on stderr when the file has samples of several threads and the command read one of
+ * them: which, and how many others there are (nothing is left out silently).
  */
 export function sayThread(path: string, p: Profile): void {
   const threads = p.meta.threads;
-  if (!threads || threads.length < 2 || !p.meta.thread) return;
-  const text = p.meta.thread.startsWith('all ')
-    ? `${p.meta.thread}, each under a root frame of its own`
-    : `thread ${p.meta.thread}; ${threads.length - 1} other thread(s) with samples (flamelens info lists them, --thread chooses)`;
-  process.stderr.write(`flamelens: ${path}: ${text}\n`);
+  if (!threads || threads.length < 2 || !p.meta.thread || p.meta.thread.startsWith('all ')) return;
+  process.stderr.write(
+    `flamelens: ${path}: thread ${p.meta.thread}; ${threads.length - 1} other thread(s) with samples (flamelens info lists them, --thread chooses)\n`,
+  );
 }
