@@ -1,5 +1,6 @@
 /** `flamelens collapse FILE [--weight samples|time|bytes]`: folded stacks on standard output. */
 import { collapse } from '../../shared/model/collapse';
+import { hasSampleTimes, sampleTimeSelf } from '../../shared/model/sample-time';
 import type { Profile } from '../../shared/model/types';
 import { CliError } from './errors';
 
@@ -8,7 +9,7 @@ export type WeightChoice = 'samples' | 'time' | 'bytes';
 /**
  * Weights for folded output. The profile's own weights are the default (sample counts for sampled
  * formats, span self time for traces, bytes for heap profiles); `time` turns sample counts into
- * microseconds from the samples' timestamps.
+ * microseconds from the samples' timestamps, by the model's rule (model/sample-time.ts).
  */
 export function weightsFor(p: Profile, choice: WeightChoice | undefined): Float64Array {
   if (!choice) return p.tree.self;
@@ -28,17 +29,7 @@ export function weightsFor(p: Profile, choice: WeightChoice | undefined): Float6
   // time
   if (p.unit === 'microseconds') return p.tree.self;
   if (p.unit === 'nanoseconds') return p.tree.self.map((v) => v / 1000);
-  const s = p.samples;
-  if (s && s.length > 1 && !Number.isNaN(s.time[0]!)) {
-    // Each sample lasts until the next one; the last gets the mean interval.
-    const w = new Float64Array(p.tree.length);
-    const mean = (s.time[s.length - 1]! - s.time[0]!) / (s.length - 1);
-    for (let i = 0; i < s.length; i++) {
-      const dt = i + 1 < s.length ? s.time[i + 1]! - s.time[i]! : mean;
-      w[s.node[i]!]! += Math.max(0, dt);
-    }
-    return w;
-  }
+  if (hasSampleTimes(p.samples)) return sampleTimeSelf(p)!;
   throw new CliError(`--weight time: ${p.name} has no timestamps to measure time with`);
 }
 

@@ -2,9 +2,13 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { diffProfiles } from '../../shared/diff/diff';
+import { weighByDefault } from '../../shared/model/weigh';
 import { fixturePath } from '../../shared/test/files';
+import { type RawNode, rawDurations, rawOnStack, readV8Profiles } from '../../shared/test/v8-raw';
 import { DIFF_HELP, diffCommand } from './diff';
 import { CliError } from './errors';
+import { load } from './load';
 
 const BASE = fixturePath('samples/baseline/CPU.20261121.233005.6118.0.001.cpuprofile');
 const RUN = fixturePath('samples/ddtrace/CPU.20261121.233052.6494.0.001.cpuprofile');
@@ -74,6 +78,16 @@ function rawShares(path: string): { samples: number; inclusive: number; self: nu
   return { samples: prof.samples.length, inclusive: inclusive / prof.samples.length, self: self / prof.samples.length };
 }
 
+/** Samples of V8's (idle) node, counted straight from the JSON. */
+function rawIdleCount(path: string): number {
+  const prof = JSON.parse(readFileSync(path, 'utf8')) as {
+    nodes: { id: number; callFrame: { functionName: string } }[];
+    samples: number[];
+  };
+  const idle = new Set(prof.nodes.filter((n) => n.callFrame.functionName === '(idle)').map((n) => n.id));
+  return prof.samples.filter((s) => idle.has(s)).length;
+}
+
 /** JSON rounds shares to 4 decimals. */
 const near4 = (got: number, want: number) => expect(Math.abs(got - want)).toBeLessThanOrEqual(0.00005 + 1e-12);
 
@@ -88,8 +102,8 @@ interface Fn {
 }
 
 describe('flamelens diff --json on the real samples (baseline vs dd-trace)', () => {
-  it('prints one object in the documented shape, shares checked against the raw profiles', async () => {
-    const r = await run(BASE, RUN, '--match', 'dd-trace', '--json', '--normalize', 'relative');
+  it('gives the figures of sample counts with idle samples, shares checked against the raw profiles', async () => {
+    const r = await run(BASE, RUN, '--match', 'dd-trace', '--json', '--weight', 'samples', '--idle', 'include', '--normalize', 'relative');
     expect(r.code).toBe(0);
     const j = JSON.parse(r.out);
     expect(Object.keys(j)).toEqual(['unit', 'normalize', 'idle', 'change', 'baseline', 'run', 'functions', 'entry']);
@@ -159,14 +173,96 @@ describe('flamelens diff --json on the real samples (baseline vs dd-trace)', () 
     expect((await run(BASE, RUN, '--no-match-entry')).out).not.toMatch(/entry scripts matched/);
   });
 
-  it('leaves idle samples out on request', async () => {
-    const j = JSON.parse((await run(BASE, RUN, '--json', '--exclude-idle', '--match', 'dd-trace')).out);
+  it('leaves idle samples out by default, and says so', async () => {
+    const j = JSON.parse((await run(BASE, RUN, '--json', '--match', 'dd-trace', '--weight', 'samples')).out);
     expect(j.idle).toBe('excluded');
     expect(j.baseline.idle).toBeGreaterThan(0);
-    const all = JSON.parse((await run(BASE, RUN, '--json')).out);
+    // the flag of earlier versions says the same
+    expect(JSON.parse((await run(BASE, RUN, '--json', '--exclude-idle', '--match', 'dd-trace', '--weight', 'samples')).out)).toEqual(j);
+    const all = JSON.parse((await run(BASE, RUN, '--json', '--weight', 'samples', '--idle', 'include')).out);
+    expect(all.idle).toBe('included');
     expect(j.baseline.total).toBe(all.baseline.total - j.baseline.idle);
     expect(j.run.match.inclusive).toBeGreaterThan(all.run.match?.inclusive ?? 0);
     expect(j.functions.some((f: Fn) => f.name === '(idle)')).toBe(false);
+  });
+});
+
+/**
+ * Busy CPU time straight from a .cpuprofile's JSON, without Flamelens' importer (shared/test/v8-raw):
+ * samples at startTime plus the running sum of timeDeltas, put in time order (stably), each
+ * lasting until the next, the last one the mean interval; samples of V8's (idle) node left out.
+ * `onStack` keeps only samples with a matching frame on the stack.
+ */
+function rawBusyTime(path: string, onStack?: (n: RawNode) => boolean): number {
+  const p = readV8Profiles(path)[0]!;
+  const w = rawDurations(p);
+  let busy = 0;
+  p.ids.forEach((id, i) => {
+    if (p.nodes.get(id)!.functionName !== '(idle)' && (!onStack || rawOnStack(p, id, onStack))) busy += w[i]!;
+  });
+  return busy;
+}
+
+const rawAgentTime = (path: string) => rawBusyTime(path, (n) => n.url.includes('node_modules/dd-trace/'));
+
+describe('flamelens diff weighs V8 samples by time', () => {
+  it('reads about +259% CPU time for dd-trace, as computed from the raw profiles, and +262% by sample count', async () => {
+    const busyBase = rawBusyTime(BASE);
+    const busyRun = rawBusyTime(RUN);
+    const j = JSON.parse((await run(BASE, RUN, '--json')).out);
+    expect([j.unit, j.idle]).toEqual(['microseconds', 'excluded']);
+    expect(Math.abs(j.baseline.total - busyBase)).toBeLessThanOrEqual(0.01);
+    expect(Math.abs(j.run.total - busyRun)).toBeLessThanOrEqual(0.01);
+    near4(j.change, busyRun / busyBase - 1);
+    expect(Math.round(j.change * 100)).toBe(259);
+    // the shared diff, on the profiles as the app weighs them, says the same
+    const [b, r] = await Promise.all([load(BASE), load(RUN)]);
+    const d = diffProfiles(weighByDefault(b), weighByDefault(r), { excludeIdle: true });
+    expect(d.unit).toBe('microseconds');
+    expect(d.change).toBeCloseTo(busyRun / busyBase - 1, 9);
+
+    const counted = JSON.parse((await run(BASE, RUN, '--json', '--weight', 'samples')).out);
+    expect(counted.unit).toBe('samples');
+    expect(Math.round(counted.change * 100)).toBe(262);
+  });
+
+  it('refuses a weighing a file cannot have', async () => {
+    expect((await failure(BASE, HEAP, '--weight', 'time')).message).toContain(`--weight time: ${HEAP} has no sample times`);
+    expect((await failure(BASE, RUN, '--weight', 'bytes')).message).toMatch(/--weight must be time or samples, not "bytes"/);
+  });
+});
+
+describe('flamelens diff: one total, busy CPU', () => {
+  it("states the agent's share of busy CPU by default: 81.7% of busy samples, 65% of all", async () => {
+    const counted = JSON.parse((await run(BASE, RUN, '--json', '--match', 'dd-trace', '--weight', 'samples')).out);
+    const all = JSON.parse((await run(BASE, RUN, '--json', '--match', 'dd-trace', '--weight', 'samples', '--idle', 'include')).out);
+    const raw = rawShares(RUN);
+    const rawIdle = rawIdleCount(RUN);
+    expect(counted.run.total).toBe(raw.samples - rawIdle);
+    near4(counted.run.match.inclusive, (raw.inclusive * raw.samples) / (raw.samples - rawIdle));
+    expect(Math.round(counted.run.match.inclusive * 1000)).toBe(817);
+    expect(Math.round(all.run.match.inclusive * 100)).toBe(65);
+    // by time, the default, the share is of busy CPU time
+    const timed = JSON.parse((await run(BASE, RUN, '--json', '--match', 'dd-trace')).out);
+    expect([timed.unit, timed.idle]).toEqual(['microseconds', 'excluded']);
+    near4(timed.run.match.inclusive, rawAgentTime(RUN) / rawBusyTime(RUN));
+  });
+
+  it('says which total the text report is of', async () => {
+    const r = await run(BASE, RUN, '--match', 'dd-trace');
+    expect(r.out.split('\n').slice(0, 2)).toEqual([
+      '+259% CPU time for the same work',
+      '  totals of busy CPU: ddtrace 2.21 s, baseline 618 ms',
+    ]);
+    expect(r.out).toMatch(/idle samples left out: 892 ms in the baseline, 578 ms in the run \(--idle include counts them\)/);
+    expect(r.out).toMatch(/"dd-trace" is on the stack in 0\.0% of the baseline's busy CPU and 80\.7% of the run's/);
+    const inc = await run(BASE, RUN, '--idle', 'include');
+    expect(inc.out.split('\n')[0]).toBe('+85% time on the thread for the same work (idle included)');
+  });
+
+  it('refuses a bad --idle', async () => {
+    expect((await failure(BASE, RUN, '--idle', 'maybe')).message).toMatch(/--idle must be include or exclude, not "maybe"/);
+    expect((await failure(BASE, RUN, '--idle', 'include', '--exclude-idle')).message).toMatch(/contradicts/);
   });
 });
 
@@ -215,14 +311,28 @@ describe('flamelens diff on tiny folded files', () => {
 
 describe('flamelens diff --markdown', () => {
   it('prints a report with the headline, the match shares and a function table', async () => {
-    const r = await run(BASE, RUN, '--markdown', '--match', 'dd-trace', '--top', '10', '--normalize', 'relative');
+    const r = await run(
+      BASE,
+      RUN,
+      '--markdown',
+      '--match',
+      'dd-trace',
+      '--top',
+      '10',
+      '--weight',
+      'samples',
+      '--idle',
+      'include',
+      '--normalize',
+      'relative',
+    );
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/^# Flamelens diff$/m);
     expect(r.out).toMatch(/^\*\*\+82% samples for the same work \(idle included\)\*\*$/m);
-    expect(r.out).toMatch(/without them: \+262% CPU time \(--exclude-idle\)/);
+    expect(r.out).toMatch(/without them: \+262% CPU time \(--idle exclude\)/);
     expect(r.out).toMatch(/^\| `dd-trace` on the stack \| 0\.0% \| 65\.0% \|$/m);
     expect(r.out).toMatch(/^\| name \| `baseline` \| `ddtrace` \|$/m);
-    expect(r.out).toMatch(/^- ddtrace [\d,.]+ \S+, baseline [\d,.]+ \S+$/m);
+    expect(r.out).toMatch(/^- totals of .*: ddtrace [\d,.]+ \S+, baseline [\d,.]+ \S+$/m);
     expect(r.out).toMatch(/^## Top 10 functions by change$/m);
     const rows = r.out.split('\n').filter((l) => /^\| \d+ \|/.test(l));
     expect(rows).toHaveLength(10);
@@ -233,7 +343,7 @@ describe('flamelens diff --markdown', () => {
   });
 
   it('calls it CPU time once idle samples are left out', async () => {
-    const r = await run(BASE, RUN, '--markdown', '--exclude-idle');
+    const r = await run(BASE, RUN, '--markdown', '--exclude-idle', '--weight', 'samples');
     expect(r.out).toMatch(/^\*\*\+262% CPU time for the same work\*\*$/m);
     expect(r.out).toMatch(/^\| idle \(left out\) \| 755 samples \| 468 samples \|$/m);
   });
@@ -241,7 +351,7 @@ describe('flamelens diff --markdown', () => {
 
 describe('flamelens diff --fail-above', () => {
   it('exits 2 with the reason on stderr when the run costs more than PERCENT over the baseline', async () => {
-    const r = await run(BASE, RUN, '--fail-above', '50');
+    const r = await run(BASE, RUN, '--fail-above', '50', '--weight', 'samples', '--idle', 'include');
     expect(r.code).toBe(2);
     expect(r.err).toBe(
       "flamelens: the run's total is 81.8% over the baseline's (2,283 samples vs 1,256 samples), more than --fail-above 50%\n",
@@ -249,12 +359,16 @@ describe('flamelens diff --fail-above', () => {
     expect(r.out).toMatch(/for the same work/);
   });
 
-  it('exits 0 within the limit, and follows --exclude-idle', async () => {
-    expect((await run(BASE, RUN, '--fail-above', '90%', '--json')).code).toBe(0);
+  it('exits 0 within the limit, and follows --idle', async () => {
+    expect((await run(BASE, RUN, '--fail-above', '90%', '--json', '--idle', 'include')).code).toBe(0);
     expect((await run(BASE, RUN, '--fail-above', '90', '--exclude-idle')).code).toBe(2);
-    expect((await run(BASE, RUN, '--fail-above', '263', '--exclude-idle')).code).toBe(0);
+    expect((await run(BASE, RUN, '--fail-above', '263', '--exclude-idle', '--weight', 'samples')).code).toBe(0);
+    expect((await run(BASE, RUN, '--fail-above', '260', '--exclude-idle')).code).toBe(0);
+    expect((await run(BASE, RUN, '--fail-above', '258', '--exclude-idle')).code).toBe(2);
     // a faster run passes a gate of 0
     expect((await run(RUN, BASE, '--fail-above', '0')).code).toBe(0);
+    expect((await run(BASE, RUN, '--fail-above', '260')).code).toBe(0);
+    expect((await run(BASE, RUN, '--fail-above', '258')).code).toBe(2);
   });
 });
 

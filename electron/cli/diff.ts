@@ -9,15 +9,17 @@ import { formatChange, formatDelta, formatShare, formatWeight, rankFunctions, sc
 import { comparableFile } from '../../shared/model/frame-key';
 import type { Profile } from '../../shared/model/types';
 import { runNames } from '../../shared/runs/run-names';
+import { type Weighing, defaultWeighing, weighProfile, weighable } from '../../shared/model/weigh';
+import { totalNoun } from '../../shared/search/busy';
 import { compileQuery } from '../../shared/search/matcher';
 import { CliError } from './errors';
-import { load, stdinOnce } from './load';
+import { loadThread, stdinOnce } from './load';
 import type { CommandHelp } from './usage';
 
 export const DIFF_HELP: CommandHelp = {
   name: 'diff',
   synopsis:
-    'flamelens diff BASE RUN [--match PATTERN] [--normalize absolute|relative] [--no-match-entry] [--top N] [--json|--markdown] [--fail-above PERCENT]',
+    'flamelens diff BASE RUN [--match PATTERN] [--weight time|samples] [--idle exclude|include] [--normalize absolute|relative] [--no-match-entry] [--top N] [--json|--markdown] [--fail-above PERCENT]',
   summary: 'compare a run with the baseline: total cost change, agent share, functions that changed most',
   details:
     'Call paths and functions are matched across the two files by name and file (V8 tiers,\n' +
@@ -26,6 +28,10 @@ export const DIFF_HELP: CommandHelp = {
     '  --match PATTERN        share of each run whose stack holds a matching frame, and whose\n' +
     "                         innermost frame matches; PATTERN is searched like the app's search\n" +
     '                         box: text (case-insensitive) or /regex/, against names and paths\n' +
+    '  --weight time          (default where both files have sample times: V8 .cpuprofile, trace\n' +
+    '                         and 0x samples) each sample weighs how long it lasted, until the\n' +
+    '                         next sample (the last one the mean interval), in microseconds\n' +
+    '  --weight samples       each sample weighs 1: sample counts\n' +
     '  --normalize absolute   (default) both runs did the same work (the same load): a delta\n' +
     '                         is weight added, in the unit\n' +
     "  --normalize relative   each run as a share of its own total: a function's delta is its\n" +
@@ -37,10 +43,15 @@ export const DIFF_HELP: CommandHelp = {
     '  --top N                functions listed (default 20; 0 for all that changed)\n' +
     '  --threshold PP         changes within this many percentage points (of the run, relative;\n' +
     '                         of the baseline, absolute) count as noise (default 0.1)\n' +
-    '  --exclude-idle         leave out V8 "(idle)" samples, when the thread waited for work\n' +
+    '  --idle exclude         (default) leave out idle samples (V8 "(idle)", the kernel\'s idle\n' +
+    '                         task), when the thread waited for work: totals, shares and the\n' +
+    '                         change are of busy CPU\n' +
+    '  --idle include         count idle samples too: totals are of every sample\n' +
     "  --fail-above PERCENT   exit status 2 when the run's total exceeds the baseline's by more\n" +
     '                         than PERCENT (a CI gate)\n' +
     '  --event NAME           perf script: the event type to keep (default: the first one)\n' +
+    '  --thread PID:TID|NAME|all  traces with samples of several threads: the thread to compare\n' +
+    '                         (default: the busiest main thread; stderr says which)\n' +
     '  --json                 one JSON object: unit, normalize, idle, change (run total / baseline\n' +
     '                         total - 1), baseline and run {file, name, total, idle, match}, and\n' +
     '                         functions [{name, file, line, baseline, run, delta, status}]. self\n' +
@@ -49,8 +60,9 @@ export const DIFF_HELP: CommandHelp = {
     '                         and delta.total are run minus baseline in unit, the baseline scaled\n' +
     "                         to the run's total when relative; delta.*Share the change in share.\n" +
     '                         Functions are ranked by |delta.total|; status is new, removed or\n' +
-    '                         changed. Totals include idle samples unless --exclude-idle. entry\n' +
-    '                         is {baseline, run}, the entry scripts matched, or null.\n' +
+    '                         changed. idle says whether totals leave idle samples out\n' +
+    '                         ("excluded") or count them ("included"). entry is {baseline,\n' +
+    '                         run}, the entry scripts matched, or null.\n' +
     '  --markdown             the same as a Markdown report\n',
 };
 
@@ -64,6 +76,8 @@ interface Parsed {
   run: string;
   match?: string;
   normalize: Normalize;
+  weight?: Weighing;
+  thread?: string;
   top: number;
   threshold: number;
   excludeIdle: boolean;
@@ -82,8 +96,12 @@ function parse(args: string[]): Parsed | 'help' {
       options: {
         match: { type: 'string' },
         normalize: { type: 'string' },
+        weight: { type: 'string' },
+        thread: { type: 'string' },
         top: { type: 'string' },
         threshold: { type: 'string' },
+        idle: { type: 'string' },
+        // the flag of earlier versions, the same as --idle exclude
         'exclude-idle': { type: 'boolean' },
         'no-match-entry': { type: 'boolean' },
         json: { type: 'boolean' },
@@ -103,6 +121,11 @@ function parse(args: string[]): Parsed | 'help' {
   const normalize = v.normalize ?? 'absolute';
   if (normalize !== 'relative' && normalize !== 'absolute')
     throw new CliError(`--normalize must be relative or absolute, not "${normalize}"`);
+  if (v.idle !== undefined && v.idle !== 'include' && v.idle !== 'exclude')
+    throw new CliError(`--idle must be include or exclude, not "${v.idle}"`);
+  if (v.idle === 'include' && v['exclude-idle']) throw new CliError('--exclude-idle contradicts --idle include');
+  if (v.weight !== undefined && v.weight !== 'time' && v.weight !== 'samples')
+    throw new CliError(`--weight must be time or samples, not "${v.weight}"`);
   const top = v.top === undefined ? 20 : Number(v.top);
   if (!Number.isInteger(top) || top < 0 || v.top?.trim() === '')
     throw new CliError(`--top must be a whole number (0 for all), not "${v.top}"`);
@@ -124,11 +147,13 @@ function parse(args: string[]): Parsed | 'help' {
     normalize,
     top,
     threshold,
-    excludeIdle: v['exclude-idle'] === true,
+    excludeIdle: v.idle !== 'include',
     matchEntry: v['no-match-entry'] !== true,
     output: v.json ? 'json' : v.markdown ? 'markdown' : 'text',
   };
   if (v.match !== undefined) p.match = v.match;
+  if (v.weight !== undefined) p.weight = v.weight;
+  if (v.thread !== undefined) p.thread = v.thread;
   if (failAbove !== undefined) p.failAbove = failAbove;
   if (v.event !== undefined) p.event = v.event;
   return p;
@@ -197,8 +222,13 @@ function jsonReport(d: ProfileDiff, a: Parsed, list: FunctionDiff[]): string {
 function measureNoun(p: Profile, idleIncluded: boolean): string {
   if (p.unit === 'bytes') return 'allocated bytes';
   // Idle samples are time the thread waited: with them the totals are not CPU time.
-  if (idleIncluded) return 'samples';
+  if (idleIncluded) return p.unit === 'samples' ? 'samples' : 'time on the thread';
   return p.kind === 'spans' ? 'span time' : 'CPU time';
+}
+
+/** What shares are of, for the notes. */
+function shareNoun(idleExcluded: boolean, p: Profile): string {
+  return idleExcluded ? totalNoun(p) : p.unit === 'samples' ? 'all samples' : 'the whole run';
 }
 
 interface Lines {
@@ -213,16 +243,24 @@ function headline(d: ProfileDiff, a: Parsed, run: Profile, withoutIdle: ProfileD
   const notes: string[] = [];
   const n = names(a);
   const baseWord = n.base === 'baseline' ? 'baseline' : `${n.base} (baseline)`;
-  notes.push(`${n.run} ${formatWeight(d.run.total, d.unit)}, ${baseWord} ${formatWeight(d.baseline.total, d.unit)}`);
+  notes.push(
+    `totals of ${shareNoun(a.excludeIdle, run)}: ${n.run} ${formatWeight(d.run.total, d.unit)}, ${baseWord} ${formatWeight(d.baseline.total, d.unit)}`,
+  );
   if (idleIncluded && withoutIdle) {
     notes.push(
       `idle samples are ${formatShare(shareOf(d, 'baseline', d.baseline.idle))} of the baseline and ${formatShare(shareOf(d, 'run', d.run.idle))} of the run; ` +
-        `without them: ${formatChange(withoutIdle.change)} CPU time (--exclude-idle)`,
+        `without them: ${formatChange(withoutIdle.change)} CPU time (--idle exclude)`,
+    );
+  }
+  if (a.excludeIdle && (d.baseline.idle > 0 || d.run.idle > 0)) {
+    notes.push(
+      `idle samples left out: ${formatWeight(d.baseline.idle, d.unit)} in the baseline, ${formatWeight(d.run.idle, d.unit)} in the run (--idle include counts them)`,
     );
   }
   if (a.match !== undefined && d.baseline.match && d.run.match) {
     notes.push(
-      `"${a.match}" is on the stack in ${formatShare(d.baseline.match.inclusive)} of the baseline and ${formatShare(d.run.match.inclusive)} of the run, ` +
+      `"${a.match}" is on the stack in ${formatShare(d.baseline.match.inclusive)} of the baseline's ${shareNoun(a.excludeIdle, run)} and ` +
+        `${formatShare(d.run.match.inclusive)} of the run's, ` +
         `the innermost frame in ${formatShare(d.baseline.match.self)} and ${formatShare(d.run.match.self)}`,
     );
   }
@@ -306,6 +344,30 @@ function markdownReport(d: ProfileDiff, a: Parsed, h: Lines, list: FunctionDiff[
   return `${out.join('\n')}\n`;
 }
 
+/**
+ * Both profiles weighed as asked, or by default by time where both can be (V8 samples are not
+ * evenly spaced), else as they are.
+ */
+function weighBoth(a: Parsed, base: Profile, run: Profile): [Profile, Profile] {
+  if (a.weight === undefined) {
+    const how = defaultWeighing(base) === 'time' && defaultWeighing(run) === 'time' ? 'time' : 'samples';
+    return [weighProfile(base, how), weighProfile(run, how)];
+  }
+  const how = a.weight;
+  for (const [path, p] of [
+    [a.base, base],
+    [a.run, run],
+  ] as const) {
+    if (!weighable(p, how))
+      throw new CliError(
+        how === 'time'
+          ? `--weight time: ${path} has no sample times to measure time with (it is measured in ${p.unit})`
+          : `--weight samples: ${path} has no individual samples (it is measured in ${p.unit})`,
+      );
+  }
+  return [weighProfile(base, how), weighProfile(run, how)];
+}
+
 export async function diffCommand(args: string[]): Promise<number> {
   const a = parse(args);
   if (a === 'help') {
@@ -319,7 +381,9 @@ export async function diffCommand(args: string[]): Promise<number> {
     matcher = q.match;
   }
   stdinOnce([a.base, a.run]);
-  const [base, run] = await Promise.all([load(a.base, a.event), load(a.run, a.event)]);
+  const [base, run] = await Promise.all([loadThread(a.base, a.event, a.thread), loadThread(a.run, a.event, a.thread)]).then(([b, r]) =>
+    weighBoth(a, b, r),
+  );
   if (!commonUnit(base.unit, run.unit))
     throw new CliError(
       `cannot compare ${a.base} (measured in ${base.unit}) with ${a.run} (measured in ${run.unit}): diff needs two profiles measured alike`,

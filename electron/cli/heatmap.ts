@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_ROWS, type Heatmap, hasTimestamps, heatmap, rowOffsetMs } from '../../shared/heatmap/heatmap';
 import type { Profile } from '../../shared/model/types';
 import { CliError } from './errors';
-import { importAt, load } from './load';
+import { importAt, loadThread } from './load';
 import { fileSource } from './node-source';
 import type { CommandHelp } from './usage';
 
@@ -16,7 +16,7 @@ const MAX_ROWS = 10_000;
 
 export const HEATMAP_HELP: CommandHelp = {
   name: 'heatmap',
-  synopsis: 'flamelens heatmap FILE [--rows N] [--json] [--include-idle] [--event NAME]',
+  synopsis: 'flamelens heatmap FILE [--rows N] [--json] [--include-idle] [--event NAME] [--thread PID:TID|NAME|all]',
   summary: "print a subsecond-offset heatmap (FlameScope's): samples per second and slice of a second",
   details:
     'One column per second of the run, one row per slice of a second (the first slice at the\n' +
@@ -28,7 +28,9 @@ export const HEATMAP_HELP: CommandHelp = {
     '                   count, row 0 the last slice of each second, start the first second on the\n' +
     "                   profile's clock (FlameScope's layout)\n" +
     '  --include-idle   count idle samples too\n' +
-    '  --event NAME     perf script: the event type to keep (default: the first one)\n',
+    '  --event NAME     perf script: the event type to keep (default: the first one)\n' +
+    '  --thread PID:TID|NAME|all  traces with samples of several threads: the thread to draw\n' +
+    '                   (default: the busiest main thread; stderr says which)\n',
 };
 
 function help(): string {
@@ -43,8 +45,8 @@ const ISOLATE_JSON = /^isolate-.*-v8\.log\.json(\.gz)?$/;
  * The profile at `path`, with sample times when it has any. A 0x folder is read from its
  * `ticks.json` first, which has no times; its isolate log has them, so that is read instead.
  */
-async function loadTimed(path: string, perfEvent?: string): Promise<Profile> {
-  const p = await load(path, perfEvent);
+async function loadTimed(path: string, perfEvent?: string, thread?: string): Promise<Profile> {
+  const p = await loadThread(path, perfEvent, thread);
   if (hasTimestamps(p) || !statSync(path).isDirectory()) return p;
   const log = readdirSync(path).find((f) => ISOLATE_JSON.test(f));
   if (!log) return p;
@@ -116,6 +118,7 @@ export async function heatmapCommand(args: string[]): Promise<number> {
       json: { type: 'boolean' },
       'include-idle': { type: 'boolean' },
       event: { type: 'string' },
+      thread: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -130,7 +133,7 @@ export async function heatmapCommand(args: string[]): Promise<number> {
     if (!(rows >= 1 && rows <= MAX_ROWS)) throw new CliError(`--rows must be a whole number from 1 to ${MAX_ROWS}, not "${values.rows}"`);
   }
   const path = positionals[0]!;
-  const p = await loadTimed(path, values.event);
+  const p = await loadTimed(path, values.event, values.thread);
   if (!hasTimestamps(p))
     throw new CliError(
       `${path} has no sample timestamps; heatmaps need perf script, .cpuprofile, Chrome traces with samples or 0x isolate logs`,

@@ -8,7 +8,8 @@ import { type WeightChoice, collapseText } from './collapse';
 import { CliError } from './errors';
 import { diffCommand } from './diff';
 import { heatmapCommand } from './heatmap';
-import { load } from './load';
+import { infoCommand } from './info';
+import { loadThread } from './load';
 import { openCommand } from './open';
 import { statsCommand } from './stats';
 import { COMMANDS, usage } from './usage';
@@ -17,13 +18,14 @@ async function collapseCommand(args: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { weight: { type: 'string' }, event: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    options: { weight: { type: 'string' }, event: { type: 'string' }, thread: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
   });
   if (values.help) return void process.stdout.write(usage('collapse'));
   if (positionals.length !== 1) throw new CliError('collapse takes exactly one FILE (see flamelens collapse --help)');
   const weight = values.weight as WeightChoice | undefined;
-  if (weight && !['samples', 'time', 'bytes'].includes(weight)) throw new CliError(`--weight must be samples, time or bytes, not "${weight}"`);
-  const p = await load(positionals[0]!, values.event);
+  if (weight && !['samples', 'time', 'bytes'].includes(weight))
+    throw new CliError(`--weight must be samples, time or bytes, not "${weight}"`);
+  const p = await loadThread(positionals[0]!, values.event, values.thread);
   process.stdout.write(collapseText(p, weight));
 }
 
@@ -50,6 +52,8 @@ export async function main(argv: string[]): Promise<number> {
         return await diffCommand(rest);
       case 'heatmap':
         return await heatmapCommand(rest);
+      case 'info':
+        return await infoCommand(rest);
       case 'stats':
         return await statsCommand(rest);
       default:

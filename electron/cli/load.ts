@@ -4,6 +4,7 @@
  */
 import { formatImportError, toImportErrorData } from '../../shared/import/errors';
 import { importProfile } from '../../shared/import/import-profile';
+import type { ImportOptions } from '../../shared/import/importer';
 import type { ImportSource } from '../../shared/import/source';
 import type { Profile } from '../../shared/model/types';
 import { CliError } from './errors';
@@ -28,9 +29,12 @@ export function sourceOf(path: string): ImportSource {
 }
 
 /** Imports `source` (read from `path`); import errors become a `CliError` naming `path`. */
-export async function importAt(path: string, source: ImportSource, perfEvent?: string): Promise<Profile> {
+export async function importAt(path: string, source: ImportSource, perfEvent?: string, thread?: string): Promise<Profile> {
+  const options: ImportOptions = {};
+  if (perfEvent) options.perfEvent = perfEvent;
+  if (thread) options.thread = thread;
   try {
-    return await importProfile(source, perfEvent ? { options: { perfEvent } } : {});
+    return await importProfile(source, { options });
   } catch (e) {
     const data = toImportErrorData(e, path);
     data.file = path === STDIN ? 'stdin' : path;
@@ -38,7 +42,31 @@ export async function importAt(path: string, source: ImportSource, perfEvent?: s
   }
 }
 
-/** Reads the profile at `path`; `perfEvent` picks the event type of a perf script file. */
-export async function load(path: string, perfEvent?: string): Promise<Profile> {
-  return importAt(path, sourceOf(path), perfEvent);
+/**
+ * Reads the profile at `path`; `perfEvent` picks the event type of a perf script file, `thread`
+ * the thread of a trace (`PID:TID`, a name or `all`).
+ */
+export async function load(path: string, perfEvent?: string, thread?: string): Promise<Profile> {
+  return importAt(path, sourceOf(path), perfEvent, thread);
+}
+
+/** `load`, then says on stderr which thread was used when the file has several (`sayThread`). */
+export async function loadThread(path: string, perfEvent?: string, thread?: string): Promise<Profile> {
+  const p = await load(path, perfEvent, thread);
+  sayThread(path, p);
+  if (thread !== undefined && !p.meta.threads)
+    process.stderr.write(`flamelens: ${path}: --thread ${thread}: the file has one thread (or none) with samples; all of it was read\n`);
+  return p;
+}
+
+/**
+ * One line on stderr when the file has samples of several threads and the command read one of
+ * them: which, and how many others there are (nothing is left out silently).
+ */
+export function sayThread(path: string, p: Profile): void {
+  const threads = p.meta.threads;
+  if (!threads || threads.length < 2 || !p.meta.thread || p.meta.thread.startsWith('all ')) return;
+  process.stderr.write(
+    `flamelens: ${path}: thread ${p.meta.thread}; ${threads.length - 1} other thread(s) with samples (flamelens info lists them, --thread chooses)\n`,
+  );
 }

@@ -2,6 +2,7 @@
 import { supportedFormatsText } from '../../shared/import/import-profile';
 import { DIFF_HELP } from './diff';
 import { HEATMAP_HELP } from './heatmap';
+import { INFO_HELP } from './info';
 import { STATS_HELP } from './stats';
 
 export interface CommandHelp {
@@ -23,15 +24,19 @@ export const COMMANDS: CommandHelp[] = [
   },
   {
     name: 'collapse',
-    synopsis: 'flamelens collapse FILE [--weight samples|time|bytes] [--event NAME]',
+    synopsis: 'flamelens collapse FILE [--weight samples|time|bytes] [--event NAME] [--thread PID:TID|NAME|all]',
     summary: 'print folded stacks ("frame;frame;frame WEIGHT"), one line per distinct stack',
     details:
       'Lines are sorted by byte order and weights are integers. The default weight is the number of\n' +
       'samples for sampled formats, microseconds of self time for trace spans, and bytes for heap\n' +
       'profiles.\n\n' +
       '  --weight samples|time|bytes   choose the weight (time: microseconds)\n' +
-      '  --event NAME                  perf script: the event type to keep (default: the first one)\n',
+      '  --event NAME                  perf script: the event type to keep (default: the first one)\n' +
+      '  --thread PID:TID|NAME|all     traces with samples of several threads: the thread to print\n' +
+      '                                (default: the busiest main thread; stderr says which; all:\n' +
+      '                                each thread under a root frame "NAME PID/TID")\n',
   },
+  INFO_HELP,
   DIFF_HELP,
   HEATMAP_HELP,
   STATS_HELP,
@@ -45,7 +50,7 @@ export function usage(command?: string): string {
     'Usage: flamelens <command> [options]\n\n' +
     'Compare Node.js profiles: baseline against agent runs.\n\nCommands:\n' +
     COMMANDS.map((x) => `  ${x.name.padEnd(width)}  ${x.summary}`).join('\n') +
-    '\n  help      show this help, or a command\'s: flamelens help collapse\n\n' +
+    "\n  help      show this help, or a command's: flamelens help collapse\n\n" +
     `Formats (detected from content; gzip accepted): ${supportedFormatsText()}\n\n` +
     'A FILE of - is standard input (perf script | flamelens collapse -); pipes such as\n' +
     '<(perf script) are read as they come.\n'

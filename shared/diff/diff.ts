@@ -17,6 +17,7 @@
  *
  * Queries over a result (lookup by key path, ranking, formatting) live in ./diff-query.
  */
+import { idleNodes } from '../heatmap/heatmap';
 import type { Profile, Unit } from '../model/types';
 import { type FrameMatcher, type MatchShare, matchFrames, matchShare } from '../search/matcher';
 import { accumulate, align, frameKeyIds, functionTotals, newUnion, preorder, subtreeTotals } from './align';
@@ -67,7 +68,8 @@ export interface DiffOptions {
   runWeights?: Float64Array;
   weightUnit?: Unit;
   /**
-   * Leave out samples whose stack holds V8's `(idle)` frame: the thread was waiting, not working.
+   * Leave out idle samples (V8's `(idle)` frame, the kernel's idle task: `idleNodes`): the thread
+   * was waiting, not working.
    * Without this they count in totals (and so in 'relative' shares); their weight is reported in
    * `DiffSide.idle` either way.
    */
@@ -180,13 +182,11 @@ function sideWeights(p: Profile, given: Float64Array | undefined, scale: number,
   const src = given ?? t.self;
   if (src.length !== t.length) throw new DiffError(`${p.name}: ${src.length} weights for ${t.length} call-tree nodes`);
   const w = scale === 1 ? Float64Array.from(src) : src.map((v) => v * scale);
-  // Under V8's `(idle)` frame the thread waited; pre-order lets "under idle" flow from parents.
-  const idleFrame = new Uint8Array(p.frames.length);
-  for (let f = 0; f < idleFrame.length; f++) idleFrame[f] = p.frames.name[f] === '(idle)' ? 1 : 0;
-  const underIdle = new Uint8Array(t.length);
+  // Idle samples as everywhere else (V8's `(idle)`, the kernel's idle task: see `idleNodes`), so
+  // that the cost and the search shares are of the same busy total.
+  const underIdle = idleNodes(p);
   let idle = 0;
   for (let i = 1; i < t.length; i++) {
-    underIdle[i] = underIdle[t.parent[i]!]! | idleFrame[t.frame[i]!]!;
     if (!underIdle[i]) continue;
     idle += w[i]!;
     if (excludeIdle) w[i] = 0;

@@ -8,6 +8,12 @@ import type { OpenedSource } from './source';
 export interface ImportOptions {
   /** perf script: the event type to keep (default: the first one seen) */
   perfEvent?: string;
+  /**
+   * trace events with samples of several threads: the thread to show, as `PID:TID`, as its name
+   * (the busiest thread of that name), or `all` (each thread under a root frame of its own);
+   * default: the busiest main thread
+   */
+  thread?: string;
 }
 
 export interface ImportContext {

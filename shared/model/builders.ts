@@ -7,18 +7,9 @@
 import { categorize, packageOf } from './categorize';
 import { frameKey } from './frame-key';
 import { GrowFloat64, GrowInt32 } from './grow';
+import { timeOrder } from './sample-time';
 import { Category, Tier } from './types';
-import type {
-  CallTree,
-  FormatId,
-  FrameTable,
-  Profile,
-  ProfileKind,
-  RunMeta,
-  SampleTable,
-  TraceEventStat,
-  Unit,
-} from './types';
+import type { CallTree, FormatId, FrameTable, Profile, ProfileKind, RunMeta, SampleTable, TraceEventStat, Unit } from './types';
 
 export interface FrameInput {
   /**
@@ -188,6 +179,10 @@ export class CallTreeBuilder {
   private readonly sampleNode = new GrowInt32(16);
   private readonly sampleTime = new GrowFloat64(16);
   private readonly sampleWeight = new GrowFloat64(16);
+  private readonly sampleThread = new GrowInt32(16);
+  private threaded = false;
+  /** the thread recorded with the samples added from now on (`SampleTable.thread`); 0 by default */
+  thread = 0;
 
   /** The root node. */
   readonly root = 0;
@@ -252,12 +247,17 @@ export class CallTreeBuilder {
     return node;
   }
 
-  /** Records one sample in time order (its weight is also added to the node). */
+  /**
+   * Records one sample (its weight is also added to the node). Samples may come in any order of
+   * time: `finish` puts them in time order.
+   */
   addSample(node: number, weight: number, time: number): void {
     this.self.data[node]! += weight;
     this.sampleNode.push(node);
     this.sampleTime.push(time);
     this.sampleWeight.push(weight);
+    this.sampleThread.push(this.thread);
+    if (this.thread !== 0) this.threaded = true;
   }
 
   get sampleCount(): number {
@@ -315,17 +315,22 @@ export class CallTreeBuilder {
     }
     const tree: CallTree = { length: n, parent, frame, depth, end, self, total };
     if (this.sampleNode.length === 0) return { tree };
-    const node = this.sampleNode.finish();
+    let node = this.sampleNode.finish();
     for (let i = 0; i < node.length; i++) node[i] = newIndex[node[i]!]!;
-    return {
-      tree,
-      samples: {
-        length: node.length,
-        node,
-        time: this.sampleTime.finish(),
-        weight: this.sampleWeight.finish(),
-      },
-    };
+    let time = this.sampleTime.finish();
+    let weight = this.sampleWeight.finish();
+    let thread = this.threaded ? this.sampleThread.finish() : undefined;
+    // Samples in time order, whatever order they were recorded in (see ./sample-time).
+    const byTime = timeOrder(time);
+    if (byTime) {
+      node = node.map((_, i) => node[byTime[i]!]!);
+      time = time.map((_, i) => time[byTime[i]!]!);
+      weight = weight.map((_, i) => weight[byTime[i]!]!);
+      if (thread) thread = thread.map((_, i) => thread![byTime[i]!]!);
+    }
+    const samples: SampleTable = { length: node.length, node, time, weight };
+    if (thread) samples.thread = thread;
+    return { tree, samples };
   }
 }
 

@@ -50,6 +50,8 @@ export function checkProfile(p: Profile): string[] {
   if (s) {
     if (s.node.length !== s.length || s.time.length !== s.length || s.weight.length !== s.length)
       say('sample columns differ in length');
+    if (s.thread && s.thread.length !== s.length) say('sample columns differ in length');
+    if (s.thread) for (let i = 0; i < s.length; i++) if (s.thread[i]! < 0 || s.thread[i]! >= (p.meta.threads?.length ?? 0)) say(`sample ${i} has thread ${s.thread[i]}`);
     for (let i = 0; i < s.length; i++) {
       if (s.node[i]! < 0 || s.node[i]! >= t.length) say(`sample ${i} points at node ${s.node[i]}`);
       if (!Number.isFinite(s.weight[i]!) || s.weight[i]! < 0) say(`sample ${i} has weight ${s.weight[i]}`);

@@ -1,23 +1,86 @@
 /**
- * Time weights of sampled profiles. Sampled importers weigh every sample 1 (unit 'samples', so
- * the tree counts samples, which is what `flamelens collapse` prints by default) and keep each
- * sample's timestamp in the `SampleTable`. Time-weighted views are derived from those
- * timestamps here instead of being stored twice.
+ * Sample times, and the one rule that turns them into time weights.
  *
- * A sample stands for the stack from its own timestamp until the next sample's; the last sample
- * has no successor and gets 0. This is how speedscope and Chrome DevTools weigh V8 CPU
- * profiles, so the sums reproduce their microsecond totals.
+ * Samples are kept in time order: V8 writes some out of order (a negative `timeDeltas` entry,
+ * `…,1203,-35,1270,…` in Chrome's ProfileChunk events), and Chrome DevTools'
+ * `CPUProfileDataModel.sortSamples` puts them back in order, stably, before anything is weighed.
+ * `CallTreeBuilder.finish` does the same with `timeOrder`, for every importer.
+ *
+ * A sample stands for its stack from its own time until the next sample's; the last sample has no
+ * successor and lasts the mean interval, (last − first) / (n − 1), as in DevTools'
+ * `normalizeTimestamps`. So a thread's time total is its sampled span plus one mean interval.
+ * speedscope weighs differently (a run of equal samples kept at its first time, times clamped
+ * instead of sorted, the last sample 0), so its totals can be a little lower.
  */
 import type { Profile, SampleTable } from './types';
 
-/** How long each sample lasted, in the unit of `SampleTable.time` (microseconds). */
+/**
+ * The stable permutation that puts `time` in ascending order, or undefined when it already is
+ * (the usual case, checked in one pass) or when some time is unknown (NaN: such a sample has no
+ * place in time, and the recorded order is the best there is).
+ */
+export function timeOrder(time: ArrayLike<number>): Int32Array | undefined {
+  const n = time.length;
+  let sorted = true;
+  for (let i = 0; i < n; i++) {
+    const t = time[i]!;
+    if (Number.isNaN(t)) return undefined;
+    if (i > 0 && t < time[i - 1]!) sorted = false;
+  }
+  if (sorted) return undefined;
+  const order = new Int32Array(n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  // Ties keep their recorded order: Array.prototype.sort is stable, and the index breaks ties anyway.
+  order.sort((a, b) => time[a]! - time[b]! || a - b);
+  return order;
+}
+
+/**
+ * The mean interval between samples in microseconds, over the samples with a time (of thread
+ * `thread` only, when given); 0 with fewer than two.
+ */
+export function meanInterval(s: SampleTable, thread?: number): number {
+  let first = NaN;
+  let last = NaN;
+  let known = 0;
+  for (let i = 0; i < s.length; i++) {
+    const t = s.time[i]!;
+    if (Number.isNaN(t) || (thread !== undefined && (s.thread?.[i] ?? 0) !== thread)) continue;
+    if (known++ === 0) first = t;
+    last = t;
+  }
+  return known > 1 ? (last - first) / (known - 1) : 0;
+}
+
+/**
+ * How long each sample lasted, in microseconds: until the next sample of its thread, the last
+ * one of each thread that thread's mean interval. Samples must be in time order (as the model
+ * keeps them); a sample with an unknown time, or followed by one, lasts 0.
+ */
 export function sampleDurations(s: SampleTable): Float64Array {
   const d = new Float64Array(s.length);
-  for (let i = 0; i + 1 < s.length; i++) {
-    const w = s.time[i + 1]! - s.time[i]!;
-    // Unknown (NaN) or backwards timestamps give no time rather than a negative width.
-    d[i] = w > 0 ? w : 0;
+  const n = s.length;
+  if (!s.thread) {
+    // One thread (the usual case, and millions of samples in a big profile): a plain pass.
+    for (let i = 0; i + 1 < n; i++) {
+      const w = s.time[i + 1]! - s.time[i]!;
+      d[i] = w > 0 ? w : 0;
+    }
+    if (n > 0 && !Number.isNaN(s.time[n - 1]!)) d[n - 1] = meanInterval(s);
+    return d;
   }
+  // the latest sample of each thread so far
+  const prev = new Map<number, number>();
+  for (let i = 0; i < n; i++) {
+    const k = s.thread?.[i] ?? 0;
+    const p = prev.get(k);
+    if (p !== undefined) {
+      const w = s.time[i]! - s.time[p]!;
+      d[p] = w > 0 ? w : 0;
+    }
+    prev.set(k, i);
+  }
+  for (const [k, last] of prev) if (!Number.isNaN(s.time[last]!)) d[last] = meanInterval(s, s.thread ? k : undefined);
   return d;
 }
 
@@ -33,4 +96,11 @@ export function sampleTimeSelf(p: Profile): Float64Array | undefined {
   const d = sampleDurations(s);
   for (let i = 0; i < s.length; i++) self[s.node[i]!]! += d[i]!;
   return self;
+}
+
+/** Whether every sample has a time, so that time weights can be worked out. */
+export function hasSampleTimes(s: SampleTable | undefined): s is SampleTable {
+  if (!s || s.length === 0) return false;
+  for (let i = 0; i < s.length; i++) if (Number.isNaN(s.time[i]!)) return false;
+  return true;
 }

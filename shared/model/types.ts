@@ -38,14 +38,7 @@ export function isTime(v: unknown): v is number {
 }
 
 /** The importer that read a file. */
-export type FormatId =
-  | 'cpuprofile'
-  | 'trace-events'
-  | 'perf-script'
-  | 'folded'
-  | '0x'
-  | 'heapprofile'
-  | 'pprof';
+export type FormatId = 'cpuprofile' | 'trace-events' | 'perf-script' | 'folded' | '0x' | 'heapprofile' | 'pprof';
 
 /**
  * How weights were obtained.
@@ -168,8 +161,10 @@ export interface CallTree {
 }
 
 /**
- * Individual samples in time order as recorded (present for sampled formats that have them).
- * Used for heatmaps and time ranges.
+ * Individual samples, in time order (present for sampled formats that have them): V8 records
+ * some out of order, and the builder sorts them, stably, as Chrome DevTools does (see
+ * `model/sample-time.ts`; a table with an unknown time keeps the recorded order). Used for time
+ * weights, heatmaps and time ranges.
  */
 export interface SampleTable {
   length: number;
@@ -177,8 +172,16 @@ export interface SampleTable {
   node: Int32Array;
   /** timestamp in microseconds on the producer's clock (absolute, not rebased); NaN when unknown */
   time: Float64Array;
-  /** weight of the sample in the profile's unit */
+  /**
+   * weight of the sample in the profile's unit: 1 when counting samples, its duration in
+   * microseconds when weighed by time (`model/weigh.ts`)
+   */
   weight: Float64Array;
+  /**
+   * when the profile holds the samples of several threads (each under a root frame of its own):
+   * the sample's thread, an index into `meta.threads`; absent when all samples are one thread's
+   */
+  thread?: Int32Array;
 }
 
 /** Per event-type statistics of a trace-event file (for the statistics table). */
@@ -194,6 +197,19 @@ export interface TraceEventStat {
   bytes: number;
   /** summed duration in microseconds for events that have one (`X` dur, paired B/E, paired b/e) */
   duration: number;
+}
+
+/** A thread with samples in a file, as `flamelens info` lists it. */
+export interface ThreadInfo {
+  /** process and thread ids as the file writes them ('' when it has none) */
+  pid: string;
+  tid: string;
+  /** the thread's name (`thread_name` metadata), '' when the file gives none */
+  name: string;
+  /** samples of the thread, counted as in the file */
+  samples: number;
+  /** seconds from its earliest sample to its latest */
+  seconds: number;
 }
 
 export interface RunMeta {
@@ -215,6 +231,11 @@ export interface RunMeta {
    * samples): that thread, as `name (pid/tid)`
    */
   thread?: string;
+  /**
+   * every thread with samples in the file (trace events), the one shown (`thread`) first; one
+   * entry or none when the file has one thread
+   */
+  threads?: ThreadInfo[];
   /** things the importer tolerated (skipped lines, unmatched end events…), for the user to see */
   warnings: string[];
 }

@@ -9,7 +9,7 @@
  * pre-order, and the finished model goes through `checkProfile`.
  */
 import { checkProfile } from '../model/integrity';
-import type { CallTree, FormatId, FrameTable, Profile, ProfileKind, RunMeta, SampleTable, TraceEventStat, Unit } from '../model/types';
+import type { CallTree, FormatId, FrameTable, Profile, ProfileKind, RunMeta, SampleTable, ThreadInfo, TraceEventStat, Unit } from '../model/types';
 import { base64ToTyped, typedToBase64 } from './base64';
 import { type Json, JsonCheck, describe } from './json-check';
 
@@ -45,6 +45,7 @@ export function profileToJson(p: Profile): Json {
   if (p.samples) {
     const s = p.samples;
     out.samples = { length: s.length, node: typedToBase64(s.node), time: typedToBase64(s.time), weight: typedToBase64(s.weight) };
+    if (s.thread) (out.samples as Json).thread = typedToBase64(s.thread);
   }
   if (p.traceStats) out.traceStats = p.traceStats;
   return out;
@@ -122,12 +123,14 @@ function readTree(c: JsonCheck, v: unknown, path: string): CallTree {
 function readSamples(c: JsonCheck, v: unknown, path: string): SampleTable {
   const o = c.obj(v, path);
   const length = c.num(o.length, `${path}.length`, { min: 0, int: true });
-  return {
+  const s: SampleTable = {
     length,
     node: column(c, o, 'node', path, Int32Array, length),
     time: column(c, o, 'time', path, Float64Array, length),
     weight: column(c, o, 'weight', path, Float64Array, length),
   };
+  if (o.thread !== undefined) s.thread = column(c, o, 'thread', path, Int32Array, length);
+  return s;
 }
 
 function readNames(c: JsonCheck, v: unknown, path: string): Record<string, string> {
@@ -151,6 +154,19 @@ function readMeta(c: JsonCheck, v: unknown, path: string): RunMeta {
   const processNames = c.opt(o, 'processNames', path, (x, p) => readNames(c, x, p));
   const threadNames = c.opt(o, 'threadNames', path, (x, p) => readNames(c, x, p));
   const thread = c.opt(o, 'thread', path, (x, p) => c.str(x, p));
+  const threads = c.opt(o, 'threads', path, (x, p) =>
+    c.arr(x, p).map((t, i): ThreadInfo => {
+      const q = `${p}[${i}]`;
+      const r = c.obj(t, q);
+      return {
+        pid: c.str(r.pid, `${q}.pid`),
+        tid: c.str(r.tid, `${q}.tid`),
+        name: c.str(r.name, `${q}.name`),
+        samples: c.num(r.samples, `${q}.samples`, { min: 0, int: true }),
+        seconds: c.num(r.seconds, `${q}.seconds`, { min: 0 }),
+      };
+    }),
+  );
   if (startTime !== undefined) meta.startTime = startTime;
   if (endTime !== undefined) meta.endTime = endTime;
   if (sampleInterval !== undefined) meta.sampleInterval = sampleInterval;
@@ -159,6 +175,7 @@ function readMeta(c: JsonCheck, v: unknown, path: string): RunMeta {
   if (processNames !== undefined) meta.processNames = processNames;
   if (threadNames !== undefined) meta.threadNames = threadNames;
   if (thread !== undefined) meta.thread = thread;
+  if (threads !== undefined) meta.threads = threads;
   return meta;
 }
 

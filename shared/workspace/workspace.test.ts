@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { importProfile } from '../import/import-profile';
 import { checkProfile } from '../model/integrity';
 import type { Profile } from '../model/types';
+import { weighByDefault, weighProfile } from '../model/weigh';
 import { fileSource, fixturePath } from '../test/files';
 import { folded } from '../test/folded';
 import { base64ToBytes, base64ToTyped, bytesToBase64, typedToBase64 } from './base64';
@@ -23,7 +24,8 @@ let stacks: Profile;
 let ws: Workspace;
 
 beforeAll(async () => {
-  cpu = await importProfile(fileSource(fixturePath('samples/baseline/CPU.20261121.233005.6118.0.001.cpuprofile')));
+  // as the app holds it: V8 samples weighed by time
+  cpu = weighByDefault(await importProfile(fileSource(fixturePath('samples/baseline/CPU.20261121.233005.6118.0.001.cpuprofile'))));
   trace = await importProfile(fileSource(fixturePath('corpus/speedscope/sample/profiles/trace-event/matching-x.json')));
   stacks = await folded('main;handler;<anon> & co 3\nmain;handler 2\nmain;gc 1', 'agent.folded');
   ws = {
@@ -131,6 +133,37 @@ describe('workspace file', () => {
     }
     expect(back.runs[0]!.profile.samples!.length).toBeGreaterThan(0);
     expect(back.runs[2]!.profile.traceStats!.length).toBeGreaterThan(0);
+  });
+
+  it('weighs a run saved in sample counts by time, as a new import of the same file is', async () => {
+    const counted = weighProfile(cpu, 'samples');
+    expect(counted.unit).toBe('samples');
+    const back = await decodeWorkspace(
+      await encodeWorkspace({ ...ws, runs: [{ ...ws.runs[0]!, profile: counted }, ...ws.runs.slice(1)] }),
+      'old.flamelens',
+    );
+    const p = back.runs[0]!.profile;
+    expect(p.unit).toBe('microseconds');
+    expect(checkProfile(p)).toEqual([]);
+    expect(p.tree.total[0]).toBeCloseTo(cpu.tree.total[0]!, 6);
+    expect(Array.from(p.samples!.weight)).toEqual(Array.from(cpu.samples!.weight));
+  });
+
+  it("keeps a run's threads, and which thread each sample is of", async () => {
+    const all = await importProfile(fileSource(fixturePath('corpus/devtools-frontend/two-workers.json.gz')), {
+      options: { thread: 'all' },
+    });
+    expect(all.samples!.thread).toBeDefined();
+    const back = await decodeWorkspace(
+      await encodeWorkspace({ ...ws, runs: [{ ...ws.runs[0]!, profile: all }, ...ws.runs.slice(1)] }),
+      'threads.flamelens',
+    );
+    const p = back.runs[0]!.profile;
+    expect(checkProfile(p)).toEqual([]);
+    expect(p.meta.threads).toEqual(all.meta.threads);
+    expect(Array.from(p.samples!.thread!)).toEqual(Array.from(all.samples!.thread!));
+    // weighed by time per thread, as a new import is
+    expect(p.tree.total[0]).toBeCloseTo(weighByDefault(all).tree.total[0]!, 3);
   });
 
   it('is identified by its decompressed head and its extension', async () => {

@@ -14,6 +14,7 @@ import { type Anchor, type Annotation, type AnnotationDoc, MAX_TEXT, normalizeRe
 import type { Profile } from '../model/types';
 import { type Json, JsonCheck, WorkspaceError, describe } from './json-check';
 import { TooLargeError, gunzipBytes, gzipBytes } from './gzip';
+import { weighByDefault } from '../model/weigh';
 import { profileFromJson, profileToJson } from './profile-codec';
 
 export { WorkspaceError } from './json-check';
@@ -304,7 +305,8 @@ function readWorkspace(c: JsonCheck, doc: Json): Workspace {
       id,
       title: c.str(r.title, `${p}.title`, MAX_TEXT),
       fileName: c.str(r.fileName, `${p}.fileName`, MAX_TEXT),
-      profile: profileFromJson(c, r.profile, `${p}.profile`),
+      // Runs saved before V8 samples were weighed by time come back weighed as a new import is.
+      profile: weighByDefault(profileFromJson(c, r.profile, `${p}.profile`)),
     };
     if (r.path !== undefined) run.path = c.str(r.path, `${p}.path`, MAX_TEXT);
     return run;

@@ -4,7 +4,7 @@ import { formatDelta } from '../../../shared/diff/diff-query';
 import type { Profile } from '../../../shared/model/types';
 import type { ViewOptions, ViewTree } from '../../../shared/view/view-tree';
 import { diffColor } from '../diff/diff-colors';
-import { type DiffResult, comparedProfile, diffFor, mergedFor, rangeFor, searchFor, viewTreeFor } from '../store/derived';
+import { type DiffResult, comparedProfile, diffFor, mergedFor, rangeFor, searchFor, totalsFor, viewTreeFor } from '../store/derived';
 import type { Run } from '../store/runs-slice';
 import { useStore } from '../store/store';
 import { MATCH_COLOR, frameColor } from './colors';
@@ -36,7 +36,7 @@ function nameOfKey(key: string): string {
 /** What the hover tooltip needs, kept current without re-creating the chart. */
 interface HoverContext {
   drawn: Profile;
-  /** the drawn tree's total (within the time range when there is one) */
+  /** the drawn tree's busy total, idle left out (within the time range when there is one) */
   drawnTotal: number;
   baseline: Profile | undefined;
   diff: DiffResult | undefined;
@@ -90,7 +90,7 @@ export function PaneChart({ run, baseline }: { run: Run; baseline: Profile | und
   }, [drawn, drawnRw, focus, sort, width, search, run.title, diffOn, diff, measure]);
 
   useEffect(() => {
-    hoverCtx.current = { drawn, drawnTotal: (drawnRw?.total ?? drawn.tree.total)[0]!, baseline, diff: diffOn ? diff : undefined };
+    hoverCtx.current = { drawn, drawnTotal: totalsFor(drawn, drawnRw).busy, baseline, diff: diffOn ? diff : undefined };
   });
 
   // The chart is created once per pane; it reports clicks and hovers to the store.
@@ -170,7 +170,15 @@ export function PaneChart({ run, baseline }: { run: Run; baseline: Profile | und
   const timed = hasTimestamps(profile);
   return (
     <>
-      <PaneFacts run={run} profile={profile} baseline={baseline} rw={rw} baseRw={baseRw} diff={diff} drawnLabel={diffOn ? diffView : undefined} />
+      <PaneFacts
+        run={run}
+        profile={profile}
+        baseline={baseline}
+        rw={rw}
+        baseRw={baseRw}
+        diff={diff}
+        drawnLabel={diffOn ? diffView : undefined}
+      />
       {timed && <Timeline runId={run.id} title={run.title} profile={profile} width={width} />}
       {missing && (
         <div className="pane-note" role="note">

@@ -1,8 +1,9 @@
 import { formatChange } from '../../../shared/diff/diff-query';
 import type { Profile } from '../../../shared/model/types';
 import type { RangeWeights } from '../../../shared/heatmap/heatmap';
+import { totalNoun } from '../../../shared/search/busy';
 import type { DiffResult } from '../store/derived';
-import { searchFor } from '../store/derived';
+import { searchFor, totalsFor } from '../store/derived';
 import type { Run } from '../store/runs-slice';
 import { useStore } from '../store/store';
 import { formatDuration, formatPercent, formatPoints, formatWeight } from './format';
@@ -32,7 +33,10 @@ interface Props {
   drawnLabel: string | undefined;
 }
 
-/** The facts line of a pane: format, unit, total, duration, cost against the baseline, search share. */
+/**
+ * The facts line of a pane: format, unit, total (and busy CPU, idle left out, when the run has idle
+ * samples), duration, cost against the baseline, search share of busy CPU.
+ */
 export function PaneFacts({ run, profile, baseline, rw, baseRw, diff, drawnLabel }: Props) {
   const query = useStore((s) => s.query);
   const filterMode = useStore((s) => s.filterMode);
@@ -40,24 +44,46 @@ export function PaneFacts({ run, profile, baseline, rw, baseRw, diff, drawnLabel
   const search = searchFor(profile, query, filterMode, rw);
   const own = search.share;
   const baseShare = baseline ? searchFor(baseline, query, filterMode, baseRw).share : undefined;
-  const duration = profile.meta.startTime !== undefined && profile.meta.endTime !== undefined ? profile.meta.endTime - profile.meta.startTime : undefined;
+  const duration =
+    profile.meta.startTime !== undefined && profile.meta.endTime !== undefined ? profile.meta.endTime - profile.meta.startTime : undefined;
   const d = diff?.diff;
+  const totals = totalsFor(profile);
+  const threads = profile.meta.threads;
   return (
     <div className="pane-facts">
       <span>{profile.format}</span>
       <span>{profile.unit}</span>
-      <span title="total weight">{formatWeight(profile.tree.total[0]!, profile.unit)}</span>
+      <span title={totals.idle > 0 ? 'every sample, idle included' : 'total weight'}>
+        {formatWeight(totals.all, profile.unit)}
+        {totals.idle > 0 ? ' in all' : ''}
+      </span>
+      {totals.idle > 0 && (
+        <span title="idle samples left out: what shares and the cost against the baseline are of">
+          {formatWeight(totals.busy, profile.unit)} busy CPU
+        </span>
+      )}
+      {threads && threads.length > 1 && (
+        <span
+          title={threads.map((t) => `${t.name || 'thread'} ${t.pid}/${t.tid}: ${t.samples.toLocaleString('en-US')} samples`).join('\n')}
+        >
+          {profile.meta.thread?.startsWith('all ')
+            ? profile.meta.thread
+            : `${profile.meta.thread}, 1 of ${threads.length} threads with samples`}
+        </span>
+      )}
       {rw && <RangeBadge runId={run.id} title={run.title} rw={rw} profile={profile} />}
-      {duration !== undefined && duration > 0 && <span title="duration">{formatDuration(duration)}</span>}
+      {duration !== undefined && duration > 0 && <span title="duration">{formatDuration(duration)} long</span>}
       {d && (
         <output className="headline" role="status" aria-label={`Cost of ${run.title} against the baseline`}>
-          <strong>{formatChange(d.change)}</strong> {costWord(profile)} vs baseline{d.baseline.idle + d.run.idle > 0 ? ' (idle left out)' : ''}
+          <strong>{formatChange(d.change)}</strong> {costWord(profile)} vs baseline
+          {d.baseline.idle + d.run.idle > 0 ? ' (idle left out)' : ''}
         </output>
       )}
       {diff?.error && <span className="error-text">{diff.error}</span>}
       {own && (
         <output className="share" role="status" aria-label={`Search share in ${run.title}`}>
-          matches own <strong>{formatPercent(own.inclusive)}</strong> inclusive, <strong>{formatPercent(own.self)}</strong> self
+          matches own <strong>{formatPercent(own.inclusive)}</strong> inclusive, <strong>{formatPercent(own.self)}</strong> self of{' '}
+          {totalNoun(profile)}
           {baseShare && baseline && <> · {formatPoints((own.inclusive - baseShare.inclusive) * 100)} vs baseline</>}
         </output>
       )}
@@ -73,8 +99,8 @@ function RangeBadge({ runId, title, rw, profile }: { runId: string; title: strin
   const t0 = (profile.meta.startTime ?? range.start * 1e6) / 1e6;
   return (
     <span className="range-badge" role="status" aria-label={`Time range of ${title}`}>
-      range {(range.start - t0).toFixed(2)}–{(range.end - t0).toFixed(2)} s: <strong>{rw.sampleCount.toLocaleString('en-US')}</strong> samples,{' '}
-      {formatWeight(rw.total[0]!, profile.unit)}
+      range {(range.start - t0).toFixed(2)}–{(range.end - t0).toFixed(2)} s: <strong>{rw.sampleCount.toLocaleString('en-US')}</strong>{' '}
+      samples, {formatWeight(rw.total[0]!, profile.unit)}
       <button type="button" className="link" onClick={() => useStore.getState().rangeCleared(runId)}>
         clear
       </button>

@@ -1,12 +1,14 @@
 /**
  * The hover tooltip of a pane, filled imperatively (it changes on every mouse move, which must
- * not re-render React): the box's total and self with their share of the run, category, file,
+ * not re-render React): the box's total and self with their share of the run's busy CPU, category, file,
  * V8 tier, and the baseline's figures for the same call path.
  */
 import type { FlameNode } from 'd3-flame-graph';
 import { CATEGORY_NAMES, TIER_NAMES } from '../../../shared/model/types';
 import type { Profile } from '../../../shared/model/types';
 import { resolveFocus, type ViewNode } from '../../../shared/view/view-tree';
+import { totalNoun } from '../../../shared/search/busy';
+import { totalsFor } from '../store/derived';
 import { keyPath } from './flame-chart';
 import { formatPercent, formatWeight } from './format';
 
@@ -39,6 +41,7 @@ export function fillTooltip(
   el: HTMLElement,
   d: FlameNode<ViewNode>,
   run: Profile,
+  /** the run's busy total, idle left out (within its time range when there is one) */
   runTotal: number,
   baseline: Profile | undefined,
   delta?: string,
@@ -52,18 +55,29 @@ export function fillTooltip(
   if (n.file) el.append(row('file', n.line ? `${n.file}:${n.line}` : n.file));
   if (n.key !== '') el.append(row('category', CATEGORY_NAMES[n.category] ?? 'other'));
   if (TIER_NAMES[n.tier]) el.append(row('V8 tier', TIER_NAMES[n.tier]!));
-  const pct = (v: number, of: number) => (of > 0 ? ` (${formatPercent(v / of)})` : '');
-  el.append(row('total', `${formatWeight(n.value, run.unit)}${pct(n.value, runTotal)}`));
-  el.append(row('self', `${formatWeight(n.self, run.unit)}${pct(n.self, runTotal)}`));
-  if (delta !== undefined && n.key !== '') el.append(row('Δ baseline', `${delta}${n.status === 2 ? ' (new)' : n.status === 3 ? ' (gone in this run)' : n.status === 4 ? ' (moved: the function runs under other callers on the other side)' : ''}`));
+  const pct = (v: number, of: number, noun: string) => (of > 0 ? ` (${formatPercent(v / of)} of ${noun})` : '');
+  // Shares are of busy CPU (idle left out), as the pane's search share and cost are; the idle
+  // frame's, and the whole run's (the root box), are of every sample.
+  const idle = n.name === '(idle)' || n.key === '';
+  const ofRun = (v: number) => (idle ? pct(v, totalsFor(run).all, 'all samples') : pct(v, runTotal, totalNoun(run)));
+  el.append(row('total', `${formatWeight(n.value, run.unit)}${ofRun(n.value)}`));
+  el.append(row('self', `${formatWeight(n.self, run.unit)}${ofRun(n.self)}`));
+  if (delta !== undefined && n.key !== '')
+    el.append(
+      row(
+        'Δ baseline',
+        `${delta}${n.status === 2 ? ' (new)' : n.status === 3 ? ' (gone in this run)' : n.status === 4 ? ' (moved: the function runs under other callers on the other side)' : ''}`,
+      ),
+    );
   if (baseline && baseline !== run && n.key !== '') {
     const b = pathFigures(baseline, keyPath(d));
-    const bt = baseline.tree.total[0]!;
+    const t = totalsFor(baseline);
+    const [bt, noun] = idle ? [t.all, 'all samples'] : [t.busy, totalNoun(baseline)];
     el.append(
       row(
         'baseline',
         b
-          ? `total ${formatWeight(b.total, baseline.unit)}${pct(b.total, bt)}, self ${formatWeight(b.self, baseline.unit)}${pct(b.self, bt)}`
+          ? `total ${formatWeight(b.total, baseline.unit)}${pct(b.total, bt, noun)}, self ${formatWeight(b.self, baseline.unit)}${pct(b.self, bt, noun)}`
           : 'not on this path in the baseline (new)',
       ),
     );

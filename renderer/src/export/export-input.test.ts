@@ -40,6 +40,18 @@ function state(over: Partial<ExportState> = {}): ExportState {
 }
 
 describe('export input from the store', () => {
+  it('says which total a figure is of when a run has idle samples', async () => {
+    const idle = await folded('main;handler;route 60\nmain;handler;dd-trace-wrap 40\n(idle) 100', 'idle.folded');
+    const runs = [state().runs[0]!, { id: 'r2', title: 'dd-trace', fileName: 'idle.folded', status: 'ready' as const, profile: idle }];
+    const inp = buildExportInput(state({ runs }), EMPTY_ANNOTATIONS, { width: 1000, date: new Date(0) });
+    expect(inp.panes[1]!.facts).toEqual(['folded', 'samples', '200 samples in all', '100 samples busy CPU']);
+    // 40 of the 100 busy samples, not of all 200; the cost compares busy totals, 100 against 100
+    expect(inp.panes[1]!.readouts).toEqual([
+      '±0.0% CPU time vs baseline (idle left out)',
+      '“dd-trace” owns 40% inclusive, 40% self of busy CPU · +40 pp vs baseline',
+    ]);
+  });
+
   it('has every ready run with its facts, cost headline and search share', () => {
     const inp = buildExportInput(state(), EMPTY_ANNOTATIONS, { width: 1000, date: new Date(0) });
     expect(inp.panes.map((p) => [p.runId, p.baseline])).toEqual([
@@ -49,7 +61,7 @@ describe('export input from the store', () => {
     expect(inp.panes[0]!.facts).toEqual(['folded', 'samples', '100 samples']);
     expect(inp.panes[1]!.readouts).toEqual([
       '+40% CPU time vs baseline',
-      '“dd-trace” owns 28.6% inclusive, 28.6% self · +28.6 pp vs baseline',
+      '“dd-trace” owns 28.6% inclusive, 28.6% self of busy CPU · +28.6 pp vs baseline',
     ]);
     expect(inp.legends.map((l) => l.title)).toEqual(['Frames', 'Search']);
     // search matches drawn in the match colour

@@ -8,11 +8,12 @@ import type { AnnotationDoc } from '../../../shared/annotate/annotations';
 import { annotateView } from '../../../shared/diff/annotate-view';
 import { formatChange } from '../../../shared/diff/diff-query';
 import type { Profile } from '../../../shared/model/types';
+import { totalNoun } from '../../../shared/search/busy';
 import type { ViewNode, ViewOptions } from '../../../shared/view/view-tree';
 import { MATCH_COLOR, frameColor, legend } from '../comparison/colors';
 import { formatDuration, formatPercent, formatPoints, formatWeight } from '../comparison/format';
 import { diffColor, diffLegend, diffLegendNote } from '../diff/diff-colors';
-import { comparedProfile, diffFor, mergedFor, rangeFor, searchFor, viewTreeFor } from '../store/derived';
+import { comparedProfile, diffFor, mergedFor, rangeFor, searchFor, totalsFor, viewTreeFor } from '../store/derived';
 import type { AppState } from '../store/store';
 import { type ExportInput, type ExportPane, type LegendGroup, exportChartWidth } from './render-svg';
 
@@ -89,9 +90,11 @@ function pane(s: ExportState, run: ExportState['runs'][number], baseline: Profil
     return frameColor(s.palette, n.category, n.tier, n.key, n.context);
   };
 
-  const facts = [profile.format, profile.unit, formatWeight(profile.tree.total[0]!, profile.unit)];
+  const runTotals = totalsFor(profile);
+  const facts = [profile.format, profile.unit, `${formatWeight(runTotals.all, profile.unit)}${runTotals.idle > 0 ? ' in all' : ''}`];
+  if (runTotals.idle > 0) facts.push(`${formatWeight(runTotals.busy, profile.unit)} busy CPU`);
   const { startTime, endTime } = profile.meta;
-  if (startTime !== undefined && endTime !== undefined && endTime > startTime) facts.push(formatDuration(endTime - startTime));
+  if (startTime !== undefined && endTime !== undefined && endTime > startTime) facts.push(`${formatDuration(endTime - startTime)} long`);
   if (diffOn) facts.push(DRAWN_LABEL[s.diffView]!);
   const readouts: string[] = [];
   if (d)
@@ -105,7 +108,9 @@ function pane(s: ExportState, run: ExportState['runs'][number], baseline: Profil
   if (rw) facts.push(`time range: ${rw.sampleCount.toLocaleString('en-US')} samples`);
   if (own) {
     const vs = baseShare ? ` · ${formatPoints((own.inclusive - baseShare.inclusive) * 100)} vs baseline` : '';
-    readouts.push(`“${s.query}” owns ${formatPercent(own.inclusive)} inclusive, ${formatPercent(own.self)} self${vs}`);
+    readouts.push(
+      `“${s.query}” owns ${formatPercent(own.inclusive)} inclusive, ${formatPercent(own.self)} self of ${totalNoun(profile)}${vs}`,
+    );
   }
   const out: ExportPane = { runId: run.id, title: run.title, baseline: run.id === s.baselineId, facts, readouts, tree, fill };
   if (tree.focusDepth < s.focus.length) out.note = 'This run does not have the full focused path; showing its deepest matching frame.';

@@ -6,6 +6,7 @@
 import { toImportErrorData } from '../../../shared/import/errors';
 import { importProfile } from '../../../shared/import/import-profile';
 import type { ByteSource, ImportSource } from '../../../shared/import/source';
+import { weighByDefault } from '../../../shared/model/weigh';
 import type { FromWorker, ToWorker, WorkerFile, WorkerSource } from './protocol';
 import { profileBuffers } from './protocol';
 import { beginProfileWrite } from '../workspace/profile-store';
@@ -90,10 +91,13 @@ self.onmessage = async (ev: MessageEvent<ToWorker>) => {
   }
   const name = msg.source.name;
   try {
-    const profile = await importProfile(toImportSource(msg.source), {
-      options: msg.options,
-      onProgress: (read, size) => post({ type: 'progress', read, size }),
-    });
+    // V8 samples are not evenly spaced: the app weighs them by time (model/weigh.ts).
+    const profile = weighByDefault(
+      await importProfile(toImportSource(msg.source), {
+        options: msg.options,
+        onProgress: (read, size) => post({ type: 'progress', read, size }),
+      }),
+    );
     // The store copies the profile when the write starts, so its buffers can be handed over at
     // once; the write itself finishes while the window already draws the run.
     // A store that cannot be written (no IndexedDB, no room) costs the recovery, never the import.

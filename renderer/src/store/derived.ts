@@ -2,12 +2,23 @@
  * Derived data, computed by shared/ functions and memoized per profile (and per time range) —
  * never stored.
  */
-import { type Normalize, type ProfileDiff, DiffError, diffProfiles } from '../../../shared/diff/diff';
+import { type Normalize, type ProfileDiff, DiffError, commonUnit, diffProfiles } from '../../../shared/diff/diff';
 import { type DiffIndex, indexDiff } from '../../../shared/diff/diff-query';
 import { type EntryMatch, entryMatch, withEntryMatched } from '../../../shared/diff/entry-script';
 import { mergedProfile } from '../../../shared/diff/merged-profile';
-import { type Density, type Heatmap, type RangeWeights, density, heatmap, rangeWeights, selectionWeights } from '../../../shared/heatmap/heatmap';
+import {
+  type Density,
+  type Heatmap,
+  type RangeWeights,
+  density,
+  heatmap,
+  idleNodes,
+  rangeWeights,
+  selectionWeights,
+} from '../../../shared/heatmap/heatmap';
 import type { Profile } from '../../../shared/model/types';
+import { weighProfile, weighable } from '../../../shared/model/weigh';
+import { type Totals, busyWeights, runTotals } from '../../../shared/search/busy';
 import { type MatchShare, compileQuery, matchFrames, matchShare } from '../../../shared/search/matcher';
 import { type FunctionStats, functionStats } from '../../../shared/view/function-stats';
 import { type ViewOptions, type ViewTree, buildViewTree, filteredTotals } from '../../../shared/view/view-tree';
@@ -55,14 +66,38 @@ export function rangeFor(p: Profile, range: TimeRange | undefined): RangeWeights
   });
 }
 
+const idleCache = new WeakMap<Profile, Uint8Array>();
+
+/** Per call-tree node, 1 for idle samples' nodes (see `idleNodes`). */
+export function idleFor(p: Profile): Uint8Array {
+  let idle = idleCache.get(p);
+  if (!idle) idleCache.set(p, (idle = idleNodes(p)));
+  return idle;
+}
+
+const totalsCache = lastOf<Profile, Totals>();
+
+/** The run's total, idle and busy weight (within its time range when there is one). */
+export function totalsFor(p: Profile, rw?: RangeWeights): Totals {
+  return totalsCache(p, rangeId(rw), () => runTotals(p, rw?.self, idleFor(p)));
+}
+
+const busyCache = lastOf<Profile, Float64Array>();
+
+/** Per-node self weights with idle samples left out (within the time range when there is one). */
+function busyFor(p: Profile, rw?: RangeWeights): Float64Array {
+  return busyCache(p, rangeId(rw), () => busyWeights(p, rw?.self, idleFor(p)));
+}
+
 const searchCache = lastOf<Profile, SearchResult>();
 
+/** Search matches, and the share they own of the run's busy CPU (idle samples left out). */
 export function searchFor(p: Profile, query: string, mode: FilterMode, rw?: RangeWeights): SearchResult {
   return searchCache(p, `${mode}\u0000${query}\u0000${rangeId(rw)}`, () => {
     const q = compileQuery(query);
     if (!q) return {};
     const matches = matchFrames(p, q.match);
-    const result: SearchResult = { matches, share: matchShare(p, matches, rw?.self) };
+    const result: SearchResult = { matches, share: matchShare(p, matches, busyFor(p, rw)) };
     if (q.error) result.error = q.error;
     if (mode !== 'highlight') result.totals = filteredTotals(p, matches, mode, rw?.self);
     return result;
@@ -156,7 +191,13 @@ export function diffFor(
     const opts: Parameters<typeof diffProfiles>[2] = { normalize, threshold: noisePercent / 100, excludeIdle: true, matchEntry: false };
     if (baseRange) opts.baselineWeights = baseRange.self;
     if (runRange) opts.runWeights = runRange.self;
-    const diff = diffProfiles(baseline, run, opts);
+    // A run weighed by time against one that can only count samples (folded stacks, perf script
+    // without periods): both whole runs compared by sample count.
+    const counted =
+      !commonUnit(baseline.unit, run.unit) && !baseRange && !runRange && weighable(baseline, 'samples') && weighable(run, 'samples');
+    const diff = counted
+      ? diffProfiles(weighProfile(baseline, 'samples'), weighProfile(run, 'samples'), opts)
+      : diffProfiles(baseline, run, opts);
     let total = 0;
     let self = 0;
     for (let i = 1; i < diff.tree.length; i++) {

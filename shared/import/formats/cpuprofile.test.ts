@@ -4,7 +4,7 @@ import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { collapse } from '../../model/collapse';
 import { checkProfile } from '../../model/integrity';
-import { sampleDurations, sampleTimeSelf } from '../../model/sample-time';
+import { meanInterval, sampleDurations, sampleTimeSelf } from '../../model/sample-time';
 import { Category, type Profile } from '../../model/types';
 import { load, speedscope, summary, zeroEx } from '../../test/cpuprofile';
 import { fixturePath, readText } from '../../test/files';
@@ -69,9 +69,11 @@ describe('V8 .cpuprofile: detection', () => {
 });
 
 describe('V8 .cpuprofile: against speedscope', () => {
-  // speedscope weighs each sample by the time to the next one (the last sample gets nothing),
-  // leaves out (root) and (idle), and spans the profile from startTime to endTime (widened to
-  // the last sample time for legacy files, whose start and end are whole seconds).
+  // speedscope weighs each sample by the time to the next one, leaves out (root) and (idle), and
+  // spans the profile from startTime to endTime (widened to the last sample time for legacy
+  // files, whose start and end are whole seconds). Flamelens weighs as Chrome DevTools does: the
+  // same, except that the last sample lasts the mean interval instead of nothing (and samples
+  // recorded out of order are sorted, not held back, which moves no time in these files).
   const cases: [string, string][] = [
     ['Chrome/65/simple.cpuprofile', speedscope('Chrome/65/simple.cpuprofile')],
     ['Chrome/65/sucrase.cpuprofile', speedscope('Chrome/65/sucrase.cpuprofile')],
@@ -93,8 +95,10 @@ describe('V8 .cpuprofile: against speedscope', () => {
         // one unit of weight per sample, every sample kept with its time
         expect(p.tree.total[0]).toBe(samples);
         expect(p.samples!.length).toBe(samples);
-        // the same model, weighed by time, gives speedscope's microseconds
-        expect(nonIdle(p, sampleTimeSelf(p)!)).toBe(ref.total_non_idle_weight);
+        // the same model, weighed by time, gives speedscope's microseconds and the last sample
+        const s = p.samples!;
+        const last = p.frames.name[p.tree.frame[s.node[s.length - 1]!]!] === '(idle)' ? 0 : meanInterval(s);
+        expect(nonIdle(p, sampleTimeSelf(p)!)).toBeCloseTo(ref.total_non_idle_weight + last, 6);
         expect(p.meta.endTime! - p.meta.startTime!).toBe(ref.total_weight);
         // speedscope has no (idle) frame; every other frame is the same
         expect(p.frames.name.filter((n) => n !== '(idle)').length).toBe(ref.frame_count);
@@ -106,8 +110,10 @@ describe('V8 .cpuprofile: against speedscope', () => {
     const p = await load(speedscope('Chrome/65/simple.cpuprofile'));
     expect(summary(p)).toEqual({ format: 'cpuprofile', unit: 'samples', total: 29, samples: 29, frames: 5, nodes: 7 });
     expect(collapse(p)).toEqual(['(anonymous) 1', '(anonymous);a;b;d 14', '(anonymous);a;c;d 14']);
-    // speedscope's stacks_exact, less its '' stack (the time before the first sample)
-    expect(collapse(p, sampleTimeSelf(p)!)).toEqual(['(anonymous) 1060', '(anonymous);a;b;d 17002', '(anonymous);a;c;d 16283']);
+    // speedscope's stacks_exact, less its '' stack (the time before the first sample), and with
+    // the last sample's mean interval, a 34,345 µs span over 28 intervals = 1,226.6 µs, on its stack
+    expect(p.samples!.time[28]! - p.samples!.time[0]!).toBe(34345);
+    expect(collapse(p, sampleTimeSelf(p)!)).toEqual(['(anonymous) 1060', '(anonymous);a;b;d 17002', '(anonymous);a;c;d 17510']);
     // sample i lasts timeDeltas[i+1]: `"timeDeltas":[11575,1060,1045,…,1143]`
     expect(Array.from(sampleDurations(p.samples!).slice(0, 3))).toEqual([1060, 1045, 1270]);
     expect(p.samples!.time[0]).toBe(163140599286 + 11575);
@@ -119,13 +125,19 @@ describe('V8 .cpuprofile: against speedscope', () => {
     });
   });
 
-  it('keeps sample times monotonic where a time delta is negative', async () => {
-    const p = await load(zeroEx('examples/cpu-profiler/samples-cpu-prof.cpuprofile'));
-    expect(p.meta.warnings).toEqual(['1 sample time(s) go back in time; they were taken as the latest time before them']);
+  it('puts a sample recorded out of order (a negative time delta) in time order, with its own time', async () => {
+    const path = zeroEx('examples/cpu-profiler/samples-cpu-prof.cpuprofile');
+    const p = await load(path);
+    expect(p.meta.warnings).toEqual(['1 sample(s) were recorded out of time order (negative timeDeltas); they were put in time order']);
     const t = p.samples!.time;
     let backwards = 0;
     for (let i = 1; i < t.length; i++) if (t[i]! < t[i - 1]!) backwards++;
     expect(backwards).toBe(0);
+    // the times are the file's, sorted: startTime plus the running sum of timeDeltas
+    const raw = json(path) as { startTime: number; timeDeltas: number[] };
+    let clock = raw.startTime;
+    const times = raw.timeDeltas.map((d) => (clock += d)).sort((a, b) => a - b);
+    expect(Array.from(t)).toEqual(times);
   });
 });
 

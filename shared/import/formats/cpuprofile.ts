@@ -15,7 +15,7 @@
  * Weights come from `samples`, one per sample (unit 'samples'), never from `hitCount`: the two
  * V8 counters disagree (0x's `samples-cpu-prof.cpuprofile`: 19,464 samples, hitCounts summing to
  * 19,439). Every sample keeps its timestamp, so time weights are derived from the sample table
- * (`model/sample-time.ts`) and match speedscope's microsecond totals. Only a profile without any
+ * (`model/sample-time.ts`, the rule Chrome DevTools uses). Only a profile without any
  * `samples` falls back to `hitCount`, with a warning. `positionTicks` are ignored.
  *
  * The arrays are streamed element by element (`streamJson`); the legacy `head` tree arrives as
@@ -335,7 +335,7 @@ function addSamples(
   if (times.length < n) warnings.push(`"${timesName}" has ${times.length} entries for ${n} samples; the samples without one have no time`);
   let t = legacy ? 0 : (raw.startTime ?? 0);
   let latest = -Infinity;
-  let backwards = 0;
+  let outOfOrder = 0;
   let unknown = 0;
   let firstUnknown = 0;
   let outOfRange = 0;
@@ -344,11 +344,14 @@ function addSamples(
     if (j < times.length) {
       t = legacy ? times[j]! : t + times[j]!;
       // Deltas can be negative: 0x's samples-cpu-prof.cpuprofile has `…,329,227,-6,231,…` in
-      // its timeDeltas. Times are kept non-decreasing (the running maximum), as speedscope does.
+      // its timeDeltas, V8 having recorded that sample out of order. Each sample keeps its own
+      // time; the model puts samples in time order (model/sample-time.ts).
       if (!isTime(t)) outOfRange++;
-      else if (t < latest) backwards++;
-      else latest = t;
-      if (isTime(t)) time = latest;
+      else {
+        if (t < latest) outOfOrder++;
+        else latest = t;
+        time = t;
+      }
     }
     const node = nodeOf(raw.samples[j]!);
     if (node === undefined) {
@@ -357,7 +360,7 @@ function addSamples(
     }
     tree.addSample(node, 1, time);
   }
-  note(warnings, backwards, `${backwards} sample time(s) go back in time; they were taken as the latest time before them`);
+  note(warnings, outOfOrder, `${outOfOrder} sample(s) were recorded out of time order (negative timeDeltas); they were put in time order`);
   note(warnings, outOfRange, `${outOfRange} sample time(s) are past 2^53 microseconds; those samples have no time`);
   note(warnings, unknown, `${unknown} sample(s) name node ids that are not in the file (first: ${firstUnknown}); they were left out`);
 }

@@ -28,6 +28,7 @@ import { type FrameLine, readFrame } from './perf-frame-line';
 import { type Header, HeaderReader, type Shape, baseEvent, eventMatches, isSpace, skipSpace, timeFromDigits } from './perf-header';
 import { RunFrames, SampleThreads, SeenLine, StackWalker, type Thread } from './perf-seen';
 import { isPerfData, sniffPerfScript } from './perf-sniff';
+import { withThreads } from './sample-threads';
 
 export const perfScriptImporter: Importer = {
   id: 'perf-script',
@@ -134,7 +135,7 @@ export const perfScriptImporter: Importer = {
     const lineCache = new TextTable<SeenLine>();
     const javaLineCache = new TextTable<SeenLine>();
 
-    const threads = new SampleThreads(frames);
+    const threads = new SampleThreads(frames, options.thread === 'all');
     /** Names the sample's process and thread: a process after its main thread (tid = pid), else after its first thread seen. */
     const nameThread = (h: Header, t: Thread) => {
       // (copied when they change: a name cut from a line would keep its whole chunk alive)
@@ -154,6 +155,7 @@ export const perfScriptImporter: Importer = {
       }
       java = t.java;
       rootFrame = t.root;
+      tree.thread = t.index;
       if (h.pid !== undefined) nameThread(h, t);
     };
 
@@ -446,6 +448,7 @@ export const perfScriptImporter: Importer = {
       meta.processNames = processNames;
       meta.threadNames = threadNames;
     }
-    return finishProfile({ name: file, format: 'perf-script', kind: 'sampled', unit, frames, tree, meta });
+    const p = finishProfile({ name: file, format: 'perf-script', kind: 'sampled', unit, frames, tree, meta });
+    return withThreads(file, p, threads.keys, threads.names, options.thread);
   },
 };

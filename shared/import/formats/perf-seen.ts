@@ -92,26 +92,50 @@ export interface Thread {
   thread: string | undefined;
   /** the header's period (0: none) */
   period: number;
+  /** the thread's index among the threads met (`SampleThreads.keys`), recorded with its samples */
+  index: number;
 }
 
-/** The root frame of each comm, interned once. */
+/**
+ * The root frame of each comm (or, with `byThread`, of each thread, named `comm-pid/tid` as
+ * `stackcollapse-perf.pl --tid` names it), interned once; and the threads met, in order.
+ */
 export class SampleThreads {
   private readonly roots = new Map<string, number>();
+  private readonly index = new Map<string, number>();
+  /** `pid:tid` of each thread met ('' for headers without ids), by index */
+  readonly keys: string[] = [];
+  /** each thread's comm, by index */
+  readonly names: string[] = [];
 
-  constructor(private readonly frames: FrameTableBuilder) {}
+  constructor(
+    private readonly frames: FrameTableBuilder,
+    private readonly byThread = false,
+  ) {}
 
   of(h: Header): Thread {
     // The reference's root is the comm with blanks made `_` (`V8 WorkerThread` → `V8_WorkerThread`).
-    const label = h.comm.replaceAll(' ', '_');
+    // (`--tid` writes `?` for a pid the header does not give: `perf 1234 [000] …` has the tid alone)
+    const label = this.byThread ? `${h.comm.replaceAll(' ', '_')}-${h.pid ?? '?'}/${h.tid}` : h.comm.replaceAll(' ', '_');
     const name = h.comm.trimEnd();
-    let root = this.roots.get(h.comm);
+    let root = this.roots.get(label);
     if (root === undefined) {
       // swapper is the kernel's idle task: its samples are idle CPU time.
       const category = name === 'swapper' ? Category.Idle : Category.Other;
-      root = this.frames.intern({ name, tier: Tier.Unknown, category, label });
-      this.roots.set(detached(h.comm), root);
+      root = this.frames.intern({ name: this.byThread ? label : name, tier: Tier.Unknown, category, label });
+      this.roots.set(detached(label), root);
     }
     const period = h.period === undefined ? 0 : Number(h.period);
-    return { root, name, java: label === 'java', thread: h.pid === undefined ? undefined : `${h.pid}:${h.tid}`, period };
+    const thread = h.pid === undefined ? undefined : `${h.pid}:${h.tid}`;
+    const key = `${h.pid ?? ''}:${h.tid}`;
+    let index = this.index.get(key);
+    if (index === undefined) {
+      index = this.keys.length;
+      this.index.set(detached(key), index);
+      this.keys.push(detached(key));
+      this.names.push(detached(name));
+    }
+    // (as the reference: with --tid the root is no longer `java`, and Java names are not tidied)
+    return { root, name, java: label === 'java', thread, period, index };
   }
 }

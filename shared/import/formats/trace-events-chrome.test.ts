@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Profile } from '../../model/types';
 import { readText } from '../../test/files';
 import { type RawEvent, SPEEDSCOPE, frameName, load, speedscopeProfiles } from '../../test/trace-events';
+import { readV8Profiles } from '../../test/v8-raw';
 
 /**
  * speedscope's weighting of Chrome samples (chrome.ts): consecutive samples of one node are one
@@ -10,8 +11,10 @@ import { type RawEvent, SPEEDSCOPE, frameName, load, speedscopeProfiles } from '
  * and `(root)` runs are idle; the profile's total is its recorded duration or, when longer, the
  * time of the last stack change.
  */
-function speedscopeChromeWeights(p: Profile): { total: number; nonIdle: number } {
-  const s = p.samples!;
+function speedscopeChromeWeights(
+  p: Profile,
+  s: { length: number; node: ArrayLike<number>; time: ArrayLike<number> },
+): { total: number; nonIdle: number } {
   const idle = (node: number) => {
     const name = frameName(p, node);
     return node === 0 || name === '(idle)' || name === '(root)' || p.frames.file[p.tree.frame[node]!] === 'native dummy.js';
@@ -44,6 +47,22 @@ function speedscopeChromeWeights(p: Profile): { total: number; nonIdle: number }
   const start = p.meta.startTime!;
   const recordedEnd = p.meta.endTime! > maxTime ? p.meta.endTime! : -Infinity;
   return { total: Math.max(recordedEnd, lastChange) - start, nonIdle };
+}
+
+/**
+ * The thread's samples in the order the file has them: the model keeps them in time order (a
+ * stable sort of the file's times), and speedscope reads them as recorded. The raw times come
+ * from the file's own JSON; the same stable sort maps each to its place in the model.
+ */
+function recordedOrder(p: Profile, path: string, pid: string, tid: string) {
+  const s = p.samples!;
+  const raw = readV8Profiles(path).filter((r) => r.pid === pid && r.tid === tid);
+  const times = raw.flatMap((r) => r.times);
+  if (times.length !== s.length) return s; // (old CpuProfile events: written in time order)
+  const sorted = times.map((_, i) => i).sort((a, b) => times[a]! - times[b]! || a - b);
+  const node = new Int32Array(s.length);
+  sorted.forEach((i, k) => (node[i] = s.node[k]!));
+  return { length: s.length, node, time: times };
 }
 
 describe('trace events: Chrome traces with CPU samples', () => {
@@ -89,7 +108,7 @@ describe('trace events: Chrome traces with CPU samples', () => {
         expect(p.samples!.length).toBe(inFile.samples);
         expect(p.traceStats!.reduce((n, st) => n + st.count, 0)).toBe(inFile.events);
         expect(p.tree.total[0]).toBe(p.samples!.length);
-        const got = speedscopeChromeWeights(p);
+        const got = speedscopeChromeWeights(p, recordedOrder(p, path, pid, tid));
         expect(got.nonIdle).toBeCloseTo(want.total_non_idle_weight, 3);
         expect(got.total).toBeCloseTo(want.total_weight, 3);
       }

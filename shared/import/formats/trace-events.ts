@@ -22,7 +22,9 @@ import { Category, MAX_TIME, type RunMeta, Tier, isTime } from '../../model/type
 import { ImportError } from '../errors';
 import type { Importer } from '../importer';
 import { streamJson } from '../json-stream';
-import { ChromeSamples, HermesSamples, type SampledThread } from './trace-samples';
+import { HermesSamples } from './trace-hermes';
+import { ChromeSamples } from './trace-samples';
+import { buildThreads, chooseThreads, threadInfo, threadRootName } from './trace-threads';
 import { AsyncSpans, BEGIN, COMPLETE, END, SpanFrames, SyncSpans } from './trace-spans';
 import { StatTable } from './trace-stats';
 
@@ -38,9 +40,6 @@ function num(v: unknown): number {
   if (typeof v === 'string' && v.trim() !== '') return Number(v);
   return NaN;
 }
-
-/** Threads whose samples are shown when several threads have some (Chrome renderer, Node). */
-const MAIN_THREAD_NAMES = new Set(['CrRendererMain', 'JavaScriptMainThread']);
 
 const SAMPLE_EVENTS = new Set(['Profile', 'ProfileChunk', 'CpuProfile']);
 
@@ -198,13 +197,6 @@ function threadOrder(a: { pid: string; tid: string }, b: { pid: string; tid: str
   return n(a.pid) - n(b.pid) || n(a.tid) - n(b.tid) || (a.pid + a.tid).localeCompare(b.pid + b.tid);
 }
 
-/** The main thread when it did some work, else the busiest. */
-function pickThread(threads: SampledThread[], names: Record<string, string>): SampledThread {
-  const main = threads.filter((t) => t.busy > 0 && MAIN_THREAD_NAMES.has(names[`${t.pid}:${t.tid}`] ?? ''));
-  const pool = main.length > 0 ? main : threads;
-  return pool.reduce((best, t) => (t.busy > best.busy || (t.busy === best.busy && t.samples > best.samples) ? t : best));
-}
-
 /**
  * Whether the text starts like a trace: an object with a top-level `traceEvents` key (not
  * necessarily the first: Chrome 141 writes `{"metadata":{…},"traceEvents":[…]}`), or an array
@@ -262,7 +254,7 @@ export const traceEventsImporter: Importer = {
   sniff(head) {
     return looksLikeTrace(head);
   },
-  async parse({ file, source }) {
+  async parse({ file, source, options }) {
     const r = new TraceReader();
     const read = await streamJson(
       source.chunks(),
@@ -322,10 +314,11 @@ export const traceEventsImporter: Importer = {
     if (r.hermes.skipped > 0) warnings.push(`${r.hermes.skipped} sample(s) without "ts" or "sf" were skipped`);
 
     if (sampled.length > 0) {
-      const chosen = pickThread(sampled, r.threadNames);
-      const label = r.threadLabel(chosen.pid, chosen.tid);
-      meta.thread = label;
-      const others = sampled.filter((t) => t !== chosen);
+      const choice = chooseThreads(file, sampled, r.threadNames, options.thread);
+      const chosen = choice.shown[0]!;
+      meta.thread = choice.all ? `all ${choice.threads.length} threads` : r.threadLabel(chosen.pid, chosen.tid);
+      if (sampled.length > 1 || choice.all) meta.threads = choice.threads.map((t) => threadInfo(t, r.threadNames));
+      const others = choice.all ? [] : choice.threads.slice(1);
       if (others.length > 0) {
         warnings.push(
           `samples of ${others.length} other thread(s) are not shown: ` +
@@ -335,7 +328,7 @@ export const traceEventsImporter: Importer = {
       // The spans are not drawn, but their B/E pairs still give the statistics their durations.
       const scratch = new CallTreeBuilder();
       r.sync.replay({ tree: scratch, threadNode: () => scratch.root, frame: () => 0, addDuration });
-      const built = chosen.build(frames, tree);
+      const built = buildThreads(choice, frames, tree, (t) => threadRootName(t, r.threadNames, r.processNames));
       warnings.push(...built.warnings);
       // A profile whose every time is missing or unusable has no time range.
       const end = Math.max(built.end, built.recordedEnd);
@@ -344,7 +337,7 @@ export const traceEventsImporter: Importer = {
         meta.endTime = end;
       }
       const interval = (built.end - built.start) / (chosen.samples - 1);
-      if (chosen.samples > 1 && Number.isFinite(interval)) meta.sampleInterval = interval;
+      if (!choice.all && chosen.samples > 1 && Number.isFinite(interval)) meta.sampleInterval = interval;
       return finishProfile({
         name: file,
         format: 'trace-events',

@@ -8,13 +8,11 @@
  *   time deltas: {"name":"ProfileChunk","id":"0xb","args":{"data":{"cpuProfile":{"nodes":[…],
  *   "samples":[…]},"timeDeltas":[…]}}}. The first delta counts from the profile's `startTime`.
  * - Chrome 65/66: one `CpuProfile` event holding a whole profile (nodes with `children` lists).
- * - Hermes (React Native): top-level `samples` ([{"ts":"11552125241","tid":"7695","sf":1}]) and
- *   `stackFrames` ({"1":{"name":"[root]","category":"root"},"2":{…,"parent":1}}).
+ * - Hermes (React Native): see ./trace-hermes.
  */
 import type { CallTreeBuilder, FrameTableBuilder } from '../../model/builders';
 import { GrowFloat64, GrowInt32 } from '../../model/grow';
 import { Tier, isTime } from '../../model/types';
-import { Interner } from './trace-spans';
 import { type V8CallFrame, internV8Frame } from './v8-frames';
 
 /** The samples of one thread, ready to be added to a tree. */
@@ -24,8 +22,17 @@ export interface SampledThread {
   samples: number;
   /** samples not in `(idle)`, `(program)` or `(root)` */
   busy: number;
-  /** Adds the samples; returns the time range (µs, producer clock) and what was tolerated. */
-  build(frames: FrameTableBuilder, tree: CallTreeBuilder): { start: number; end: number; recordedEnd: number; warnings: string[] };
+  /** microseconds from the earliest sample to the latest (0 when unknown) */
+  span: number;
+  /**
+   * Adds the samples, their stacks under `root` (the tree's root unless given); returns the time
+   * range (µs, producer clock) and what was tolerated.
+   */
+  build(
+    frames: FrameTableBuilder,
+    tree: CallTreeBuilder,
+    root?: number,
+  ): { start: number; end: number; recordedEnd: number; warnings: string[] };
 }
 
 type Obj = Record<string, unknown>;
@@ -114,6 +121,7 @@ function resolver(
   frames: FrameTableBuilder,
   tree: CallTreeBuilder,
   found: { cycles: number },
+  root: number,
 ): (id: number) => number | undefined {
   const memo = new Map<number, number>();
   const chain: number[] = [];
@@ -124,7 +132,7 @@ function resolver(
     if (!p.nodes.has(id)) return undefined;
     chain.length = 0;
     onChain.clear();
-    let base = tree.root;
+    let base = root;
     for (let cur: number | undefined = id; cur !== undefined;) {
       const m = memo.get(cur);
       if (m !== undefined) {
@@ -221,18 +229,34 @@ export class ChromeSamples {
       list.sort((a, b) => (a.startTime || a.declaredAt) - (b.startTime || b.declaredAt));
       let samples = 0;
       let busy = 0;
+      let lo = Infinity;
+      let hi = -Infinity;
       for (const p of list) {
         const ids = p.sampleIds.data;
+        const deltas = p.deltas.data;
         samples += p.sampleIds.length;
-        for (let i = 0; i < p.sampleIds.length; i++) if (!p.isIdle(ids[i]!)) busy++;
+        let t = Number.isFinite(p.startTime) ? p.startTime : p.declaredAt;
+        for (let i = 0; i < p.sampleIds.length; i++) {
+          if (!p.isIdle(ids[i]!)) busy++;
+          t += deltas[i]!;
+          if (t < lo) lo = t;
+          if (t > hi) hi = t;
+        }
       }
-      out.push({ pid: list[0]!.pid, tid: list[0]!.tid, samples, busy, build: (frames, tree) => buildV8(list, frames, tree) });
+      out.push({
+        pid: list[0]!.pid,
+        tid: list[0]!.tid,
+        samples,
+        busy,
+        span: hi > lo ? hi - lo : 0,
+        build: (frames, tree, root) => buildV8(list, frames, tree, root),
+      });
     }
     return out;
   }
 }
 
-function buildV8(list: V8Profile[], frames: FrameTableBuilder, tree: CallTreeBuilder) {
+function buildV8(list: V8Profile[], frames: FrameTableBuilder, tree: CallTreeBuilder, root = tree.root) {
   const warnings: string[] = [];
   let start = Infinity;
   let end = -Infinity;
@@ -244,7 +268,7 @@ function buildV8(list: V8Profile[], frames: FrameTableBuilder, tree: CallTreeBui
   let rootNode = -1;
   const found = { cycles: 0 };
   for (const p of list) {
-    const resolve = resolver(p, frames, tree, found);
+    const resolve = resolver(p, frames, tree, found, root);
     const t0 = Number.isFinite(p.startTime) ? p.startTime : p.declaredAt;
     start = Math.min(start, t0);
     if (p.endTime > t0) recordedEnd = Math.max(recordedEnd, p.endTime);
@@ -263,10 +287,10 @@ function buildV8(list: V8Profile[], frames: FrameTableBuilder, tree: CallTreeBui
         if (node === undefined) {
           // speedscope keeps the previous stack for a sample whose node is missing.
           unknown++;
-          node = prev >= 0 ? prev : tree.root;
+          node = prev >= 0 ? prev : root;
         }
-        if (node === tree.root) {
-          if (rootNode < 0) rootNode = tree.child(tree.root, frames.intern({ name: '(root)', tier: Tier.Unknown }));
+        if (node === root) {
+          if (rootNode < 0) rootNode = tree.child(root, frames.intern({ name: '(root)', tier: Tier.Unknown }));
           node = rootNode;
         }
         tree.addSample(node, 1, t);
@@ -278,148 +302,8 @@ function buildV8(list: V8Profile[], frames: FrameTableBuilder, tree: CallTreeBui
   if (unknown > 0)
     warnings.push(`${unknown} sample(s) refer to a node the profile does not define; counted on the previous sample's stack`);
   if (found.cycles > 0) warnings.push(`${found.cycles} cycle(s) in the profile's parent links; each was cut and put under the root`);
-  if (negative > 0) warnings.push(`${negative} negative time delta(s) between samples; the sample times are kept as recorded`);
+  if (negative > 0)
+    warnings.push(`${negative} sample(s) were recorded out of time order (negative timeDeltas); they were put in time order`);
   if (mismatched > 0) warnings.push(`${mismatched} chunk(s) have a different number of samples and time deltas; missing deltas count as 0`);
   return { start, end, recordedEnd, warnings };
-}
-
-function isDigit(c: number): boolean {
-  return c >= 48 && c <= 57;
-}
-
-/**
- * Hermes names a frame `function1(http://localhost:8081/index.bundle?platform=android…:1:1)`:
- * name, script, line and column. Split exactly as `/^(.*)\((.*):(\d+):(\d+)\)$/` would, but in
- * one pass: that expression backtracks cubically on a name full of `(` (40,000 of them took
- * 3.5 s). The line and column are the last two `:`-separated digit runs before the final `)`,
- * the script starts after the last `(` before them, and no part may hold a line break.
- */
-export function splitHermesName(s: string): { name: string; file: string; line: number; column: number } | undefined {
-  const end = s.length - 1;
-  if (end < 0 || s.charCodeAt(end) !== 41 /* ) */) return undefined;
-  let c = end;
-  while (c > 0 && isDigit(s.charCodeAt(c - 1))) c--;
-  if (c === end || s.charCodeAt(c - 1) !== 58 /* : */) return undefined;
-  let l = c - 1;
-  while (l > 0 && isDigit(s.charCodeAt(l - 1))) l--;
-  if (l === c - 1 || l < 2 || s.charCodeAt(l - 1) !== 58) return undefined;
-  const colon = l - 1;
-  const paren = s.lastIndexOf('(', colon - 1);
-  if (paren < 0) return undefined;
-  for (let i = 0; i < colon; i++) {
-    const ch = s.charCodeAt(i);
-    if (ch === 10 || ch === 13 || ch === 0x2028 || ch === 0x2029) return undefined;
-  }
-  return { name: s.slice(0, paren), file: s.slice(paren + 1, colon), line: Number(s.slice(l, c - 1)), column: Number(s.slice(c, end)) };
-}
-
-interface HermesThread {
-  pid: string;
-  tid: string;
-  ts: GrowFloat64;
-  sf: GrowInt32;
-}
-
-export class HermesSamples {
-  private stackFrames: Obj | undefined;
-  private readonly byThread = new Map<string, HermesThread>();
-  private readonly sfIds = new Interner();
-  skipped = 0;
-
-  get seen(): boolean {
-    return this.byThread.size > 0;
-  }
-
-  setStackFrames(v: unknown): void {
-    this.stackFrames = obj(v);
-  }
-
-  sample(v: unknown): void {
-    const s = obj(v);
-    const ts = s ? num(s.ts) : NaN;
-    if (!s || !isTime(ts) || s.sf === undefined) {
-      this.skipped++;
-      return;
-    }
-    const pid = String(s.pid ?? '');
-    const tid = String(s.tid ?? '');
-    const k = `${pid}:${tid}`;
-    let t = this.byThread.get(k);
-    if (!t) this.byThread.set(k, (t = { pid, tid, ts: new GrowFloat64(64), sf: new GrowInt32(64) }));
-    t.ts.push(ts);
-    t.sf.push(this.sfIds.id(String(s.sf)));
-  }
-
-  threads(): SampledThread[] {
-    return [...this.byThread.values()].map((t) => ({
-      pid: t.pid,
-      tid: t.tid,
-      samples: t.ts.length,
-      busy: t.ts.length,
-      build: (frames, tree) => this.build(t, frames, tree),
-    }));
-  }
-
-  private build(t: HermesThread, frames: FrameTableBuilder, tree: CallTreeBuilder) {
-    const table = this.stackFrames ?? {};
-    const memo = new Map<string, number>();
-    let missing = 0;
-    let cycles = 0;
-    const onChain = new Set<string>();
-    const frameOfEntry = (f: Obj): number => {
-      const raw = typeof f.name === 'string' ? f.name : '';
-      // "function1(http://localhost:8081/index.bundle?platform=android…:1:1)"
-      const m = splitHermesName(raw);
-      if (m) return frames.intern({ ...m, tier: Tier.Unknown });
-      return frames.intern({ name: raw, line: num(f.line) || 0, column: num(f.column) || 0, tier: Tier.Unknown });
-    };
-    const resolve = (sf: string): number => {
-      const known = memo.get(sf);
-      if (known !== undefined) return known;
-      const chain: string[] = [];
-      onChain.clear();
-      let base = tree.root;
-      for (let cur: string | undefined = sf; cur !== undefined;) {
-        const m = memo.get(cur);
-        if (m !== undefined) {
-          base = m;
-          break;
-        }
-        // (own keys only: a frame id "__proto__" must not find Object.prototype)
-        const f: Obj | undefined = Object.hasOwn(table, cur) ? obj(table[cur]) : undefined;
-        if (!f) {
-          missing++;
-          if (chain.length === 0) return tree.child(tree.root, frames.intern({ name: '(unknown)', tier: Tier.Unknown }));
-          break;
-        }
-        if (onChain.has(cur)) {
-          // {"1":{"name":"a","parent":1}}: a parent cycle, cut where it closes
-          cycles++;
-          break;
-        }
-        chain.push(cur);
-        onChain.add(cur);
-        if (chain.length > 100_000) break;
-        // speedscope stops at a parent of 0 or none
-        cur = f.parent === undefined || f.parent === null || f.parent === 0 || f.parent === '0' ? undefined : String(f.parent);
-      }
-      for (let i = chain.length - 1; i >= 0; i--) {
-        base = tree.child(base, frameOfEntry(obj(table[chain[i]!])!));
-        memo.set(chain[i]!, base);
-      }
-      return base;
-    };
-    const ts = t.ts.data;
-    const sf = t.sf.data;
-    let start = Infinity;
-    let end = -Infinity;
-    for (let i = 0; i < t.ts.length; i++) {
-      tree.addSample(resolve(this.sfIds.values[sf[i]!]!), 1, ts[i]!);
-      start = Math.min(start, ts[i]!);
-      end = Math.max(end, ts[i]!);
-    }
-    const warnings = missing > 0 ? [`${missing} sample stack frame(s) missing from stackFrames`] : [];
-    if (cycles > 0) warnings.push(`${cycles} cycle(s) in the parent links of stackFrames; each was cut and put under the root`);
-    return { start, end, recordedEnd: -Infinity, warnings };
-  }
 }

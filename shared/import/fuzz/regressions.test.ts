@@ -14,7 +14,7 @@ import { Category, type Profile } from '../../model/types';
 import { checkProfile } from '../../model/integrity';
 import { collapse } from '../../model/collapse';
 import { splitFoldedLine } from '../formats/folded';
-import { splitHermesName } from '../formats/trace-samples';
+import { splitHermesName } from '../formats/trace-hermes';
 import { type FuzzInput, type Outcome, judge, runCase } from './fuzz-harness';
 import { Proto } from './gen-pprof';
 import { HTML_HEAD } from './gen-zeroex';
