@@ -9,6 +9,7 @@ import { host } from '../host/host';
 import { openChosen, openSources, sourcesFromDrop } from '../import/open';
 import { useStore } from '../store/store';
 import { TraceStats } from '../trace-stats/TraceStats';
+import { ErrorBoundary } from './ErrorBoundary';
 import { Toolbar } from './Toolbar';
 import { type AppView, ViewPanel, ViewTabs } from './ViewTabs';
 
@@ -212,12 +213,24 @@ export function App() {
       ) : (
         <>
           <ViewTabs view={view} onChange={setView} />
-          <ViewPanel view={view}>{view === 'trace-stats' ? <TraceStats /> : <Comparison />}</ViewPanel>
+          <ViewPanel view={view}>
+            <ErrorBoundary what={view === 'trace-stats' ? 'The trace statistics' : 'The comparison'} resetKey={view}>
+              {view === 'trace-stats' ? <TraceStats /> : <Comparison />}
+            </ErrorBoundary>
+          </ViewPanel>
         </>
       )}
-      <HeatmapDialog />
-      <NoteDialog />
-      {exporting && <ExportDialog onClose={() => setExporting(false)} />}
+      <ErrorBoundary what="The heatmap" dialog onClose={() => useStore.getState().heatmapOpened(undefined)}>
+        <HeatmapDialog />
+      </ErrorBoundary>
+      <ErrorBoundary what="The note dialog" dialog onClose={() => useStore.getState().draftStarted(undefined)}>
+        <NoteDialog />
+      </ErrorBoundary>
+      {exporting && (
+        <ErrorBoundary what="The export dialog" dialog onClose={() => setExporting(false)}>
+          <ExportDialog onClose={() => setExporting(false)} />
+        </ErrorBoundary>
+      )}
       {dragging && (
         <div className="drop-overlay" aria-hidden="true">
           Drop profiles to compare

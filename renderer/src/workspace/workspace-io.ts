@@ -68,6 +68,7 @@ export function restoreWorkspace(ws: Workspace): void {
       ws.ranges.filter((r) => ids.has(r.runId)).map((r) => [ids.get(r.runId)!, r.cells ? { start: r.start, end: r.end, cells: r.cells } : { start: r.start, end: r.end }]),
     ),
   });
+  if (ws.dropped) s.noticeShown(ws.dropped.join(' '));
   s.annotationsReplaced({
     ...ws.annotations,
     items: ws.annotations.items.map((a) => (a.runId !== undefined && ids.has(a.runId) ? { ...a, runId: ids.get(a.runId)! } : a)),
