@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { compileQuery, matchFrames, matchShare } from '../search/matcher';
 import { folded } from '../test/folded';
 import type { ViewNode } from './view-tree';
-import { buildViewTree, filteredTotals, viewKeyPath } from './view-tree';
+import { buildViewTree, filteredTotals, findViewNode, viewKeyPath } from './view-tree';
 import { functionStats } from './function-stats';
 
 /** "name value" lines of a view tree, indented by depth. */
@@ -62,6 +62,11 @@ describe('buildViewTree', () => {
     const leaf = focused.children![0]!;
     expect(viewKeyPath([v.root, row])).toEqual(names.slice(0, 15));
     expect(viewKeyPath([v.root, row, focused, leaf])).toEqual([...names, 'leaf']);
+    expect(findViewNode(v.root, [...names, 'leaf'])).toBe(leaf);
+    expect(findViewNode(v.root, names)).toBe(focused);
+    expect(findViewNode(v.root, names.slice(0, 15))).toBe(row);
+    expect(findViewNode(v.root, names.slice(0, 3))).toBeUndefined(); // folded into the row, not drawn alone
+    expect(findViewNode(v.root, [])).toBeUndefined();
     // A run with only part of the path: its deepest matching frame is focused, ancestors folded alike.
     const q = await folded(`${names.slice(0, 5).join(';')};elsewhere 4`);
     expect(dump(buildViewTree(q, { focus: names }).root)).toEqual([

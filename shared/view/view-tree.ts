@@ -201,6 +201,29 @@ export function viewKeyPath(nodes: readonly ViewNode[]): string[] {
   return path;
 }
 
+/**
+ * The view node drawn for a key path from the root (undefined where it is not drawn): the
+ * ancestors row answers for the whole chain it folds, not for a part of it.
+ */
+export function findViewNode(root: ViewNode, keyPath: readonly string[]): ViewNode | undefined {
+  let node = root;
+  let i = 0;
+  while (i < keyPath.length) {
+    let next: ViewNode | undefined;
+    for (const c of node.children ?? []) {
+      const keys = c.ancestors ? c.ancestors.map((a) => a.key) : [c.key];
+      if (keys.length <= keyPath.length - i && keys.every((k, j) => k === keyPath[i + j])) {
+        next = c;
+        i += keys.length;
+        break;
+      }
+    }
+    if (!next) return undefined;
+    node = next;
+  }
+  return keyPath.length > 0 ? node : undefined;
+}
+
 export function buildViewTree(p: Profile, opts: ViewOptions): ViewTree {
   const totals = opts.totals ?? p.tree.total;
   const selfWeights = opts.self ?? p.tree.self;
