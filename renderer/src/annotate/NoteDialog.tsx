@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { draftFields } from '../../../shared/annotate/annotations';
 import { useEscapeCloses } from '../app/dialog-escape';
 import type { AnnotationsSlice } from '../store/annotations-slice';
 import { useStore } from '../store/store';
@@ -29,9 +30,7 @@ function DraftDialog({ draft }: { draft: Draft }) {
           e.preventDefault();
           const text = String(new FormData(e.currentTarget).get('text') ?? '').trim();
           if (draft.kind === 'note' && !text) return;
-          const fields: Parameters<typeof s.annotationAdded>[0] = { kind: draft.kind, text, anchor: draft.anchor };
-          if (onePane && draft.runId) fields.runId = draft.runId;
-          s.annotationAdded(fields);
+          s.annotationAdded(draftFields(draft, text, onePane));
           setOnePane(false);
         }}
       >
