@@ -3,6 +3,7 @@ import { Comparison } from '../comparison/Comparison';
 import { NoteDialog } from '../annotate/NoteDialog';
 import { ExportDialog } from '../export/ExportDialog';
 import { type Recovered, discardRecovery, readRecovery, restoreRecovered, startAutosave } from '../workspace/recovery';
+import { recoveryMessage } from '../workspace/recovery-message';
 import { saveWorkspace } from '../workspace/workspace-io';
 import { HeatmapDialog } from '../heatmap/HeatmapDialog';
 import { host } from '../host/host';
@@ -136,10 +137,7 @@ export function App() {
       <Toolbar onOpen={open} onOpenFolder={openFolder} onExport={() => setExporting(true)} searchRef={searchRef} />
       {recovered && (
         <div className="notice recovery" role="alert">
-          <span>
-            Unsaved work from {new Date(recovered.savedAt).toLocaleString()} ({recovered.runs} run{recovered.runs === 1 ? '' : 's'}, {recovered.notes} note
-            {recovered.notes === 1 ? '' : 's'}) can be restored.
-          </span>
+          <span>{recoveryMessage(recovered, new Date(recovered.savedAt).toLocaleString())}</span>
           <span>
             <button
               type="button"

@@ -6,7 +6,7 @@
 import { encodeWorkspace } from '../../../shared/workspace/workspace';
 import { useStore } from '../store/store';
 import type { AppState } from '../store/store';
-import { collectWorkspace, openWorkspaceBytes } from './workspace-io';
+import { collectWorkspace, onWorkspaceSaved, openWorkspaceBytes } from './workspace-io';
 
 const DB = 'flamelens';
 const STORE = 'recovery';
@@ -16,7 +16,12 @@ const DELAY_MS = 1500;
 export interface Recovered {
   savedAt: number;
   runs: number;
+  /** notes and boxes */
   notes: number;
+  title?: boolean;
+  caption?: boolean;
+  /** where the comparison was saved, when nothing changed after that save */
+  savedAs?: string;
   /** the person changed something worth offering back (notes, ranges, files of their own) */
   userMade: boolean;
   bytes: Uint8Array;
@@ -60,15 +65,19 @@ const watched = (s: AppState) => [s.runs, s.baselineId, s.annotationHistory.pres
 export function startAutosave(isInitialRun: (id: string) => boolean): () => void {
   let timer: ReturnType<typeof setTimeout> | undefined;
   let enabled = true;
+  // What was last saved to a file: the record says so while the comparison is still that.
+  let saved: { state: readonly unknown[]; where: string } | undefined;
   const save = async () => {
     const s = useStore.getState();
     const ready = s.runs.filter((r) => r.status === 'ready');
     if (ready.length === 0 || s.runs.some((r) => r.status === 'loading')) return;
     const doc = s.annotationHistory.present;
     const bytes = await encodeWorkspace(collectWorkspace(s));
-    const notes = doc.items.length + (doc.title ? 1 : 0) + (doc.caption ? 1 : 0);
-    const userMade = notes > 0 || Object.keys(s.ranges).length > 0 || ready.some((r) => !isInitialRun(r.id));
-    const rec: Recovered = { savedAt: Date.now(), runs: ready.length, notes, userMade, bytes };
+    const notes = doc.items.length;
+    const userMade = notes > 0 || !!doc.title || !!doc.caption || Object.keys(s.ranges).length > 0 || ready.some((r) => !isInitialRun(r.id));
+    const rec: Recovered = { savedAt: Date.now(), runs: ready.length, notes, title: !!doc.title, caption: !!doc.caption, userMade, bytes };
+    const now = watched(s);
+    if (saved && now.every((v, i) => v === saved!.state[i])) rec.savedAs = saved.where;
     await tx('readwrite', (st) => st.put(rec, KEY)).catch(() => undefined);
   };
   const unsubscribe = useStore.subscribe((s, prev) => {
@@ -78,10 +87,16 @@ export function startAutosave(isInitialRun: (id: string) => boolean): () => void
     clearTimeout(timer);
     timer = setTimeout(() => void save(), DELAY_MS);
   });
+  const offSaved = onWorkspaceSaved((where) => {
+    saved = { state: watched(useStore.getState()), where };
+    clearTimeout(timer);
+    void save();
+  });
   return () => {
     enabled = false;
     clearTimeout(timer);
     unsubscribe();
+    offSaved();
   };
 }
 
