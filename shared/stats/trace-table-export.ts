@@ -31,9 +31,19 @@ export function formatDuration(us: number): string {
   return `${oneDecimal.format(us)} µs`;
 }
 
+/** A figure as shown; a wall time a file does not say (NaN) is '—'. */
 export function formatMeasure(m: Measure, v: number): string {
+  if (Number.isNaN(v)) return '—';
   return m === 'count' ? formatCount(v) : m === 'bytes' ? formatBytes(v) : formatDuration(v);
 }
+
+/** What each measure is called in headers: the summed duration and the wall time are told apart. */
+export const MEASURE_WORDS: Record<Measure, string> = {
+  count: 'events',
+  bytes: 'bytes',
+  duration: 'duration (summed)',
+  covered: 'wall time covered',
+};
 
 /** `+104%`, `-12.3%`, `+0.4%`, `new`, `gone`; '' for the baseline column. */
 export function formatChange(c: Change): string {
@@ -86,24 +96,25 @@ export function csvField(v: string | number): string {
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
-/** Microseconds to at most three decimals: Chrome's timestamps have fractions, Node's do not. */
-const micros = (us: number) => String(Math.round(us * 1000) / 1000);
+/** Microseconds to at most three decimals: Chrome's timestamps have fractions, Node's do not. Unknown: ''. */
+const micros = (us: number) => (Number.isNaN(us) ? '' : String(Math.round(us * 1000) / 1000));
 
 /**
  * CSV of the given rows (the table's, by default) and their totals row: the label columns, then per
- * run `<run> count`, `<run> bytes`, `<run> duration (us)` and, after the baseline, `<run> status`
- * (new, gone, differs or same; see `cellStatus`). Numbers are plain, without separators.
+ * run `<run> count`, `<run> bytes`, `<run> duration summed (us)` (every span's duration added up),
+ * `<run> wall time covered (us)` (the time at least one span was open) and, after the baseline,
+ * `<run> status` (new, gone, differs or same; see `cellStatus`). Numbers are plain, without separators.
  */
 export function statsCsv(table: StatsTable, rows: readonly StatsRow[] = table.rows): string {
   const head = [...labelHeaders(table.grouping)];
   table.runs.forEach((run, i) => {
-    head.push(`${run} count`, `${run} bytes`, `${run} duration (us)`);
+    head.push(`${run} count`, `${run} bytes`, `${run} duration summed (us)`, `${run} wall time covered (us)`);
     if (i > 0) head.push(`${run} status`);
   });
   const line = (r: StatsRow, total: boolean) => {
     const out: (string | number)[] = labelValues(table.grouping, r, total);
     r.cells.forEach((c, i) => {
-      out.push(c.count, c.bytes, micros(c.duration));
+      out.push(c.count, c.bytes, micros(c.duration), micros(c.covered));
       if (i > 0) out.push(cellStatus(c));
     });
     return out.map(csvField).join(',');
@@ -122,12 +133,10 @@ function escapeText(s: string): string {
   return s.replace(/([\\|*`[\]<>])/g, '\\$1');
 }
 
-const MEASURE_WORDS: Record<Measure, string> = { count: 'events', bytes: 'bytes', duration: 'duration' };
-
 /** A cell in Markdown: flagged figures bold, with their change after them. */
 function markdownCell(c: StatsCell, m: Measure, baseline: boolean): string {
   // Instant and metadata events have no duration: a blank reads better than "0 µs".
-  if (m === 'duration' && c.duration === 0) return '';
+  if ((m === 'duration' || m === 'covered') && c.duration === 0) return '';
   const v = formatMeasure(m, c[m]);
   if (baseline) return v;
   const ch = c.change[m];
