@@ -146,9 +146,10 @@ describe('flamelens stats', () => {
     expect(md.code).toBe(0);
     expect(md.out).toMatch(/^# Flamelens trace statistics\n/);
     expect(md.out).toContain(`- \`${BASE}\`: 464,849 events`);
-    expect(md.out).toContain('| category | name | phases | baseline/node_trace.1.log.gz: events |');
+    // Run names are Markdown text: the underscore is escaped (it still reads node_trace).
+    expect(md.out).toContain('| category | name | phases | baseline/node\\_trace.1.log.gz: events |');
     expect(md.out).toMatch(/\| `node,node\.async_hooks` \| `HTTPCLIENTREQUEST` \| b e \| 0 \| 0 B \| {2}\| {2}\| \*\*30\*\* \(new\) \|/);
-    expect(md.out).toContain('| baseline/node_trace.1.log.gz: duration (summed) | baseline/node_trace.1.log.gz: wall time covered |');
+    expect(md.out).toContain('| baseline/node\\_trace.1.log.gz: duration (summed) | baseline/node\\_trace.1.log.gz: wall time covered |');
     expect(md.out).toMatch(/\| `node,node\.fs,node\.fs\.sync` \| `fs\.sync\.lstat` \| B E \| 656 \| .* \| \*\*1,446\*\* \(\+120%\) \|/);
   });
 

@@ -5,6 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import type { TraceEventStat } from '../../shared/model/types';
+import { mdCode } from '../../shared/report/fields';
 import { PHASE_NAMES } from '../../shared/stats/trace-phases';
 import {
   formatBytes,
@@ -233,7 +234,7 @@ function markdownReport(t: StatsTable, files: string[]): string {
   const out = ['# Flamelens trace statistics', '', `Grouped by ${GROUP_WORDS[t.grouping]}.`, ''];
   for (const l of fileLines(
     t,
-    files.map((f) => `\`${f.replace(/`/g, "'")}\``),
+    files.map((f) => mdCode(f)),
   ))
     out.push(`- ${l}`);
   out.push('', statsMarkdown(t));

@@ -3,6 +3,7 @@
  * 4180: CRLF line ends, fields with a comma, quote or line break quoted, quotes doubled) for
  * spreadsheets, and Markdown for pasting into an issue or a pull request.
  */
+import { csvText, mdCode, mdText } from '../report/fields';
 import { PHASE_NAMES } from './trace-phases';
 import { type Change, type Grouping, type Measure, MEASURES, type StatsCell, type StatsRow, type StatsTable, totalOf } from './trace-table';
 
@@ -91,11 +92,6 @@ function labelValues(g: Grouping, r: StatsRow, total: boolean): string[] {
   return g === 'name' ? [r.category, r.name, phases] : g === 'phase' ? [r.phase, PHASE_NAMES[r.phase] ?? ''] : [r.category, phases];
 }
 
-export function csvField(v: string | number): string {
-  const s = String(v);
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
 /** Microseconds to at most three decimals: Chrome's timestamps have fractions, Node's do not. Unknown: ''. */
 const micros = (us: number) => (Number.isNaN(us) ? '' : String(Math.round(us * 1000) / 1000));
 
@@ -117,20 +113,9 @@ export function statsCsv(table: StatsTable, rows: readonly StatsRow[] = table.ro
       out.push(c.count, c.bytes, micros(c.duration), micros(c.covered));
       if (i > 0) out.push(cellStatus(c));
     });
-    return out.map(csvField).join(',');
+    return out;
   };
-  return [head.map(csvField).join(','), ...rows.map((r) => line(r, false)), line(totalOf(table, rows), true)].join('\r\n') + '\r\n';
-}
-
-/** A Markdown code span that survives pipes and backticks inside it. */
-function code(s: string): string {
-  if (s === '') return '';
-  const t = s.replace(/\|/g, '\\|');
-  return t.includes('`') ? `\`\` ${t} \`\`` : `\`${t}\``;
-}
-
-function escapeText(s: string): string {
-  return s.replace(/([\\|*`[\]<>])/g, '\\$1');
+  return csvText([head, ...rows.map((r) => line(r, false)), line(totalOf(table, rows), true)]);
 }
 
 /** A cell in Markdown: flagged figures bold, with their change after them. */
@@ -157,17 +142,17 @@ export function statsMarkdown(table: StatsTable, rows: readonly StatsRow[] = tab
   const align = labels.map(() => '---');
   table.runs.forEach((run) => {
     for (const m of measures) {
-      head.push(`${escapeText(run)}: ${MEASURE_WORDS[m]}`);
+      head.push(`${mdText(run)}: ${MEASURE_WORDS[m]}`);
       align.push('---:');
     }
   });
   const line = (r: StatsRow, total: boolean) => {
     const l = labelValues(g, r, total);
     const cells = total
-      ? [`**${l[0]}**`, ...l.slice(1).map(escapeText)]
+      ? [`**${l[0]}**`, ...l.slice(1).map((x) => mdText(x))]
       : g === 'phase'
-        ? [code(l[0]!), escapeText(l[1]!)]
-        : [code(l[0]!), ...(g === 'name' ? [code(l[1]!)] : []), escapeText(l[l.length - 1]!)];
+        ? [mdCode(l[0]!), mdText(l[1]!)]
+        : [mdCode(l[0]!), ...(g === 'name' ? [mdCode(l[1]!)] : []), mdText(l[l.length - 1]!)];
     r.cells.forEach((c, i) => {
       for (const m of measures) cells.push(markdownCell(c, m, i === 0));
     });
@@ -177,7 +162,7 @@ export function statsMarkdown(table: StatsTable, rows: readonly StatsRow[] = tab
   const pct = formatChange({ absolute: 1, relative: table.threshold, flag: 'differs' }).replace(/^\+/, '');
   out.push(
     '',
-    `Baseline: ${escapeText(table.runs[0] ?? '')}. In bold: figures more than ${pct} away from the baseline's; ` +
+    `Baseline: ${mdText(table.runs[0] ?? '')}. In bold: figures more than ${pct} away from the baseline's; ` +
       '(new): event types the baseline does not have; (gone): event types only the baseline has.',
   );
   return `${out.join('\n')}\n`;

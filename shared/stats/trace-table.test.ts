@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { importProfile } from '../import/import-profile';
 import type { TraceEventStat } from '../model/types';
 import { fileSource, fixturePath } from '../test/files';
-import { changeTitle, csvField, formatChange, statsCsv, statsMarkdown } from './trace-table-export';
+import { csvField } from '../report/fields';
+import { changeTitle, formatChange, statsCsv, statsMarkdown } from './trace-table-export';
 import { coveredTime } from './intervals';
 import { type StatsRow, buildStatsTable, filterRows, groupStats, sortRows, totalOf } from './trace-table';
 import { independentSpanFigures } from '../test/trace-spans';
@@ -300,6 +301,26 @@ describe('exports', () => {
     // Every span here starts at 0: the total covers the longest, not their sum.
     expect(lines.at(-2)).toBe('Total,,X b e M,31,3000,650,500,40,3880,655,520,differs');
     expect(lines.at(-1)).toBe('');
+  });
+
+  it('CSV and Markdown keep names from a file from becoming formulas or markup', () => {
+    const names = ['=HYPERLINK("http://evil","click")', '+cmd', '-2+3', '@SUM(A1)'];
+    const hostile = buildStatsTable([{ label: '=base', stats: names.map((n) => stat('@cat', n, 'X', 1, 10, 5)) }]);
+    const lines = statsCsv(hostile).split('\r\n');
+    expect(lines[0]).toBe("category,name,phases,'=base count,'=base bytes,'=base duration summed (us),'=base wall time covered (us)");
+    expect(lines.slice(1, 5).sort()).toEqual(
+      [
+        `'@cat,"'=HYPERLINK(""http://evil"",""click"")",X,1,10,5,5`,
+        "'@cat,'+cmd,X,1,10,5,5",
+        "'@cat,'-2+3,X,1,10,5,5",
+        "'@cat,'@SUM(A1),X,1,10,5,5",
+      ].sort(),
+    );
+    // Every field a spreadsheet reads starts with something other than a formula sign.
+    for (const line of lines.filter(Boolean)) for (const field of line.split(',')) expect(field).not.toMatch(/^[=+\-@]/);
+    const md = statsMarkdown(buildStatsTable([{ label: 'a<b>', stats: [stat('c', 'x`y|z<img src=q>', 'X', 1, 10)] }]));
+    expect(md).toContain('| `c` | `` x`y\\|z<img src=q> `` |');
+    expect(md).toContain('a\\<b\\>: events');
   });
 
   it('CSV of the rows as shown: filtered and sorted', () => {
