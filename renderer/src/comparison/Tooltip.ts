@@ -50,7 +50,7 @@ export function fillTooltip(
   title.textContent = n.name;
   el.append(title);
   if (n.ancestors) {
-    el.append(row('callers', `${n.ancestors.length} frames above the focused one; click a name to zoom out to it`));
+    el.append(row('callers', `${n.ancestors.length} frames on the way to the focused one; click a name to zoom out to it`));
     return;
   }
   if (n.file) el.append(row('file', n.line ? `${n.file}:${n.line}` : n.file));
