@@ -265,7 +265,8 @@ export class SyncSpans {
       advance(t);
       open.pop();
       nodes.pop();
-      if (kind[top] === BEGIN) sink.addDuration(this.stat.data[records[top]!]!, start[top]!, Math.max(0, t - start[top]!));
+      // Its start back on the trace's clock: spans of other threads are put together with it.
+      if (kind[top] === BEGIN) sink.addDuration(this.stat.data[records[top]!]!, start[top]! + first, Math.max(0, t - start[top]!));
     }
     // Spans never ended close at the thread's last time, which adds nothing more.
     this.stillOpen += open.length;
