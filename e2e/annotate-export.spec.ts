@@ -114,6 +114,8 @@ test('highlight boxes are drawn, moved and deleted', async ({ page }) => {
   await page.getByRole('button', { name: 'Add', exact: true }).click();
   const label = base.getByRole('note', { name: 'Note: idle: lightly loaded' });
   await expect(label).toBeVisible();
+  // An area belongs to the pane it was drawn on.
+  await expect(pane(page, 'dd-trace.cpuprofile').getByRole('note')).toHaveCount(0);
   const before = (await label.boundingBox())!;
   await page.mouse.move(before.x + 10, before.y + 5);
   await page.mouse.down();

@@ -42,6 +42,18 @@ test('trace statistics: the agent run against the baseline, sorted, filtered and
   await expect(cell(page, 'PROMISE', DD)).toBeVisible({ timeout: 180_000 });
   await expect(cell(page, 'PROMISE', BASE)).toHaveText('39,714', { timeout: 180_000 });
 
+  await test.step('async lifetimes: the summed duration and the wall time they cover, side by side', async () => {
+    // Computed from the raw trace in shared/stats/trace-table.test.ts and electron/cli/stats.test.ts.
+    await expect(cell(page, 'PROMISE', DD, 'duration')).toHaveText('1,297.7 s');
+    await expect(cell(page, 'PROMISE', DD, 'covered')).toHaveText('3.6 s');
+    await expect(statsTable(page).getByRole('columnheader', { name: `${DD} wall time` })).toHaveAttribute(
+      'title',
+      /union of their intervals/,
+    );
+    await statsTable(page).scrollIntoViewIfNeeded();
+    await page.screenshot({ path: 'test-results/trace-stats-wall-time.png' });
+  });
+
   await test.step('new event types and differing counts are highlighted', async () => {
     const head = statsTable(page).locator('thead th.ts-run-head');
     await expect(head.first()).toContainText(BASE);
@@ -121,18 +133,21 @@ test('trace statistics: the agent run against the baseline, sorted, filtered and
     expect(csv.suggestedFilename()).toBe('trace-stats-name.csv');
     const lines = readFileSync((await csv.path())!, 'utf8').split('\r\n');
     expect(lines[0]).toBe(
-      `category,name,phases,${BASE} count,${BASE} bytes,${BASE} duration (us),${DD} count,${DD} bytes,${DD} duration (us),${DD} status`,
+      `category,name,phases,${BASE} count,${BASE} bytes,${BASE} duration summed (us),${BASE} wall time covered (us),` +
+        `${DD} count,${DD} bytes,${DD} duration summed (us),${DD} wall time covered (us),${DD} status`,
     );
     expect(lines).toHaveLength(1 + 8 + 1 + 1); // header, the 8 rows shown, totals, final line end
     expect(lines.find((l) => l.includes(',fs.sync.lstat,'))).toMatch(
-      /^"node,node\.fs,node\.fs\.sync",fs\.sync\.lstat,B E,656,\d+,[\d.]+,1446,\d+,[\d.]+,differs$/,
+      /^"node,node\.fs,node\.fs\.sync",fs\.sync\.lstat,B E,656,\d+,[\d.]+,[\d.]+,1446,\d+,[\d.]+,[\d.]+,differs$/,
     );
-    expect(lines.find((l) => l.includes(',fs.sync.readdir,'))).toMatch(/,0,0,0,12,\d+,[\d.]+,new$/);
+    expect(lines.find((l) => l.includes(',fs.sync.readdir,'))).toMatch(/,0,0,0,0,12,\d+,[\d.]+,[\d.]+,new$/);
 
     const [md] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export Markdown' }).click()]);
     expect(md.suggestedFilename()).toBe('trace-stats-name.md');
     const text = readFileSync((await md.path())!, 'utf8');
-    expect(text).toContain(`| category | name | phases | ${BASE}: events | ${BASE}: bytes | ${BASE}: duration | ${DD}: events |`);
+    expect(text).toContain(
+      `| category | name | phases | ${BASE}: events | ${BASE}: bytes | ${BASE}: duration (summed) | ${BASE}: wall time covered | ${DD}: events |`,
+    );
     expect(text).toMatch(/\| `node,node\.fs,node\.fs\.sync` \| `fs\.sync\.lstat` \| B E \| 656 \| .* \| \*\*1,446\*\* \(\+120%\) \|/);
   });
 

@@ -11,6 +11,7 @@ import type { Profile } from '../../shared/model/types';
 import { runNames } from '../../shared/runs/run-names';
 import { type Weighing, defaultWeighing, weighProfile, weighable } from '../../shared/model/weigh';
 import { totalNoun } from '../../shared/search/busy';
+import { mdCode } from '../../shared/report/fields';
 import { compileQuery } from '../../shared/search/matcher';
 import { CliError } from './errors';
 import { loadThread, stdinOnce } from './load';
@@ -306,26 +307,20 @@ function textReport(d: ProfileDiff, a: Parsed, h: Lines, list: FunctionDiff[]): 
   return `${out.join('\n')}\n`;
 }
 
-/** Inline code for a Markdown table cell (pipes escaped, backticks fenced). */
-function code(s: string): string {
-  const t = s.replace(/\|/g, '\\|');
-  return t.includes('`') ? `\`\` ${t} \`\`` : `\`${t}\``;
-}
-
 function markdownReport(d: ProfileDiff, a: Parsed, h: Lines, list: FunctionDiff[]): string {
   const out: string[] = ['# Flamelens diff', '', `**${h.headline}**`, ''];
   for (const n of h.notes) out.push(`- ${n}`);
   out.push('', '| | baseline | run |', '|---|---|---|');
-  out.push(`| file | ${code(a.base)} | ${code(a.run)} |`);
-  out.push(`| name | ${code(names(a).base)} | ${code(names(a).run)} |`);
+  out.push(`| file | ${mdCode(a.base)} | ${mdCode(a.run)} |`);
+  out.push(`| name | ${mdCode(names(a).base)} | ${mdCode(names(a).run)} |`);
   out.push(`| total | ${formatWeight(d.baseline.total, d.unit)} | ${formatWeight(d.run.total, d.unit)} |`);
   if (d.baseline.idle > 0 || d.run.idle > 0)
     out.push(
       `| idle${a.excludeIdle ? ' (left out)' : ''} | ${formatWeight(d.baseline.idle, d.unit)} | ${formatWeight(d.run.idle, d.unit)} |`,
     );
   if (a.match !== undefined && d.baseline.match && d.run.match) {
-    out.push(`| ${code(a.match)} on the stack | ${formatShare(d.baseline.match.inclusive)} | ${formatShare(d.run.match.inclusive)} |`);
-    out.push(`| ${code(a.match)} innermost | ${formatShare(d.baseline.match.self)} | ${formatShare(d.run.match.self)} |`);
+    out.push(`| ${mdCode(a.match)} on the stack | ${formatShare(d.baseline.match.inclusive)} | ${formatShare(d.run.match.inclusive)} |`);
+    out.push(`| ${mdCode(a.match)} innermost | ${formatShare(d.baseline.match.self)} | ${formatShare(d.run.match.self)} |`);
   }
   out.push('', `## Top ${list.length} functions by change`, '');
   if (list.length === 0) {
@@ -337,7 +332,7 @@ function markdownReport(d: ProfileDiff, a: Parsed, h: Lines, list: FunctionDiff[
   out.push('|---:|---|---|---|---:|---:|---:|---:|');
   list.forEach((f, i) => {
     out.push(
-      `| ${i + 1} | ${code(f.name)} | ${where(f) ? code(where(f)) : ''} | ${f.status} | ${sideCell(d, 'baseline', f.baseline.total)} | ` +
+      `| ${i + 1} | ${mdCode(f.name)} | ${where(f) ? mdCode(where(f)) : ''} | ${f.status} | ${sideCell(d, 'baseline', f.baseline.total)} | ` +
         `${sideCell(d, 'run', f.run.total)} | ${formatDelta(d, f.delta.total)} | ${formatDelta(d, f.delta.self)} |`,
     );
   });

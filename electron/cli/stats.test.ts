@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fixturePath } from '../../shared/test/files';
+import { independentSpanFigures } from '../../shared/test/trace-spans';
 import { CliError } from './errors';
 import { STATS_HELP, shortLabels, statsCommand } from './stats';
 
@@ -24,7 +25,7 @@ afterEach(() => vi.restoreAllMocks());
 const BASE = fixturePath('samples/baseline/node_trace.1.log.gz');
 const DD = fixturePath('samples/ddtrace/node_trace.1.log.gz');
 
-type Row = { category: string; name: string; count: number; bytes: number };
+type Row = { category: string; name: string; count: number; bytes: number; duration: number; covered: number };
 
 const counted = new Map<string, Map<string, { count: number; bytes: number }>>();
 
@@ -47,7 +48,7 @@ function independentRows(path: string): Map<string, { count: number; bytes: numb
 }
 
 describe('flamelens stats', () => {
-  it('--json prints each file’s rows, {category, name, count, bytes}, counted as an independent count counts', async () => {
+  it('--json prints each file’s rows, {category, name, count, bytes, duration, covered}, counted as an independent count counts', async () => {
     const r = await run(BASE, DD, '--json');
     expect(r.error).toBeUndefined();
     expect(r.code).toBe(0);
@@ -56,7 +57,14 @@ describe('flamelens stats', () => {
     expect(got.files.map((f) => f.file)).toEqual([BASE, DD]);
     for (const f of got.files) {
       expect(Object.keys(f)).toEqual(['file', 'rows']);
-      for (const row of f.rows) expect(Object.keys(row)).toEqual(['category', 'name', 'count', 'bytes']);
+      for (const row of f.rows) expect(Object.keys(row)).toEqual(['category', 'name', 'count', 'bytes', 'duration', 'covered']);
+      // Durations summed and wall time covered, as an independent pairing of the raw events finds them.
+      const spans = independentSpanFigures(f.file);
+      for (const row of f.rows) {
+        const want = spans.get(`${row.category}\u0000${row.name}`) ?? { summed: 0, covered: 0 };
+        expect(row.duration).toBeCloseTo(want.summed, 3);
+        expect(row.covered).toBeCloseTo(want.covered, 3);
+      }
       const mine = new Map(f.rows.map((row) => [`${row.category}|${row.name}`, { count: row.count, bytes: row.bytes }]));
       expect(mine).toEqual(independentRows(f.file));
       // largest count first
@@ -67,7 +75,12 @@ describe('flamelens stats', () => {
       name: 'PROMISE',
       count: 39714,
       bytes: independentRows(BASE).get('node,node.async_hooks|PROMISE')!.bytes,
+      duration: expect.any(Number),
+      covered: expect.any(Number),
     });
+    // dd-trace's promises: 1,297.7 s of overlapping lifetimes in 3.6 s of wall time.
+    const promise = got.files[1]!.rows.find((row) => row.name === 'PROMISE')!;
+    expect([Math.round(promise.duration / 1e5) / 10, Math.round(promise.covered / 1e4) / 100]).toEqual([1297.7, 3.64]);
     const names = (i: number) => new Set(got.files[i]!.rows.map((row) => row.name));
     for (const n of ['HTTPCLIENTREQUEST', 'UDPWRAP', 'CustomGC']) expect([names(0).has(n), names(1).has(n)]).toEqual([false, true]);
     expect(r.out.endsWith('}\n')).toBe(true);
@@ -76,14 +89,14 @@ describe('flamelens stats', () => {
   it('--group phase and --group category change the rows and their keys', async () => {
     const byPhase = JSON.parse((await run(BASE, '--json', '--group', 'phase')).out) as { files: { rows: Record<string, unknown>[] }[] };
     const rows = byPhase.files[0]!.rows;
-    expect(rows.every((row) => Object.keys(row).join() === 'phase,count,bytes')).toBe(true);
+    expect(rows.every((row) => Object.keys(row).join() === 'phase,count,bytes,duration,covered')).toBe(true);
     const phases = rows.map((row) => row.phase);
     expect(phases).toEqual(expect.arrayContaining(['b', 'e', 'B', 'E', 'X', 'M']));
     expect(rows.reduce((n, row) => n + (row.count as number), 0)).toBe(464849);
 
     const byCat = JSON.parse((await run(BASE, '--json', '--group', 'category')).out) as { files: { rows: Record<string, unknown>[] }[] };
     const cats = byCat.files[0]!.rows;
-    expect(cats.every((row) => Object.keys(row).join() === 'category,count,bytes')).toBe(true);
+    expect(cats.every((row) => Object.keys(row).join() === 'category,count,bytes,duration,covered')).toBe(true);
     expect(cats.find((row) => row.category === 'node,node.fs,node.fs.sync')!.count).toBe(656 + 506 * 3 + 2);
   });
 
@@ -109,7 +122,10 @@ describe('flamelens stats', () => {
     expect(row('fs.sync.lstat')).toContain('+120%');
     expect(row('HTTPCLIENTREQUEST')).toEqual(expect.arrayContaining(['0', '0 B', '30', 'new']));
     // Within the threshold: no change shown next to the count.
-    expect(row('TickObject').slice(6, 8)).toEqual(['180,270', expect.stringMatching(/MiB$/)]);
+    expect(row('TickObject').slice(7, 9)).toEqual(['180,270', expect.stringMatching(/MiB$/)]);
+    // The summed duration and the wall time covered, each labelled.
+    expect(lines.find((l) => l.startsWith('category '))).toMatch(/count\s+bytes\s+duration \(sum\)\s+wall time\s+count\s+change/);
+    expect(row('PROMISE')).toEqual(expect.arrayContaining(['1,297.7 s', '3.6 s']));
     // Every line of the table is as wide as its header or narrower; figures are right-aligned.
     const header = lines.find((l) => l.startsWith('category '))!;
     const countEnd = header.indexOf('count') + 'count'.length;
@@ -132,7 +148,8 @@ describe('flamelens stats', () => {
     expect(md.out).toMatch(/^# Flamelens trace statistics\n/);
     expect(md.out).toContain(`- \`${BASE}\`: 464,849 events`);
     expect(md.out).toContain('| category | name | phases | baseline: events |');
-    expect(md.out).toMatch(/\| `node,node\.async_hooks` \| `HTTPCLIENTREQUEST` \| b e \| 0 \| 0 B \| {2}\| \*\*30\*\* \(new\) \|/);
+    expect(md.out).toMatch(/\| `node,node\.async_hooks` \| `HTTPCLIENTREQUEST` \| b e \| 0 \| 0 B \| {2}\| {2}\| \*\*30\*\* \(new\) \|/);
+    expect(md.out).toContain('| baseline: duration (summed) | baseline: wall time covered |');
     expect(md.out).toMatch(/\| `node,node\.fs,node\.fs\.sync` \| `fs\.sync\.lstat` \| B E \| 656 \| .* \| \*\*1,446\*\* \(\+120%\) \|/);
   });
 

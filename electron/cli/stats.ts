@@ -5,8 +5,16 @@
  */
 import { parseArgs } from 'node:util';
 import type { TraceEventStat } from '../../shared/model/types';
+import { mdCode } from '../../shared/report/fields';
 import { PHASE_NAMES } from '../../shared/stats/trace-phases';
-import { formatBytes, formatChange, formatCount, formatDuration, statsMarkdown } from '../../shared/stats/trace-table-export';
+import {
+  formatBytes,
+  formatChange,
+  formatCount,
+  formatDuration,
+  formatMeasure,
+  statsMarkdown,
+} from '../../shared/stats/trace-table-export';
 import {
   DEFAULT_THRESHOLD,
   type Grouping,
@@ -28,16 +36,20 @@ export const STATS_HELP: CommandHelp = {
   details:
     'For each file (node --trace-event-categories output, Chrome traces; gzip accepted) and each\n' +
     "event type: the number of events, their bytes in the file (the UTF-8 length of each event's\n" +
-    'JSON text, "{" to "}") and the summed duration of those that have one (X events, paired B/E\n' +
-    'and b/e). The first file is the baseline: changes beyond the threshold are shown, "new" marks\n' +
+    'JSON text, "{" to "}"), the summed duration of those that have one (X events, paired B/E\n' +
+    'and b/e) and the wall time they cover (the time at least one of them was open: async\n' +
+    'lifetimes overlap, so their sum can be far longer than the trace). The first file is the\n' +
+    'baseline: changes beyond the threshold are shown, "new" marks\n' +
     'types the baseline does not have, "gone" types only the baseline has.\n\n' +
     '  --group name        one row per category and name, all phases summed (default)\n' +
     '  --group phase       one row per phase (X, B, E, b, e, M…)\n' +
     '  --group category    one row per category\n' +
     `  --threshold PERCENT changes within this much of the baseline are not shown (default ${DEFAULT_THRESHOLD * 100})\n` +
-    '  --json              {"files": [{"file", "rows": [{"category", "name", "count", "bytes"}]}]},\n' +
-    '                      rows by count, largest first; with --group phase a row is {"phase",\n' +
-    '                      "count", "bytes"}, with --group category {"category", "count", "bytes"}\n' +
+    '  --json              {"files": [{"file", "rows": [{"category", "name", "count", "bytes",\n' +
+    '                      "duration", "covered"}]}]}, durations in microseconds (summed, and wall\n' +
+    '                      time covered), rows by count, largest first; with --group phase a row\n' +
+    '                      has "phase" instead of "category" and "name", with --group category\n' +
+    '                      "category" alone\n' +
     '  --markdown          the comparison as a Markdown table\n',
 };
 
@@ -103,13 +115,12 @@ export function shortLabels(paths: string[]): string[] {
 function jsonReport(files: string[], stats: TraceEventStat[][], group: Grouping): string {
   const out = files.map((file, i) => ({
     file,
-    rows: groupStats(stats[i]!, group).map((r) =>
-      group === 'name'
-        ? { category: r.category, name: r.name, count: r.count, bytes: r.bytes }
-        : group === 'phase'
-          ? { phase: r.phase, count: r.count, bytes: r.bytes }
-          : { category: r.category, count: r.count, bytes: r.bytes },
-    ),
+    rows: groupStats(stats[i]!, group).map((r) => {
+      const label =
+        group === 'name' ? { category: r.category, name: r.name } : group === 'phase' ? { phase: r.phase } : { category: r.category };
+      // null: a wall time the input does not say (NaN is not JSON).
+      return { ...label, count: r.count, bytes: r.bytes, duration: r.duration, covered: Number.isNaN(r.covered) ? null : r.covered };
+    }),
   }));
   return `${JSON.stringify({ files: out }, null, 2)}\n`;
 }
@@ -126,7 +137,7 @@ function fileLines(t: StatsTable, names: readonly string[] = t.runs): string[] {
 }
 
 /** A change cell of the text table: empty within the threshold. */
-function changeText(r: StatsRow, run: number, m: 'count' | 'duration'): string {
+function changeText(r: StatsRow, run: number, m: 'count' | 'duration' | 'covered'): string {
   const c = r.cells[run]!.change[m];
   return c.flag === 'same' ? '' : formatChange(c);
 }
@@ -142,13 +153,32 @@ function labelCells(t: StatsTable, r: StatsRow, total: boolean): string[] {
 function textReport(t: StatsTable): string {
   const labelHead =
     t.grouping === 'name' ? ['category', 'name', 'phases'] : t.grouping === 'phase' ? ['phase', 'meaning'] : ['category', 'phases'];
-  const runHead = (i: number) => (i === 0 ? ['count', 'bytes', 'duration'] : ['count', 'change', 'bytes', 'duration', 'change']);
+  // The summed duration of overlapping spans is not time: the wall time they cover stands beside it.
+  const runHead = (i: number) =>
+    i === 0
+      ? ['count', 'bytes', 'duration (sum)', 'wall time']
+      : ['count', 'change', 'bytes', 'duration (sum)', 'change', 'wall time', 'change'];
   const line = (r: StatsRow, total: boolean) => {
     const cells = labelCells(t, r, total);
     r.cells.forEach((c, i) => {
-      const figures = [formatCount(c.count), formatBytes(c.bytes), c.duration > 0 ? formatDuration(c.duration) : ''];
+      const timed = c.duration > 0;
+      const figures = [
+        formatCount(c.count),
+        formatBytes(c.bytes),
+        timed ? formatDuration(c.duration) : '',
+        timed ? formatMeasure('covered', c.covered) : '',
+      ];
       if (i === 0) cells.push(...figures);
-      else cells.push(figures[0]!, changeText(r, i, 'count'), figures[1]!, figures[2]!, changeText(r, i, 'duration'));
+      else
+        cells.push(
+          figures[0]!,
+          changeText(r, i, 'count'),
+          figures[1]!,
+          figures[2]!,
+          changeText(r, i, 'duration'),
+          figures[3]!,
+          changeText(r, i, 'covered'),
+        );
     });
     return cells;
   };
@@ -199,7 +229,7 @@ function markdownReport(t: StatsTable, files: string[]): string {
   const out = ['# Flamelens trace statistics', '', `Grouped by ${GROUP_WORDS[t.grouping]}.`, ''];
   for (const l of fileLines(
     t,
-    files.map((f) => `\`${f.replace(/`/g, "'")}\``),
+    files.map((f) => mdCode(f)),
   ))
     out.push(`- ${l}`);
   out.push('', statsMarkdown(t));

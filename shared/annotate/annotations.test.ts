@@ -6,6 +6,7 @@ import {
   annotationStep,
   annotationsForRun,
   createAnnotation,
+  draftFields,
   isAnchoredAt,
   nextAnnotationId,
   normalizeRegion,
@@ -93,6 +94,18 @@ describe('annotation reducer', () => {
     expect(doc.items.map((a) => a.text)).toEqual(['everywhere']);
     expect(isAnchoredAt(doc.items[0]!, path)).toBe(true);
     expect(isAnchoredAt(doc.items[0]!, path.slice(0, 1))).toBe(false);
+  });
+
+  it('keeps an area on the pane it was drawn on; a frame note on every pane unless asked', () => {
+    const region = { x: 0.1, y: 0.1, w: 0.2, h: 0.2 };
+    let doc = EMPTY_ANNOTATIONS;
+    const add = (f: ReturnType<typeof draftFields>) =>
+      (doc = reduceAnnotations(doc, { type: 'added', annotation: createAnnotation(doc, f, 0) }));
+    add(draftFields({ kind: 'box', anchor: { region }, runId: 'r1' }, 'slow start', false));
+    add(draftFields({ kind: 'note', anchor: { keyPath: ['main'] }, runId: 'r1' }, 'everywhere', false));
+    add(draftFields({ kind: 'note', anchor: { keyPath: ['main'] }, runId: 'r1' }, 'only here', true));
+    expect(annotationsForRun(doc, 'r1').map((a) => a.text)).toEqual(['slow start', 'everywhere', 'only here']);
+    expect(annotationsForRun(doc, 'r2').map((a) => a.text)).toEqual(['everywhere']);
   });
 
   it('normalizes dragged regions into the pane', () => {

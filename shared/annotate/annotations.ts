@@ -116,6 +116,28 @@ export function createAnnotation(
   return a;
 }
 
+/** Where an annotation being written goes, and on which pane it was started. */
+export interface AnnotationDraft {
+  kind: AnnotationKind;
+  anchor: Anchor;
+  runId?: string;
+}
+
+/**
+ * The fields of the annotation a draft becomes. An area (a region anchor) is a place in the
+ * drawing of the pane it was drawn on and means nothing on another, so it stays on that pane; a
+ * note or box on a frame shows on every pane that has the frame, unless `onePane` is asked.
+ */
+export function draftFields(
+  draft: AnnotationDraft,
+  text: string,
+  onePane: boolean,
+): { kind: AnnotationKind; text: string; anchor: Anchor; runId?: string } {
+  const fields: { kind: AnnotationKind; text: string; anchor: Anchor; runId?: string } = { kind: draft.kind, text, anchor: draft.anchor };
+  if (draft.runId !== undefined && (onePane || !isKeyAnchor(draft.anchor))) fields.runId = draft.runId;
+  return fields;
+}
+
 function replace(doc: AnnotationDoc, id: string, fn: (a: Annotation) => Annotation): AnnotationDoc {
   const i = doc.items.findIndex((a) => a.id === id);
   if (i < 0) return doc;

@@ -29,6 +29,19 @@ describe('diff on view trees', () => {
     expect(find(view.root, 'main')!.delta).toBe(10);
   });
 
+  it('finds the figures of a deep focus through its folded ancestors row', async () => {
+    const base = await folded('main;serve;route;a 5\nmain;serve;route;b 5');
+    const run = await folded('main;serve;route;a 8\nmain;serve;route;b 2\nmain;serve;route;agent 10');
+    const d = diffProfiles(base, run, { normalize: 'absolute' });
+    const view = buildViewTree(run, { focus: ['main', 'serve', 'route'] });
+    expect(view.root.children![0]!.ancestors).toHaveLength(2);
+    annotateView(view.root, d, indexDiff(d), 'total');
+    expect(find(view.root, 'route')!.delta).toBe(10);
+    expect(find(view.root, 'a')!.delta).toBe(3);
+    expect(find(view.root, 'b')!.delta).toBe(-3);
+    expect(find(view.root, 'agent')!.status).toBe(Status.New);
+  });
+
   it('shows what disappeared on the baseline tree', async () => {
     const base = await folded('main;a 5\nmain;gone 5');
     const run = await folded('main;a 5');

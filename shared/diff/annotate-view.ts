@@ -20,6 +20,11 @@ export function annotateView(root: ViewNode, d: ProfileDiff, index: DiffIndex, w
       node.delta = 0;
       node.status = Status.Unchanged;
     }
-    for (const c of node.children ?? []) stack.push([c, id >= 0 ? index.child(id, c.key) : -1]);
+    for (const c of node.children ?? []) {
+      // The ancestors row of a deep focus stands for a chain of frames: follow it key by key.
+      let cid = id;
+      for (const key of c.ancestors ? c.ancestors.map((a) => a.key) : [c.key]) cid = cid >= 0 ? index.child(cid, key) : -1;
+      stack.push([c, cid]);
+    }
   }
 }

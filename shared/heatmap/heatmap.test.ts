@@ -7,6 +7,7 @@ import {
   NoSampleTimesError,
   cellRange,
   density,
+  hasCell,
   hasTimestamps,
   heatmap,
   idleNodes,
@@ -106,6 +107,22 @@ describe('heatmap', () => {
     const aggregated = { ...none, samples: undefined } as Profile;
     expect(hasTimestamps(aggregated)).toBe(false);
     expect(() => heatmap(aggregated)).toThrow(/hand-made has no sample timestamps/);
+  });
+
+  it('knows which cells are in its grid', () => {
+    const hm = heatmap(
+      sampled([
+        [10.1, 'a'],
+        [11.9, 'a'],
+      ]),
+      { rows: 10 },
+    );
+    expect(hm.columns).toBe(2);
+    expect(hasCell(hm, { column: 1, row: 9 })).toBe(true);
+    expect(hasCell(hm, { column: 2, row: 0 })).toBe(false); // a later second of a longer run
+    expect(hasCell(hm, { column: 0, row: 10 })).toBe(false); // a row of a finer grid
+    expect(hasCell(hm, { column: -1, row: 0 })).toBe(false);
+    expect(hasCell(hm, { column: 0.5, row: 0 })).toBe(false);
   });
 
   it('refuses a span of days (a broken clock), not the memory', () => {

@@ -198,6 +198,21 @@ export interface Cell {
   row: number;
 }
 
+/**
+ * Whether a cell is in the heatmap's grid. A cell picked on one grid (another run's, or this
+ * run's with more rows per second) can be outside this one, and `values` has nothing there.
+ */
+export function hasCell(hm: Pick<Heatmap, 'rows' | 'columns'>, cell: Cell): boolean {
+  return (
+    Number.isInteger(cell.column) &&
+    Number.isInteger(cell.row) &&
+    cell.column >= 0 &&
+    cell.column < hm.columns &&
+    cell.row >= 0 &&
+    cell.row < hm.rows
+  );
+}
+
 /** Where a row's slice starts within its second, in milliseconds (FlameScope's row labels: 980 … 0 for 50 rows). */
 export function rowOffsetMs(rows: number, row: number): number {
   return (1000 * (rows - 1 - row)) / rows;

@@ -197,6 +197,13 @@ export interface TraceEventStat {
   bytes: number;
   /** summed duration in microseconds for events that have one (`X` dur, paired B/E, paired b/e) */
   duration: number;
+  /**
+   * wall-clock microseconds covered by at least one of those spans (the union of their
+   * intervals; at most the summed duration, less where they overlap); absent when none has a duration
+   */
+  covered?: number;
+  /** that union: `[start0, end0, start1, end1, …]` in µs on the trace's clock, sorted, no overlaps */
+  spans?: Float64Array;
 }
 
 /** A thread with samples in a file, as `flamelens info` lists it. */

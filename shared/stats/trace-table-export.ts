@@ -3,6 +3,7 @@
  * 4180: CRLF line ends, fields with a comma, quote or line break quoted, quotes doubled) for
  * spreadsheets, and Markdown for pasting into an issue or a pull request.
  */
+import { csvText, mdCode, mdText } from '../report/fields';
 import { PHASE_NAMES } from './trace-phases';
 import { type Change, type Grouping, type Measure, MEASURES, type StatsCell, type StatsRow, type StatsTable, totalOf } from './trace-table';
 
@@ -31,9 +32,19 @@ export function formatDuration(us: number): string {
   return `${oneDecimal.format(us)} µs`;
 }
 
+/** A figure as shown; a wall time a file does not say (NaN) is '—'. */
 export function formatMeasure(m: Measure, v: number): string {
+  if (Number.isNaN(v)) return '—';
   return m === 'count' ? formatCount(v) : m === 'bytes' ? formatBytes(v) : formatDuration(v);
 }
+
+/** What each measure is called in headers: the summed duration and the wall time are told apart. */
+export const MEASURE_WORDS: Record<Measure, string> = {
+  count: 'events',
+  bytes: 'bytes',
+  duration: 'duration (summed)',
+  covered: 'wall time covered',
+};
 
 /** `+104%`, `-12.3%`, `+0.4%`, `new`, `gone`; '' for the baseline column. */
 export function formatChange(c: Change): string {
@@ -81,53 +92,36 @@ function labelValues(g: Grouping, r: StatsRow, total: boolean): string[] {
   return g === 'name' ? [r.category, r.name, phases] : g === 'phase' ? [r.phase, PHASE_NAMES[r.phase] ?? ''] : [r.category, phases];
 }
 
-export function csvField(v: string | number): string {
-  const s = String(v);
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
-/** Microseconds to at most three decimals: Chrome's timestamps have fractions, Node's do not. */
-const micros = (us: number) => String(Math.round(us * 1000) / 1000);
+/** Microseconds to at most three decimals: Chrome's timestamps have fractions, Node's do not. Unknown: ''. */
+const micros = (us: number) => (Number.isNaN(us) ? '' : String(Math.round(us * 1000) / 1000));
 
 /**
  * CSV of the given rows (the table's, by default) and their totals row: the label columns, then per
- * run `<run> count`, `<run> bytes`, `<run> duration (us)` and, after the baseline, `<run> status`
- * (new, gone, differs or same; see `cellStatus`). Numbers are plain, without separators.
+ * run `<run> count`, `<run> bytes`, `<run> duration summed (us)` (every span's duration added up),
+ * `<run> wall time covered (us)` (the time at least one span was open) and, after the baseline,
+ * `<run> status` (new, gone, differs or same; see `cellStatus`). Numbers are plain, without separators.
  */
 export function statsCsv(table: StatsTable, rows: readonly StatsRow[] = table.rows): string {
   const head = [...labelHeaders(table.grouping)];
   table.runs.forEach((run, i) => {
-    head.push(`${run} count`, `${run} bytes`, `${run} duration (us)`);
+    head.push(`${run} count`, `${run} bytes`, `${run} duration summed (us)`, `${run} wall time covered (us)`);
     if (i > 0) head.push(`${run} status`);
   });
   const line = (r: StatsRow, total: boolean) => {
     const out: (string | number)[] = labelValues(table.grouping, r, total);
     r.cells.forEach((c, i) => {
-      out.push(c.count, c.bytes, micros(c.duration));
+      out.push(c.count, c.bytes, micros(c.duration), micros(c.covered));
       if (i > 0) out.push(cellStatus(c));
     });
-    return out.map(csvField).join(',');
+    return out;
   };
-  return [head.map(csvField).join(','), ...rows.map((r) => line(r, false)), line(totalOf(table, rows), true)].join('\r\n') + '\r\n';
+  return csvText([head, ...rows.map((r) => line(r, false)), line(totalOf(table, rows), true)]);
 }
-
-/** A Markdown code span that survives pipes and backticks inside it. */
-function code(s: string): string {
-  if (s === '') return '';
-  const t = s.replace(/\|/g, '\\|');
-  return t.includes('`') ? `\`\` ${t} \`\`` : `\`${t}\``;
-}
-
-function escapeText(s: string): string {
-  return s.replace(/([\\|*`[\]<>])/g, '\\$1');
-}
-
-const MEASURE_WORDS: Record<Measure, string> = { count: 'events', bytes: 'bytes', duration: 'duration' };
 
 /** A cell in Markdown: flagged figures bold, with their change after them. */
 function markdownCell(c: StatsCell, m: Measure, baseline: boolean): string {
   // Instant and metadata events have no duration: a blank reads better than "0 µs".
-  if (m === 'duration' && c.duration === 0) return '';
+  if ((m === 'duration' || m === 'covered') && c.duration === 0) return '';
   const v = formatMeasure(m, c[m]);
   if (baseline) return v;
   const ch = c.change[m];
@@ -148,17 +142,17 @@ export function statsMarkdown(table: StatsTable, rows: readonly StatsRow[] = tab
   const align = labels.map(() => '---');
   table.runs.forEach((run) => {
     for (const m of measures) {
-      head.push(`${escapeText(run)}: ${MEASURE_WORDS[m]}`);
+      head.push(`${mdText(run)}: ${MEASURE_WORDS[m]}`);
       align.push('---:');
     }
   });
   const line = (r: StatsRow, total: boolean) => {
     const l = labelValues(g, r, total);
     const cells = total
-      ? [`**${l[0]}**`, ...l.slice(1).map(escapeText)]
+      ? [`**${l[0]}**`, ...l.slice(1).map((x) => mdText(x))]
       : g === 'phase'
-        ? [code(l[0]!), escapeText(l[1]!)]
-        : [code(l[0]!), ...(g === 'name' ? [code(l[1]!)] : []), escapeText(l[l.length - 1]!)];
+        ? [mdCode(l[0]!), mdText(l[1]!)]
+        : [mdCode(l[0]!), ...(g === 'name' ? [mdCode(l[1]!)] : []), mdText(l[l.length - 1]!)];
     r.cells.forEach((c, i) => {
       for (const m of measures) cells.push(markdownCell(c, m, i === 0));
     });
@@ -168,7 +162,7 @@ export function statsMarkdown(table: StatsTable, rows: readonly StatsRow[] = tab
   const pct = formatChange({ absolute: 1, relative: table.threshold, flag: 'differs' }).replace(/^\+/, '');
   out.push(
     '',
-    `Baseline: ${escapeText(table.runs[0] ?? '')}. In bold: figures more than ${pct} away from the baseline's; ` +
+    `Baseline: ${mdText(table.runs[0] ?? '')}. In bold: figures more than ${pct} away from the baseline's; ` +
       '(new): event types the baseline does not have; (gone): event types only the baseline has.',
   );
   return `${out.join('\n')}\n`;

@@ -4,19 +4,31 @@ import { describe, expect, it } from 'vitest';
 import { importProfile } from '../import/import-profile';
 import type { TraceEventStat } from '../model/types';
 import { fileSource, fixturePath } from '../test/files';
-import { changeTitle, csvField, formatChange, statsCsv, statsMarkdown } from './trace-table-export';
+import { csvField } from '../report/fields';
+import { changeTitle, formatChange, statsCsv, statsMarkdown } from './trace-table-export';
+import { coveredTime } from './intervals';
 import { type StatsRow, buildStatsTable, filterRows, groupStats, sortRows, totalOf } from './trace-table';
+import { independentSpanFigures } from '../test/trace-spans';
 
 const ASYNC = 'node,node.async_hooks';
 const FS = 'node,node.fs,node.fs.sync';
-const stat = (category: string, name: string, phase: string, count: number, bytes: number, duration = 0): TraceEventStat => ({
-  category,
-  name,
-  phase,
-  count,
-  bytes,
-  duration,
-});
+/** A row as the importer makes it; a duration without spans given is one span from 0. */
+const stat = (
+  category: string,
+  name: string,
+  phase: string,
+  count: number,
+  bytes: number,
+  duration = 0,
+  spans?: number[],
+): TraceEventStat => {
+  const row: TraceEventStat = { category, name, phase, count, bytes, duration };
+  if (duration > 0) {
+    row.spans = Float64Array.from(spans ?? [0, duration]);
+    row.covered = coveredTime(row.spans);
+  }
+  return row;
+};
 
 const BASE: TraceEventStat[] = [
   stat(ASYNC, 'PROMISE', 'b', 10, 1000, 500),
@@ -49,7 +61,51 @@ describe('grouping trace statistics', () => {
       count: 20,
       bytes: 1900,
       duration: 500,
+      covered: 500,
+      spans: Float64Array.from([0, 500]),
     });
+  });
+
+  it('covers the union of overlapping spans, across the rows a grouping and a total join', () => {
+    // Three promises alive at once for 100 µs each, staggered by 10 µs; a timer inside them; an
+    // fs call in another category, apart in time.
+    const stats = [
+      stat(
+        ASYNC,
+        'PROMISE',
+        'b',
+        3,
+        300,
+        300,
+        [0, 100, 10, 110, 20, 120].sort((a, b) => a - b),
+      ),
+      stat(ASYNC, 'PROMISE', 'e', 3, 300),
+      stat(ASYNC, 'Timeout', 'b', 1, 100, 50, [30, 80]),
+      stat(FS, 'fs.sync.open', 'X', 2, 200, 20, [200, 210, 300, 310]),
+    ];
+    // PROMISE as the importer merges it: 0–120
+    stats[0]!.spans = Float64Array.from([0, 120]);
+    stats[0]!.covered = 120;
+    const byName = groupStats(stats);
+    const row = (n: string) => byName.find((r) => r.name === n)!;
+    expect([row('PROMISE').duration, row('PROMISE').covered]).toEqual([300, 120]);
+    expect([row('Timeout').duration, row('Timeout').covered]).toEqual([50, 50]);
+    expect([row('fs.sync.open').duration, row('fs.sync.open').covered]).toEqual([20, 20]);
+    // By category: the timer lies inside the promises' time, so the category covers 0–120.
+    const byCategory = groupStats(stats, 'category');
+    expect(byCategory.find((r) => r.category === ASYNC)!).toMatchObject({ duration: 350, covered: 120 });
+    // The total: 0–120 plus the two fs calls.
+    const t = buildStatsTable([{ label: 'run', stats }]);
+    expect([t.total.cells[0]!.duration, t.total.cells[0]!.covered]).toEqual([370, 140]);
+    // A filter's total covers only the rows it kept.
+    const kept = filterRows(t.rows, '/Timeout|open/').rows;
+    expect(totalOf(t, kept).cells[0]!.covered).toBe(70);
+  });
+
+  it('says it does not know the wall time where a row has a duration but no spans (older workspaces)', () => {
+    const old: TraceEventStat = { category: ASYNC, name: 'PROMISE', phase: 'b', count: 1, bytes: 10, duration: 40 };
+    expect(groupStats([old])[0]!.covered).toBeNaN();
+    expect(groupStats([stat(ASYNC, 'PROMISE', 'e', 1, 10)])[0]!.covered).toBe(0);
   });
 
   it('by phase alone and by category alone', () => {
@@ -235,14 +291,36 @@ describe('exports', () => {
     expect(csvField(12)).toBe('12');
     const lines = statsCsv(t).split('\r\n');
     expect(lines[0]).toBe(
-      'category,name,phases,base count,base bytes,base duration (us),' +
-        '"agent, ""v2"" count","agent, ""v2"" bytes","agent, ""v2"" duration (us)","agent, ""v2"" status"',
+      'category,name,phases,base count,base bytes,base duration summed (us),base wall time covered (us),' +
+        '"agent, ""v2"" count","agent, ""v2"" bytes","agent, ""v2"" duration summed (us)","agent, ""v2"" wall time covered (us)",' +
+        '"agent, ""v2"" status"',
     );
-    expect(lines).toContain(`"${FS}",fs.sync.open,X,5,500,50,10,1000,45,differs`);
-    expect(lines).toContain(`"${ASYNC}",HTTPCLIENTREQUEST,b e,0,0,0,6,590,90,new`);
-    expect(lines).toContain('v8,V8.GCScavenger,X,4,400,100,0,0,0,gone');
-    expect(lines.at(-2)).toBe('Total,,X b e M,31,3000,650,40,3880,655,differs');
+    expect(lines).toContain(`"${FS}",fs.sync.open,X,5,500,50,50,10,1000,45,45,differs`);
+    expect(lines).toContain(`"${ASYNC}",HTTPCLIENTREQUEST,b e,0,0,0,0,6,590,90,90,new`);
+    expect(lines).toContain('v8,V8.GCScavenger,X,4,400,100,100,0,0,0,0,gone');
+    // Every span here starts at 0: the total covers the longest, not their sum.
+    expect(lines.at(-2)).toBe('Total,,X b e M,31,3000,650,500,40,3880,655,520,differs');
     expect(lines.at(-1)).toBe('');
+  });
+
+  it('CSV and Markdown keep names from a file from becoming formulas or markup', () => {
+    const names = ['=HYPERLINK("http://evil","click")', '+cmd', '-2+3', '@SUM(A1)'];
+    const hostile = buildStatsTable([{ label: '=base', stats: names.map((n) => stat('@cat', n, 'X', 1, 10, 5)) }]);
+    const lines = statsCsv(hostile).split('\r\n');
+    expect(lines[0]).toBe("category,name,phases,'=base count,'=base bytes,'=base duration summed (us),'=base wall time covered (us)");
+    expect(lines.slice(1, 5).sort()).toEqual(
+      [
+        `'@cat,"'=HYPERLINK(""http://evil"",""click"")",X,1,10,5,5`,
+        "'@cat,'+cmd,X,1,10,5,5",
+        "'@cat,'-2+3,X,1,10,5,5",
+        "'@cat,'@SUM(A1),X,1,10,5,5",
+      ].sort(),
+    );
+    // Every field a spreadsheet reads starts with something other than a formula sign.
+    for (const line of lines.filter(Boolean)) for (const field of line.split(',')) expect(field).not.toMatch(/^[=+\-@]/);
+    const md = statsMarkdown(buildStatsTable([{ label: 'a<b>', stats: [stat('c', 'x`y|z<img src=q>', 'X', 1, 10)] }]));
+    expect(md).toContain('| `c` | `` x`y\\|z<img src=q> `` |');
+    expect(md).toContain('a\\<b\\>: events');
   });
 
   it('CSV of the rows as shown: filtered and sorted', () => {
@@ -330,5 +408,24 @@ describe('on the real sample traces', () => {
     // The bulk of the traffic is the same in both runs.
     expect(rowNamed(t.rows, 'TickObject').cells[1]!.change.count.flag).toBe('same');
     expect(t.total.cells.map((c) => c.count)).toEqual([464849, 468622]);
+  });
+
+  it('sums and covers span durations as an independent pairing of the raw events does', async () => {
+    for (const run of ['baseline', 'ddtrace']) {
+      const want = independentSpanFigures(path(run));
+      const rows = groupStats(await stats(run));
+      const timed = rows.filter((r) => r.duration > 0);
+      expect(new Set(timed.map((r) => r.key))).toEqual(new Set([...want].filter(([, f]) => f.summed > 0).map(([k]) => k)));
+      for (const r of timed) {
+        const f = want.get(r.key)!;
+        expect(r.duration).toBeCloseTo(f.summed, 3);
+        expect(r.covered).toBeCloseTo(f.covered, 3);
+        expect(r.covered).toBeLessThanOrEqual(r.duration + 1e-6);
+      }
+    }
+    // dd-trace's promises: 1,297.7 s of lifetimes, alive during 3.6 s of the 4.8 s trace.
+    const promise = groupStats(await stats('ddtrace')).find((r) => r.name === 'PROMISE')!;
+    expect(promise.duration / 1e6).toBeCloseTo(1297.7, 1);
+    expect(promise.covered / 1e6).toBeCloseTo(3.64, 2);
   });
 });

@@ -9,13 +9,14 @@
  */
 import { compileQuery } from '../search/matcher';
 import type { TraceEventStat } from '../model/types';
+import { coveredTime, unionOf } from './intervals';
 import { byPhase, phaseLabel } from './trace-phases';
 
 export type Grouping = 'name' | 'phase' | 'category';
 export const GROUPINGS: readonly Grouping[] = ['name', 'phase', 'category'];
 
-export type Measure = 'count' | 'bytes' | 'duration';
-export const MEASURES: readonly Measure[] = ['count', 'bytes', 'duration'];
+export type Measure = 'count' | 'bytes' | 'duration' | 'covered';
+export const MEASURES: readonly Measure[] = ['count', 'bytes', 'duration', 'covered'];
 
 /** Relative difference above which a cell is flagged, unless the caller says otherwise. */
 export const DEFAULT_THRESHOLD = 0.1;
@@ -26,6 +27,14 @@ export interface Measures {
   bytes: number;
   /** summed microseconds of the events that have a duration (X, paired B/E, paired b/e) */
   duration: number;
+  /**
+   * wall-clock microseconds covered by at least one of those spans (their union): async
+   * lifetimes overlap, and their sum can be many times the trace's length. NaN where a file
+   * does not say (a workspace saved before this was kept).
+   */
+  covered: number;
+  /** that union, merged (`[start0, end0, …]` µs); undefined where unknown */
+  spans?: Float64Array;
 }
 
 /** What a row is, as far as the grouping keeps it; the fields it drops are ''. */
@@ -102,20 +111,41 @@ function labelOf(s: TraceEventStat, grouping: Grouping): RowLabel {
   }
 }
 
+/**
+ * The time spans cover together, from the spans of each part (undefined: a part with a duration
+ * whose spans are unknown).
+ */
+function coverage(parts: readonly { duration: number; spans?: Float64Array | undefined }[]): { covered: number; spans?: Float64Array } {
+  const lists: Float64Array[] = [];
+  for (const p of parts) {
+    if (p.spans) lists.push(p.spans);
+    else if (p.duration > 0) return { covered: NaN };
+  }
+  const spans = unionOf(lists);
+  return { covered: coveredTime(spans), spans };
+}
+
 /** One file's statistics summed per row of the grouping, largest count first. */
 export function groupStats(stats: readonly TraceEventStat[], grouping: Grouping = 'name'): GroupedStat[] {
-  const rows = new Map<string, GroupedStat>();
+  const rows = new Map<string, { row: GroupedStat; parts: TraceEventStat[] }>();
   for (const s of stats) {
     const label = labelOf(s, grouping);
-    let r = rows.get(label.key);
-    if (!r) rows.set(label.key, (r = { ...label, count: 0, bytes: 0, duration: 0 }));
+    let g = rows.get(label.key);
+    if (!g) rows.set(label.key, (g = { row: { ...label, count: 0, bytes: 0, duration: 0, covered: 0 }, parts: [] }));
+    const r = g.row;
     r.count += s.count;
     r.bytes += s.bytes;
     r.duration += s.duration;
+    g.parts.push(s);
     if (!r.phases.includes(s.phase)) r.phases.push(s.phase);
   }
-  const out = [...rows.values()];
-  for (const r of out) r.phases.sort(byPhase);
+  const out = [...rows.values()].map(({ row, parts }) => {
+    const c = coverage(parts);
+    row.covered = c.covered;
+    if (c.spans) row.spans = c.spans;
+    row.phases.sort(byPhase);
+    return row;
+  });
   return out.sort((a, b) => b.count - a.count || compareLabels(a, b));
 }
 
@@ -150,7 +180,9 @@ function cellOf(m: Measures, base: Measures, isBaseline: boolean, threshold: num
     else flag = present && c.differs ? 'differs' : 'same';
     change[measure] = { absolute: c.absolute, relative: c.relative, flag };
   }
-  return { count: m.count, bytes: m.bytes, duration: m.duration, present, change };
+  const cell: StatsCell = { count: m.count, bytes: m.bytes, duration: m.duration, covered: m.covered, present, change };
+  if (m.spans) cell.spans = m.spans;
+  return cell;
 }
 
 function rowOf(label: RowLabel, sums: Measures[], threshold: number): StatsRow {
@@ -159,7 +191,7 @@ function rowOf(label: RowLabel, sums: Measures[], threshold: number): StatsRow {
   return { ...label, cells, flagged };
 }
 
-const ZERO: Measures = { count: 0, bytes: 0, duration: 0 };
+const ZERO: Measures = { count: 0, bytes: 0, duration: 0, covered: 0, spans: new Float64Array(0) };
 
 /** The comparison table of several runs' statistics; the first run is the baseline. */
 export function buildStatsTable(runs: readonly StatsRunInput[], options: { grouping?: Grouping; threshold?: number } = {}): StatsTable {
@@ -192,14 +224,18 @@ export function buildStatsTable(runs: readonly StatsRunInput[], options: { group
 }
 
 function sumRows(table: Omit<StatsTable, 'total'>, rows: readonly StatsRow[]): StatsRow {
-  const sums = table.runs.map((_, i) => {
-    const t = { count: 0, bytes: 0, duration: 0 };
+  const sums = table.runs.map((_, i): Measures => {
+    const t: Measures = { count: 0, bytes: 0, duration: 0, covered: 0 };
     for (const r of rows) {
       const c = r.cells[i]!;
       t.count += c.count;
       t.bytes += c.bytes;
       t.duration += c.duration;
     }
+    // Rows of one run overlap in time too: the total covers their union, not the sum.
+    const c = coverage(rows.map((r) => r.cells[i]!));
+    t.covered = c.covered;
+    if (c.spans) t.spans = c.spans;
     return t;
   });
   const phases = [...new Set(rows.flatMap((r) => (table.grouping === 'phase' ? [r.phase] : r.phases)))].sort(byPhase);

@@ -2,12 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { compileQuery, matchFrames, matchShare } from '../search/matcher';
 import { folded } from '../test/folded';
 import type { ViewNode } from './view-tree';
-import { buildViewTree, filteredTotals } from './view-tree';
+import { buildViewTree, filteredTotals, findViewNode, viewKeyPath } from './view-tree';
 import { functionStats } from './function-stats';
 
 /** "name value" lines of a view tree, indented by depth. */
 function dump(n: ViewNode, depth = 0, out: string[] = []): string[] {
-  out.push(`${'  '.repeat(depth)}${n.name} ${n.value}${n.context ? ' (context)' : ''}${n.match ? ' *' : ''}`);
+  out.push(
+    `${'  '.repeat(depth)}${n.name} ${n.value}${n.context ? ' (context)' : ''}${n.focused ? ' (focused)' : ''}${n.match ? ' *' : ''}`,
+  );
   for (const c of n.children ?? []) dump(c, depth + 1, out);
   return out;
 }
@@ -28,7 +30,58 @@ describe('buildViewTree', () => {
     const v = buildViewTree(p, { focus: ['main', 'a'] });
     expect(v.focusDepth).toBe(2);
     expect(v.focusTotal).toBe(4);
-    expect(dump(v.root)).toEqual(['all 4 (context)', '  main 4 (context)', '    a 4', '      b 3', '      c 1']);
+    expect(dump(v.root)).toEqual(['all 4 (context)', '  main 4 (context)', '    a 4 (focused)', '      b 3', '      c 1']);
+    expect(v.root.children![0]!.ancestors).toEqual([{ name: 'main', key: 'main' }]);
+    // A frame just below the root has no ancestors row.
+    expect(dump(buildViewTree(p, { focus: ['main'] }).root)).toEqual([
+      'all 10 (context)',
+      '  main 10 (focused)',
+      '    a 4',
+      '      b 3',
+      '      c 1',
+      '    x 6',
+    ]);
+  });
+
+  it('folds the ancestors of a deep focus into one row, whatever the depth', async () => {
+    const names = Array.from({ length: 16 }, (_, i) => `f${i}`);
+    const p = await folded(`${names.join(';')};leaf 5\n${names.join(';')} 2\n${names.slice(0, 3).join(';')};other 7`);
+    const v = buildViewTree(p, { focus: names });
+    expect(v.focusDepth).toBe(16);
+    expect(dump(v.root)).toEqual([
+      'all 7 (context)',
+      `  ${names.slice(0, 15).join(' › ')} 7 (context)`,
+      '    f15 7 (focused)',
+      '      leaf 5',
+    ]);
+    const row = v.root.children![0]!;
+    expect(row.key).toBe('');
+    expect(row.ancestors!.map((a) => a.key)).toEqual(names.slice(0, 15));
+    // Key paths through the row are the frames' own: what notes, hover and the diff go by.
+    const focused = row.children![0]!;
+    const leaf = focused.children![0]!;
+    expect(viewKeyPath([v.root, row])).toEqual(names.slice(0, 15));
+    expect(viewKeyPath([v.root, row, focused, leaf])).toEqual([...names, 'leaf']);
+    expect(findViewNode(v.root, [...names, 'leaf'])).toBe(leaf);
+    expect(findViewNode(v.root, names)).toBe(focused);
+    expect(findViewNode(v.root, names.slice(0, 15))).toBe(row);
+    expect(findViewNode(v.root, names.slice(0, 3))).toBeUndefined(); // folded into the row, not drawn alone
+    expect(findViewNode(v.root, [])).toBeUndefined();
+    // A run with only part of the path: its deepest matching frame is focused, ancestors folded alike.
+    const q = await folded(`${names.slice(0, 5).join(';')};elsewhere 4`);
+    expect(dump(buildViewTree(q, { focus: names }).root)).toEqual([
+      'all 4 (context)',
+      `  ${names.slice(0, 4).join(' › ')} 4 (context)`,
+      '    f4 4 (focused)',
+      '      elsewhere 4',
+    ]);
+  });
+
+  it('marks the ancestors row as matching when a folded frame matches the search', async () => {
+    const p = await folded('main;hook;a;b 3\nmain;x 1');
+    const q = compileQuery('hook')!;
+    const v = buildViewTree(p, { focus: ['main', 'hook', 'a'], matches: matchFrames(p, q.match) });
+    expect(dump(v.root)).toEqual(['all 3 (context)', '  main › hook 3 (context) *', '    a 3 (focused)', '      b 3']);
   });
 
   it('focuses the deepest matching ancestor when a run lacks the path', async () => {

@@ -1,6 +1,6 @@
 /**
- * The tree a flamegraph pane draws: the focused call path's subtree plus its ancestor chain,
- * siblings with the same normalized frame key merged (a function's tiers and line variants are
+ * The tree a flamegraph pane draws: the focused call path's subtree plus its ancestor chain
+ * (folded into one row: a deep focus must not push the focused frame off the pane), siblings with the same normalized frame key merged (a function's tiers and line variants are
  * one box), and boxes narrower than the pane can show dropped. Its size depends on the pane's
  * width, not on the profile's size — what keeps rendering cost flat.
  */
@@ -20,6 +20,13 @@ export interface ViewNode {
   line: number;
   /** a frame of the focus path or above it, drawn full width for context */
   context?: boolean;
+  /**
+   * Set on the one row that stands for the focused frame's ancestors (below the root, above the
+   * focused frame): those frames from the outermost down, each name and key. Its own `key` is ''.
+   */
+  ancestors?: { name: string; key: string }[];
+  /** the focused frame (set only when something is focused) */
+  focused?: boolean;
   /** its frame matches the active search */
   match?: boolean;
   /** set by a diff against the baseline (shared/diff/annotate-view.ts): run minus baseline, and the status code */
@@ -169,15 +176,52 @@ export function resolveFocus(p: Profile, focus: readonly string[]): { nodes: num
   let depth = 0;
   for (const key of focus) {
     const next: number[] = [];
-    for (const v of cur) forEachChild(p, v, (c) => {
-      if (p.frames.key[p.tree.frame[c]!] === key) next.push(c);
-    });
+    for (const v of cur)
+      forEachChild(p, v, (c) => {
+        if (p.frames.key[p.tree.frame[c]!] === key) next.push(c);
+      });
     if (next.length === 0) break;
     chain.push(next);
     cur = next;
     depth++;
   }
   return { nodes: cur, depth, chain };
+}
+
+/**
+ * The frame keys from the root to a view node, given the nodes on the way down (root first, the
+ * node last): the ancestors row stands for all the frames it names.
+ */
+export function viewKeyPath(nodes: readonly ViewNode[]): string[] {
+  const path: string[] = [];
+  for (const n of nodes) {
+    if (n.ancestors) for (const a of n.ancestors) path.push(a.key);
+    else if (n.key !== '') path.push(n.key);
+  }
+  return path;
+}
+
+/**
+ * The view node drawn for a key path from the root (undefined where it is not drawn): the
+ * ancestors row answers for the whole chain it folds, not for a part of it.
+ */
+export function findViewNode(root: ViewNode, keyPath: readonly string[]): ViewNode | undefined {
+  let node = root;
+  let i = 0;
+  while (i < keyPath.length) {
+    let next: ViewNode | undefined;
+    for (const c of node.children ?? []) {
+      const keys = c.ancestors ? c.ancestors.map((a) => a.key) : [c.key];
+      if (keys.length <= keyPath.length - i && keys.every((k, j) => k === keyPath[i + j])) {
+        next = c;
+        i += keys.length;
+        break;
+      }
+    }
+    if (!next) return undefined;
+    node = next;
+  }
+  return keyPath.length > 0 ? node : undefined;
 }
 
 export function buildViewTree(p: Profile, opts: ViewOptions): ViewTree {
@@ -194,19 +238,36 @@ export function buildViewTree(p: Profile, opts: ViewOptions): ViewTree {
   root.key = '';
   root.category = 10;
   let count = 1;
-  // Context boxes: root and the focus chain, all as wide as the focused frame.
+  // Context: the root and, in one row, the focused frame's ancestors, as wide as the focused frame.
   let parent = root;
   if (depth > 0) {
     root.context = true;
     root.value = focusTotal;
-    for (let d = 0; d < chain.length; d++) {
-      const n = makeNode(p, chain[d]!, totals, selfWeights, opts.matches);
-      n.value = focusTotal;
-      if (d < chain.length - 1) n.context = true;
-      parent.children = [n];
-      parent = n;
+    if (depth > 1) {
+      const above = chain.slice(0, -1).map((nodes) => makeNode(p, nodes, totals, selfWeights, opts.matches));
+      const row: ViewNode = {
+        name: above.map((a) => a.name).join(' › '),
+        key: '',
+        value: focusTotal,
+        self: 0,
+        category: root.category,
+        tier: 0,
+        file: '',
+        line: 0,
+        context: true,
+        ancestors: above.map((a) => ({ name: a.name, key: a.key })),
+      };
+      if (above.some((a) => a.match)) row.match = true;
+      root.children = [row];
+      parent = row;
       count++;
     }
+    const n = makeNode(p, chain[depth - 1]!, totals, selfWeights, opts.matches);
+    n.value = focusTotal;
+    n.focused = true;
+    parent.children = [n];
+    parent = n;
+    count++;
   }
   // Expand the focused frame's subtree, breadth-first so that a node cap cuts the deepest part.
   const queue: [ViewNode, number[]][] = [[parent, focusNodes]];
@@ -216,7 +277,8 @@ export function buildViewTree(p: Profile, opts: ViewOptions): ViewTree {
     if (groups.length === 0) continue;
     const kids = groups.map((g) => makeNode(p, g, totals, selfWeights, opts.matches));
     const order = kids.map((_, i) => i);
-    if (sortMode === 'name') order.sort((a, b) => (kids[a]!.name < kids[b]!.name ? -1 : kids[a]!.name > kids[b]!.name ? 1 : kids[a]!.key < kids[b]!.key ? -1 : 1));
+    if (sortMode === 'name')
+      order.sort((a, b) => (kids[a]!.name < kids[b]!.name ? -1 : kids[a]!.name > kids[b]!.name ? 1 : kids[a]!.key < kids[b]!.key ? -1 : 1));
     else order.sort((a, b) => kids[b]!.value - kids[a]!.value);
     vn.children = order.map((i) => kids[i]!);
     for (const i of order) {

@@ -47,7 +47,10 @@ export function profileToJson(p: Profile): Json {
     out.samples = { length: s.length, node: typedToBase64(s.node), time: typedToBase64(s.time), weight: typedToBase64(s.weight) };
     if (s.thread) (out.samples as Json).thread = typedToBase64(s.thread);
   }
-  if (p.traceStats) out.traceStats = p.traceStats;
+  if (p.traceStats)
+    out.traceStats = p.traceStats.map(({ spans, ...row }) =>
+      spans ? { ...row, spans: typedToBase64(spans), spanCount: spans.length } : row,
+    );
   return out;
 }
 
@@ -183,7 +186,7 @@ function readTraceStats(c: JsonCheck, v: unknown, path: string): TraceEventStat[
   return c.arr(v, path).map((x, i) => {
     const p = `${path}[${i}]`;
     const o = c.obj(x, p);
-    return {
+    const stat: TraceEventStat = {
       category: c.str(o.category, `${p}.category`),
       name: c.str(o.name, `${p}.name`),
       phase: c.str(o.phase, `${p}.phase`),
@@ -191,6 +194,18 @@ function readTraceStats(c: JsonCheck, v: unknown, path: string): TraceEventStat[
       bytes: c.num(o.bytes, `${p}.bytes`, { min: 0 }),
       duration: c.num(o.duration, `${p}.duration`, { min: 0 }),
     };
+    // Written since the wall-covered time was added; older workspaces have neither.
+    if (o.covered !== undefined) stat.covered = c.num(o.covered, `${p}.covered`, { min: 0 });
+    if (o.spans !== undefined) {
+      const n = c.num(o.spanCount, `${p}.spanCount`, { min: 0, int: true });
+      if (n % 2 !== 0) c.fail(`${p}.spanCount`, `expected an even number (start and end of each span), found ${n}`);
+      const spans = column(c, o, 'spans', p, Float64Array, n);
+      for (let k = 1; k < n; k++)
+        if (!(spans[k]! > spans[k - 1]!))
+          c.fail(`${p}.spans`, `expected sorted, separate spans; value ${k} (${spans[k]}) is not after value ${k - 1} (${spans[k - 1]})`);
+      stat.spans = spans;
+    }
+    return stat;
   });
 }
 

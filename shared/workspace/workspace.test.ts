@@ -166,6 +166,21 @@ describe('workspace file', () => {
     expect(p.tree.total[0]).toBeCloseTo(weighByDefault(all).tree.total[0]!, 3);
   });
 
+  it('leaves out a time range on a run without sample timestamps, and says so', async () => {
+    const cells = { a: { column: 0, row: 49 }, b: { column: 1, row: 0 }, rows: 50, includeIdle: false };
+    const bytes = await encodeWorkspace({
+      ...ws,
+      ranges: [...ws.ranges, { runId: 'r2', start: 1, end: 2, cells }, { runId: 'r3', start: 0, end: 1 }],
+    });
+    const back = await decodeWorkspace(bytes, 'shared.flamelens');
+    expect(back.ranges).toEqual(ws.ranges);
+    expect(back.dropped).toEqual([
+      'shared.flamelens: ranges[1] (a time range on run "with dd-trace") was left out: that run has no sample timestamps.',
+      'shared.flamelens: ranges[2] (a time range on run "trace") was left out: that run has no sample timestamps.',
+    ]);
+    expect((await decodeWorkspace(await encodeWorkspace(ws), 'a.flamelens')).dropped).toBeUndefined();
+  });
+
   it('is identified by its decompressed head and its extension', async () => {
     const head = (await gunzipText(await encodeWorkspace(ws))).slice(0, 200);
     expect(isWorkspace(head)).toBe(true);

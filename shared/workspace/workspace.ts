@@ -11,6 +11,7 @@
  * a newer Flamelens is refused with a message saying so.
  */
 import { type Anchor, type Annotation, type AnnotationDoc, MAX_TEXT, normalizeRegion } from '../annotate/annotations';
+import { hasTimestamps } from '../heatmap/heatmap';
 import type { Profile } from '../model/types';
 import { type Json, JsonCheck, WorkspaceError, describe } from './json-check';
 import { TooLargeError, gunzipBytes, gzipBytes } from './gzip';
@@ -100,6 +101,11 @@ export interface Workspace {
   view: WorkspaceView;
   annotations: AnnotationDoc;
   ranges: WorkspaceRange[];
+  /**
+   * Set when reading: what the file held that its runs cannot do and was left out, one sentence
+   * each naming the file and the place (a time range on a run without sample timestamps).
+   */
+  dropped?: string[];
 }
 
 export type Migration = (doc: Json) => Json;
@@ -312,7 +318,7 @@ function readWorkspace(c: JsonCheck, doc: Json): Workspace {
     return run;
   });
   const baselineIndex = c.num(doc.baselineIndex, 'baselineIndex', { int: true, min: runs.length === 0 ? -1 : 0, max: runs.length - 1 });
-  const ranges = c.arr(doc.ranges ?? [], 'ranges', MAX_ANNOTATIONS).map((x, i): WorkspaceRange => {
+  const read = c.arr(doc.ranges ?? [], 'ranges', MAX_ANNOTATIONS).map((x, i): WorkspaceRange => {
     const p = `ranges[${i}]`;
     const r = c.obj(x, p);
     const runId = c.str(r.runId, `${p}.runId`);
@@ -338,7 +344,16 @@ function readWorkspace(c: JsonCheck, doc: Json): Workspace {
       },
     };
   });
-  return {
+  // A range is a stretch of the run's sample times: on a run without any (folded stacks, trace
+  // spans) it cannot apply, and drawing it would fail. Such a file is still opened, without it.
+  const dropped: string[] = [];
+  const ranges = read.filter((r, i) => {
+    const run = runs.find((x) => x.id === r.runId)!;
+    if (hasTimestamps(run.profile)) return true;
+    dropped.push(`${c.file}: ranges[${i}] (a time range on run "${run.title}") was left out: that run has no sample timestamps.`);
+    return false;
+  });
+  const ws: Workspace = {
     savedAt: c.str(doc.savedAt, 'savedAt', 100),
     runs,
     baselineIndex,
@@ -346,4 +361,6 @@ function readWorkspace(c: JsonCheck, doc: Json): Workspace {
     annotations: readAnnotations(c, doc.annotations, runIds),
     ranges,
   };
+  if (dropped.length > 0) ws.dropped = dropped;
+  return ws;
 }

@@ -1,14 +1,24 @@
 import { useState } from 'react';
+import { draftFields } from '../../../shared/annotate/annotations';
+import { useEscapeCloses } from '../app/dialog-escape';
+import type { AnnotationsSlice } from '../store/annotations-slice';
 import { useStore } from '../store/store';
 
 /** Asks for a note's text (or a box's label) once the user picked where it goes. */
 export function NoteDialog() {
   const draft = useStore((s) => s.draft);
+  if (!draft) return null;
+  return <DraftDialog draft={draft} />;
+}
+
+type Draft = NonNullable<AnnotationsSlice['draft']>;
+
+function DraftDialog({ draft }: { draft: Draft }) {
   const runTitle = useStore((s) => s.runs.find((r) => r.id === s.draft?.runId)?.title);
   const [onePane, setOnePane] = useState(false);
-  if (!draft) return null;
   const s = useStore.getState();
   const close = () => s.draftStarted(undefined);
+  useEscapeCloses(close);
   return (
     <div className="modal-backdrop" onClick={close}>
       <form
@@ -20,9 +30,7 @@ export function NoteDialog() {
           e.preventDefault();
           const text = String(new FormData(e.currentTarget).get('text') ?? '').trim();
           if (draft.kind === 'note' && !text) return;
-          const fields: Parameters<typeof s.annotationAdded>[0] = { kind: draft.kind, text, anchor: draft.anchor };
-          if (onePane && draft.runId) fields.runId = draft.runId;
-          s.annotationAdded(fields);
+          s.annotationAdded(draftFields(draft, text, onePane));
           setOnePane(false);
         }}
       >
@@ -35,7 +43,6 @@ export function NoteDialog() {
           placeholder={draft.kind === 'note' ? 'What should the team see here?' : 'Label (optional)'}
           onKeyDown={(e) => {
             e.stopPropagation();
-            if (e.key === 'Escape') close();
             if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) e.currentTarget.form?.requestSubmit();
           }}
         />

@@ -3,6 +3,7 @@ import { Comparison } from '../comparison/Comparison';
 import { NoteDialog } from '../annotate/NoteDialog';
 import { ExportDialog } from '../export/ExportDialog';
 import { type Recovered, discardRecovery, readRecovery, restoreRecovered, startAutosave } from '../workspace/recovery';
+import { recoveryMessage } from '../workspace/recovery-message';
 import { saveWorkspace } from '../workspace/workspace-io';
 import { HeatmapDialog } from '../heatmap/HeatmapDialog';
 import { host } from '../host/host';
@@ -10,6 +11,7 @@ import { openChosen, openSources, sourcesFromDrop, withDiskPaths } from '../impo
 import { useStore } from '../store/store';
 import { TraceStats } from '../trace-stats/TraceStats';
 import { RemovedNotice } from './RemovedNotice';
+import { ErrorBoundary } from './ErrorBoundary';
 import { Toolbar } from './Toolbar';
 import { type AppView, ViewPanel, ViewTabs } from './ViewTabs';
 
@@ -138,10 +140,7 @@ export function App() {
       <Toolbar onOpen={open} onOpenFolder={openFolder} onExport={() => setExporting(true)} searchRef={searchRef} />
       {recovered && (
         <div className="notice recovery" role="alert">
-          <span>
-            Unsaved work from {new Date(recovered.savedAt).toLocaleString()} ({recovered.runs} run{recovered.runs === 1 ? '' : 's'}, {recovered.notes} note
-            {recovered.notes === 1 ? '' : 's'}) can be restored.
-          </span>
+          <span>{recoveryMessage(recovered, new Date(recovered.savedAt).toLocaleString())}</span>
           <span>
             <button
               type="button"
@@ -192,7 +191,14 @@ export function App() {
           const top = files.filter((f) => f.webkitRelativePath.split('/').length === 2);
           const name = top[0]?.webkitRelativePath.split('/')[0] ?? 'folder';
           if (top.length > 0)
-            openSources([{ kind: 'folder', name, path: name, files: top.map((file) => ({ kind: 'file' as const, file, name: file.name, path: file.webkitRelativePath })) }]);
+            openSources([
+              {
+                kind: 'folder',
+                name,
+                path: name,
+                files: top.map((file) => ({ kind: 'file' as const, file, name: file.name, path: file.webkitRelativePath })),
+              },
+            ]);
           e.currentTarget.value = '';
         }}
       />
@@ -209,8 +215,8 @@ export function App() {
         <div className="empty">
           <h1>Compare profiles side by side</h1>
           <p>
-            Drop a baseline and one or more agent runs here — <code>.cpuprofile</code>, trace events, <code>perf script</code>, folded stacks, 0x
-            folders, <code>.heapprofile</code>, pprof — or{' '}
+            Drop a baseline and one or more agent runs here — <code>.cpuprofile</code>, trace events, <code>perf script</code>, folded
+            stacks, 0x folders, <code>.heapprofile</code>, pprof — or{' '}
             <button type="button" className="link" onClick={open}>
               open files
             </button>
@@ -220,12 +226,24 @@ export function App() {
       ) : (
         <>
           <ViewTabs view={view} onChange={setView} />
-          <ViewPanel view={view}>{view === 'trace-stats' ? <TraceStats /> : <Comparison />}</ViewPanel>
+          <ViewPanel view={view}>
+            <ErrorBoundary what={view === 'trace-stats' ? 'The trace statistics' : 'The comparison'} resetKey={view}>
+              {view === 'trace-stats' ? <TraceStats /> : <Comparison />}
+            </ErrorBoundary>
+          </ViewPanel>
         </>
       )}
-      <HeatmapDialog />
-      <NoteDialog />
-      {exporting && <ExportDialog onClose={() => setExporting(false)} />}
+      <ErrorBoundary what="The heatmap" dialog onClose={() => useStore.getState().heatmapOpened(undefined)}>
+        <HeatmapDialog />
+      </ErrorBoundary>
+      <ErrorBoundary what="The note dialog" dialog onClose={() => useStore.getState().draftStarted(undefined)}>
+        <NoteDialog />
+      </ErrorBoundary>
+      {exporting && (
+        <ErrorBoundary what="The export dialog" dialog onClose={() => setExporting(false)}>
+          <ExportDialog onClose={() => setExporting(false)} />
+        </ErrorBoundary>
+      )}
       {dragging && (
         <div className="drop-overlay" aria-hidden="true">
           Drop profiles to compare

@@ -1,4 +1,5 @@
 import { AnnotationBar } from '../annotate/AnnotationBar';
+import { ErrorBoundary } from '../app/ErrorBoundary';
 import { DiffTable } from '../diff/DiffTable';
 import { diffLegend, diffLegendNote } from '../diff/diff-colors';
 import { useStore } from '../store/store';
@@ -85,7 +86,11 @@ export function Comparison() {
             <FlamePane key={r.id} run={r} index={i} count={runs.length} />
           ))}
         </div>
-        {diffView !== 'off' && <DiffTable />}
+        {diffView !== 'off' && (
+          <ErrorBoundary what="The diff table" resetKey={diffView}>
+            <DiffTable />
+          </ErrorBoundary>
+        )}
       </div>
       <Legend />
     </main>

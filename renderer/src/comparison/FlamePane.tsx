@@ -1,3 +1,4 @@
+import { ErrorBoundary } from '../app/ErrorBoundary';
 import { cancelImport } from '../import/open';
 import type { Run } from '../store/runs-slice';
 import { useStore } from '../store/store';
@@ -18,14 +19,17 @@ export function FlamePane({ run, index, count }: Props) {
   return (
     <section className={`pane pane-is-${run.status}`} role="region" aria-label={`Run ${run.title}`} data-run-id={run.id}>
       <PaneHeader run={run} index={index} count={count} isBaseline={isBaseline} />
-      {run.status === 'loading' && <Loading run={run} />}
-      {run.status === 'error' && (
-        <div className="pane-error" role="alert">
-          <strong>Could not open this file.</strong>
-          <p>{run.error}</p>
-        </div>
-      )}
-      {run.status === 'ready' && run.profile && <PaneChart run={run} baseline={isBaseline ? undefined : baseline} />}
+      {/* The header stays outside: a failed pane can still be removed, renamed or moved. */}
+      <ErrorBoundary what={`The pane of ${run.title}`} resetKey={run.profile}>
+        {run.status === 'loading' && <Loading run={run} />}
+        {run.status === 'error' && (
+          <div className="pane-error" role="alert">
+            <strong>Could not open this file.</strong>
+            <p>{run.error}</p>
+          </div>
+        )}
+        {run.status === 'ready' && run.profile && <PaneChart run={run} baseline={isBaseline ? undefined : baseline} />}
+      </ErrorBoundary>
     </section>
   );
 }
@@ -47,4 +51,3 @@ function Loading({ run }: { run: Run }) {
     </div>
   );
 }
-

@@ -66,6 +66,7 @@ export function PaneChart({ run, baseline }: { run: Run; baseline: Profile | und
   const [chartObj, setChartObj] = useState<FlameChart | null>(null);
   const [drawTick, setDrawTick] = useState(0);
   const hoverCtx = useRef<HoverContext | null>(null);
+  const drawnFocus = useRef<unknown>(null);
   const width = useWidth(chartRef);
 
   // Each derived value below is memoized by the shared function that makes it.
@@ -148,13 +149,14 @@ export function PaneChart({ run, baseline }: { run: Run; baseline: Profile | und
       return frameColor(palette, d.category, d.tier, d.key, d.context);
     });
     // Flame orientation grows upwards: keep the root in sight. Done in the next frame so that all
-    // panes' updates are laid out once, not once per pane.
-    if (orientation === 'flame') {
-      const el = chartRef.current!;
-      requestAnimationFrame(() => (el.scrollTop = el.scrollHeight));
-    }
+    // panes' updates are laid out once, not once per pane. An icicle's root is at the top: a new
+    // focus scrolls back there, where the focused frame is drawn (third row at most).
+    const el = chartRef.current!;
+    if (orientation === 'flame') requestAnimationFrame(() => (el.scrollTop = el.scrollHeight));
+    else if (drawnFocus.current !== focus) requestAnimationFrame(() => (el.scrollTop = 0));
+    drawnFocus.current = focus;
     setDrawTick((t) => t + 1);
-  }, [view, width, orientation, palette, filterMode, diffOn, diff, measure]);
+  }, [view, focus, width, orientation, palette, filterMode, diffOn, diff, measure]);
 
   // A flame graph grows upwards from its root: when the pane's height changes (a run above it
   // failed, a layout switch), keep the root in sight.

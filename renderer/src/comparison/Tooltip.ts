@@ -52,6 +52,10 @@ export function fillTooltip(
   title.className = 'tip-title';
   title.textContent = n.name;
   el.append(title);
+  if (n.ancestors) {
+    el.append(row('callers', `${n.ancestors.length} frames on the way to the focused one; click a name to zoom out to it`));
+    return;
+  }
   if (n.file) el.append(row('file', n.line ? `${n.file}:${n.line}` : n.file));
   if (n.key !== '') el.append(row('category', CATEGORY_NAMES[n.category] ?? 'other'));
   if (TIER_NAMES[n.tier]) el.append(row('V8 tier', TIER_NAMES[n.tier]!));

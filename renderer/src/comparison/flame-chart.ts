@@ -6,8 +6,8 @@
  */
 import flamegraph, { type FlameGraph, type FlameNode } from 'd3-flame-graph';
 import { select } from 'd3-selection';
-import type { ViewNode } from '../../../shared/view/view-tree';
-import { LABEL_PAD, fitLabel } from './label-fit';
+import { type ViewNode, viewKeyPath } from '../../../shared/view/view-tree';
+import { CRUMB_MORE, CRUMB_SEPARATOR, LABEL_PAD, fitCrumbs, fitLabel } from './label-fit';
 
 export interface FlameChartHandlers {
   /** a frame was clicked: its key path from the root */
@@ -33,13 +33,42 @@ function interrupt(sel: unknown): void {
   (sel as { interrupt?: () => void }).interrupt?.();
 }
 
-/** Key path of a drawn node, root excluded. */
+/** Key path of a drawn node, root excluded (the ancestors row stands for all the frames it names). */
 export function keyPath(d: FlameNode<ViewNode>): string[] {
-  const path: string[] = [];
-  for (let n: FlameNode<ViewNode> | null = d; n; n = n.parent as FlameNode<ViewNode> | null) {
-    if (n.data.key !== '') path.push(n.data.key);
-  }
-  return path.reverse();
+  const nodes: ViewNode[] = [];
+  for (let n: FlameNode<ViewNode> | null = d; n; n = n.parent as FlameNode<ViewNode> | null) nodes.push(n.data);
+  return viewKeyPath(nodes.reverse());
+}
+
+/** The key path a click on a drawn box asks to focus: a name in the ancestors row focuses that frame. */
+function clickedPath(g: Element, target: Element): string[] {
+  const d = select<Element, FlameNode<ViewNode>>(g).datum();
+  const index = target.closest('tspan.crumb')?.getAttribute('data-index');
+  const ancestors = d.data.ancestors;
+  if (ancestors && index != null)
+    return [...keyPath(d).slice(0, -ancestors.length), ...ancestors.slice(0, Number(index) + 1).map((a) => a.key)];
+  return keyPath(d);
+}
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+/** The ancestors row's label: its frames' names, each a link to zoom out to it, the outer ones folded into '…'. */
+function drawCrumbs(text: SVGTextElement, names: readonly string[], width: number): void {
+  const { elided, crumbs } = fitCrumbs(names, width);
+  const parts: SVGTSpanElement[] = [];
+  const span = (content: string, cls?: string) => {
+    const t = document.createElementNS(SVG_NS, 'tspan');
+    t.textContent = content;
+    if (cls) t.setAttribute('class', cls);
+    parts.push(t);
+    return t;
+  };
+  if (elided) span(CRUMB_MORE + CRUMB_SEPARATOR);
+  crumbs.forEach((c, i) => {
+    if (i > 0) span(CRUMB_SEPARATOR);
+    span(c.text, 'crumb').setAttribute('data-index', String(c.index));
+  });
+  text.replaceChildren(...parts);
 }
 
 /**
@@ -82,10 +111,11 @@ export class FlameChart {
     el.addEventListener(
       'click',
       (ev) => {
-        const g = (ev.target as Element | null)?.closest?.('g.frame');
-        if (!g) return;
+        const target = ev.target as Element | null;
+        const g = target?.closest?.('g.frame');
+        if (!target || !g) return;
         ev.stopPropagation();
-        handlers.onFocus(keyPath(select<Element, FlameNode<ViewNode>>(g).datum()));
+        handlers.onFocus(clickedPath(g, target));
       },
       { capture: true },
     );
@@ -132,18 +162,27 @@ export class FlameChart {
       const rect = this.firstElementChild;
       if (rect && rect.getAttribute('width') !== String(bw)) rect.setAttribute('width', String(bw));
       this.querySelector('foreignObject')?.remove();
-      const label = bw >= 35 ? fitLabel(d.data.name, bw - 2 * LABEL_PAD) : '';
+      const ancestors = d.data.ancestors;
+      this.classList.toggle('ancestors', ancestors !== undefined);
+      this.classList.toggle('focused', d.data.focused === true);
+      const label = bw < 35 ? '' : ancestors ? d.data.name : fitLabel(d.data.name, bw - 2 * LABEL_PAD);
       let text = this.querySelector<SVGTextElement>('text.frame-label');
       if (label === '') text?.remove();
       else {
         if (!text) {
-          text = document.createElementNS('http://www.w3.org/2000/svg', 'text');
+          text = document.createElementNS(SVG_NS, 'text');
           text.setAttribute('class', 'frame-label');
           text.setAttribute('x', String(LABEL_PAD));
           text.setAttribute('y', String(CELL_HEIGHT - 5));
           this.appendChild(text);
         }
-        if (text.textContent !== label) text.textContent = label;
+        if (ancestors)
+          drawCrumbs(
+            text,
+            ancestors.map((a) => a.name),
+            bw - 2 * LABEL_PAD,
+          );
+        else if (text.textContent !== label || text.childElementCount > 0) text.textContent = label;
       }
     });
     // d3-flame-graph has just set every box's class: only a hovered function needs marking again.

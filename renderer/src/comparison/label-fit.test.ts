@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fitLabel } from './label-fit';
+import { fitCrumbs, fitLabel } from './label-fit';
 
 /** Every character 10 px wide, the ellipsis too. */
 const mono = (s: string) => Array.from(s).length * 10;
@@ -25,5 +25,32 @@ describe('fitLabel', () => {
     const cut = fitLabel('😀😀😀😀😀', 30, mono);
     expect(cut).toBe('😀😀…');
     expect(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/.test(cut)).toBe(false);
+  });
+});
+
+describe('fitCrumbs', () => {
+  const chain = ['node', 'uv_run', 'uv__io_poll', 'handler'];
+  it('shows the whole chain when it fits', () => {
+    // 'node › uv_run › uv__io_poll › handler': 4 + 6 + 11 + 7 characters and three 3-character separators
+    expect(fitCrumbs(chain, 370, mono)).toEqual({ elided: false, crumbs: chain.map((text, index) => ({ index, text })) });
+  });
+
+  it('keeps the innermost names and folds the outer ones into a leading ellipsis', () => {
+    // '… › uv__io_poll › handler' is 4 + 11 + 3 + 7 = 25 characters
+    expect(fitCrumbs(chain, 250, mono)).toEqual({
+      elided: true,
+      crumbs: [
+        { index: 2, text: 'uv__io_poll' },
+        { index: 3, text: 'handler' },
+      ],
+    });
+    expect(fitCrumbs(chain, 249, mono)).toEqual({ elided: true, crumbs: [{ index: 3, text: 'handler' }] });
+  });
+
+  it('cuts the innermost name when even it does not fit, and gives nothing for no room', () => {
+    expect(fitCrumbs(chain, 80, mono)).toEqual({ elided: true, crumbs: [{ index: 3, text: 'han…' }] });
+    expect(fitCrumbs(['handler'], 50, mono)).toEqual({ elided: false, crumbs: [{ index: 0, text: 'hand…' }] });
+    expect(fitCrumbs(chain, 30, mono)).toEqual({ elided: true, crumbs: [] });
+    expect(fitCrumbs([], 100, mono)).toEqual({ elided: false, crumbs: [] });
   });
 });

@@ -46,3 +46,30 @@ export function fitLabel(name: string, width: number, measure: Measure = measure
   }
   return lo === 0 ? '' : `${chars.slice(0, lo).join('')}…`;
 }
+
+/** A name of a breadcrumb row as drawn: the index of the name it stands for, and its text. */
+export interface Crumb {
+  index: number;
+  text: string;
+}
+
+export const CRUMB_SEPARATOR = ' › ';
+export const CRUMB_MORE = '…';
+
+/**
+ * Which of a chain of names (outermost first) fit in `width` pixels as `a › b › c`: the innermost
+ * ones are kept, those before them become one leading '…' (`elided`). When not even the last name
+ * fits whole, it is cut as `fitLabel` cuts.
+ */
+export function fitCrumbs(names: readonly string[], width: number, measure: Measure = measureLabel): { elided: boolean; crumbs: Crumb[] } {
+  const lead = measure(CRUMB_MORE + CRUMB_SEPARATOR);
+  for (let k = 0; k < names.length; k++) {
+    const shown = names.slice(k);
+    const w = (k > 0 ? lead : 0) + measure(shown.join(CRUMB_SEPARATOR));
+    if (w <= width) return { elided: k > 0, crumbs: shown.map((text, i) => ({ index: k + i, text })) };
+  }
+  const last = names.length - 1;
+  if (last < 0) return { elided: false, crumbs: [] };
+  const text = fitLabel(names[last]!, width - (last > 0 ? lead : 0), measure);
+  return { elided: last > 0, crumbs: text === '' ? [] : [{ index: last, text }] };
+}

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { rankFunctions } from '../../../shared/diff/diff-query';
+import { useEscapeCloses } from '../app/dialog-escape';
 import { host } from '../host/host';
 import { comparedProfile, diffFor, rangeFor } from '../store/derived';
 import { useStore } from '../store/store';
@@ -32,6 +33,7 @@ export function ExportDialog({ onClose }: { onClose(): void }) {
   const [runId, setRunId] = useState(runs.find((r) => r.id !== baselineId)?.id ?? runs[0]?.id ?? '');
   const [status, setStatus] = useState('');
   const run = runs.find((r) => r.id === runId);
+  useEscapeCloses(onClose);
 
   const act = (label: string, fn: () => Promise<string | null | void>) => async () => {
     setStatus(`${label}…`);
@@ -77,7 +79,7 @@ export function ExportDialog({ onClose }: { onClose(): void }) {
 
   return (
     <div className="modal-backdrop" onClick={onClose}>
-      <div className="export-dialog" role="dialog" aria-label="Export" onClick={(e) => e.stopPropagation()} onKeyDown={(e) => e.key === 'Escape' && onClose()}>
+      <div className="export-dialog" role="dialog" aria-label="Export" aria-modal="true" onClick={(e) => e.stopPropagation()}>
         <header>
           <h2>Export</h2>
           <span className="spacer" />

@@ -3,7 +3,8 @@ import { diffProfiles } from '../../../shared/diff/diff';
 import { rankFunctions } from '../../../shared/diff/diff-query';
 import type { Profile } from '../../../shared/model/types';
 import { folded } from '../../../shared/test/folded';
-import { csvField, diffTableCsv, diffTableMarkdown, exportFileName, foldedText, mdCell } from './data-export';
+import { csvField, mdText } from '../../../shared/report/fields';
+import { diffTableCsv, diffTableMarkdown, exportFileName, foldedText } from './data-export';
 import { fitScale } from './rasterize';
 
 let base: Profile;
@@ -102,7 +103,7 @@ describe('data export', () => {
     expect(csvField(-1.5)).toBe('-1.5');
     expect(csvField(0.1 + 0.2)).toBe('0.3');
     expect(csvField('@SUM(A1)')).toBe("'@SUM(A1)");
-    expect(mdCell('a|b_c\nd')).toBe('a\\|b\\_c d');
+    expect(mdText('a|b_c\nd')).toBe('a\\|b\\_c d');
     expect(exportFileName('run: a/b?', 'csv')).toBe('run_ a_b_.csv');
     expect(exportFileName('...', 'png')).toBe('flamelens.png');
   });

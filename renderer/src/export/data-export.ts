@@ -9,6 +9,7 @@ import type { FunctionDiff, ProfileDiff } from '../../../shared/diff/diff';
 import { formatChange, formatDelta, formatShare, formatWeight, shareOf } from '../../../shared/diff/diff-query';
 import { collapse } from '../../../shared/model/collapse';
 import { CATEGORY_NAMES, type Profile } from '../../../shared/model/types';
+import { csvText, mdText } from '../../../shared/report/fields';
 
 /**
  * Folded stacks (`a;b;c 12`, one line per distinct stack, byte-sorted) of a run. `weights` are
@@ -20,24 +21,8 @@ export function foldedText(p: Profile, weights: Float64Array = p.tree.self): str
   return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
 }
 
-/**
- * A CSV field (RFC 4180). Text starting with `=`, `+`, `-`, `@` or a control character is
- * prefixed with `'`: frame names come from arbitrary files, and a spreadsheet would run
- * `=HYPERLINK(…)` as a formula. Numbers are written as they are.
- */
-export function csvField(v: string | number): string {
-  if (typeof v === 'number') return Number.isFinite(v) ? String(Number(v.toPrecision(12))) : '';
-  const s = /^[=+\-@\t\r]/.test(v) ? `'${v}` : v;
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
 export function toCsv(header: readonly string[], rows: readonly (readonly (string | number)[])[]): string {
-  return [header, ...rows].map((r) => r.map(csvField).join(',')).join('\r\n') + '\r\n';
-}
-
-/** Text for a Markdown table cell: pipes and Markdown punctuation escaped, line breaks flattened. */
-export function mdCell(s: string): string {
-  return s.replace(/\r?\n/g, ' ').replace(/([\\`*_[\]<>|#])/g, '\\$1');
+  return csvText([header, ...rows]);
 }
 
 export function toMarkdownTable(
@@ -98,7 +83,7 @@ export function diffTableMarkdown(d: ProfileDiff, rows: readonly FunctionDiff[],
   const relative = d.measure === 'fraction';
   const side = (s: 'baseline' | 'run', w: number) => (relative ? formatShare(shareOf(d, s, w)) : formatWeight(w, d.unit));
   const out = [
-    `## ${mdCell(names.run)} against ${mdCell(names.baseline)}`,
+    `## ${mdText(names.run)} against ${mdText(names.baseline)}`,
     '',
     `**${formatChange(d.change)}** total (${formatWeight(d.run.total, d.unit)} against ${formatWeight(d.baseline.total, d.unit)})` +
       `${d.baseline.idle + d.run.idle > 0 ? ', idle left out' : ''}; ` +
@@ -108,8 +93,8 @@ export function diffTableMarkdown(d: ProfileDiff, rows: readonly FunctionDiff[],
   if (rows.length === 0) return `${out.join('\n')}No function changed beyond the noise threshold.\n`;
   const table = rows.map((f, i) => [
     String(i + 1),
-    mdCell(f.name),
-    mdCell(f.file ? `${f.file.replace(/^.*node_modules\//, '')}${f.line > 0 ? `:${f.line}` : ''}` : ''),
+    mdText(f.name),
+    mdText(f.file ? `${f.file.replace(/^.*node_modules\//, '')}${f.line > 0 ? `:${f.line}` : ''}` : ''),
     f.status,
     side('baseline', f.baseline.total),
     side('run', f.run.total),

@@ -197,6 +197,34 @@ describe('comparison SVG', () => {
     expect(annotated.filter((e) => e.attrs['stroke-dasharray'])).toHaveLength(1);
   });
 
+  it('draws the ancestors of a deep focus as one row naming them, as the panes do', async () => {
+    const focus = [keyOf(agent, 'main'), keyOf(agent, 'handler'), keyOf(agent, 'route')];
+    const inp = input();
+    for (const p of inp.panes) p.tree = tree(p.runId === 'r1' ? base : agent, 1000, focus);
+    const texts = parseXml(renderComparisonSvg(inp).svg).map((e) => unescape(e.text));
+    expect(texts.filter((t) => t === 'main › handler')).toHaveLength(2);
+    expect(texts.filter((t) => t === 'route')).toHaveLength(2);
+    // A chain too long for the row keeps its innermost names, the outer ones folded into '…'.
+    const names = Array.from({ length: 16 }, (_, i) => `frame_number_${i}`);
+    const deep = await folded(`${names.join(';')};leaf 5`, 'deep.folded');
+    const one = input({ width: 600 });
+    one.panes = [
+      {
+        ...one.panes[0]!,
+        tree: tree(
+          deep,
+          600,
+          names.map((k) => keyOf(deep, k)),
+        ),
+      },
+    ];
+    const row = parseXml(renderComparisonSvg(one).svg)
+      .map((e) => unescape(e.text))
+      .find((t) => t.includes(' › '))!;
+    expect(row.startsWith('… › ')).toBe(true);
+    expect(row.endsWith('frame_number_14')).toBe(true);
+  });
+
   it('keeps a note on its function when zoomed in', () => {
     const focus = [keyOf(agent, 'main'), keyOf(agent, 'handler')];
     const inp = input();

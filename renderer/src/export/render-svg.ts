@@ -12,6 +12,7 @@ import { type AnnotationDoc, annotationsForRun, isKeyAnchor } from '../../../sha
 import type { ViewNode, ViewTree } from '../../../shared/view/view-tree';
 import { type Rect, paneAnnotations } from './svg-annotations';
 import { FONT_FAMILY, esc, fitText, formatStamp, n, svgColor, textWidth, wrapText } from './svg-text';
+import { CRUMB_MORE, CRUMB_SEPARATOR, fitCrumbs } from '../comparison/label-fit';
 
 export interface ExportPane {
   runId: string;
@@ -65,6 +66,16 @@ const MUTED = '#57534e';
 const INK = '#111827';
 
 /** Chart width of each pane in a picture `width` wide: build each pane's view tree with `minFraction: 1 / this`. */
+/** The ancestors row of a deep zoom, as the panes draw it: the innermost names that fit, the outer ones as '…'. */
+function crumbsLabel(ancestors: readonly { name: string }[], width: number): string {
+  const { elided, crumbs } = fitCrumbs(
+    ancestors.map((a) => a.name),
+    width,
+    (t) => textWidth(t, LABEL_FONT),
+  );
+  return (elided ? CRUMB_MORE + CRUMB_SEPARATOR : '') + crumbs.map((c) => c.text).join(CRUMB_SEPARATOR);
+}
+
 export function exportChartWidth(width: number, layout: 'rows' | 'columns', paneCount: number): number {
   const inner = width - 2 * MARGIN;
   const paneW = layout === 'columns' && paneCount > 1 ? (inner - GAP * (paneCount - 1)) / paneCount : inner;
@@ -113,7 +124,7 @@ function drawFrames(pane: ExportPane, chartW: number, rows: number, flame: boole
       colors.set(raw, (color = { fill, ink: isDark(fill) ? ' fill="#ffffff"' : '' }));
     }
     parts.push(`<rect x="${n(x)}" y="${n(y)}" width="${n(w > 2 ? w - 1 : w)}" height="${ROW - 1}" fill="${esc(color.fill)}"/>`);
-    const label = w > 24 ? fitText(v.name, w - 8, LABEL_FONT) : '';
+    const label = w <= 24 ? '' : v.ancestors ? crumbsLabel(v.ancestors, w - 8) : fitText(v.name, w - 8, LABEL_FONT);
     if (label) parts.push(`<text x="${n(x + 4)}" y="${n(y + ROW - 5)}"${color.ink}>${esc(label)}</text>`);
     let cx = x;
     const kids = v.children ?? [];

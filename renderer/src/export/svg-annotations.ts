@@ -5,7 +5,7 @@
  * two notes on neighbouring frames stay readable.
  */
 import { type Annotation, isKeyAnchor } from '../../../shared/annotate/annotations';
-import type { ViewNode } from '../../../shared/view/view-tree';
+import { type ViewNode, findViewNode } from '../../../shared/view/view-tree';
 import { esc, n, textWidth, wrapText } from './svg-text';
 
 export interface Rect {
@@ -23,16 +23,6 @@ const NOTE_MAX_LINES = 8;
 export const NOTE_FILL = '#fff8d6';
 export const NOTE_STROKE = '#8a6d00';
 const INK = '#111827';
-
-/** The view node at a key path from the root (focus chains are in the view tree, so zoom does not matter). */
-export function findKeyPath(root: ViewNode, keyPath: readonly string[]): ViewNode | undefined {
-  let node: ViewNode | undefined = root;
-  for (const key of keyPath) {
-    node = node.children?.find((c) => c.key === key);
-    if (!node) return undefined;
-  }
-  return keyPath.length > 0 ? node : undefined;
-}
 
 const overlaps = (a: Rect, b: Rect) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
 
@@ -125,7 +115,7 @@ export function paneAnnotations(
   for (const a of ordered) {
     let target: Rect | undefined;
     if (isKeyAnchor(a.anchor)) {
-      const node = findKeyPath(root, a.anchor.keyPath);
+      const node = findViewNode(root, a.anchor.keyPath);
       target = node && boxes.get(node);
       if (!target) continue;
     } else {

@@ -1,5 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
-import { type Cell, type Heatmap, cellRange } from '../../../shared/heatmap/heatmap';
+import { type Cell, type Heatmap, cellRange, hasCell } from '../../../shared/heatmap/heatmap';
+import type { Profile } from '../../../shared/model/types';
+import { useEscapeCloses } from '../app/dialog-escape';
 import { heatmapFor } from '../store/derived';
 import { useStore } from '../store/store';
 import { heatColor, paintHeatmap } from './paint';
@@ -14,29 +16,32 @@ const ROW_CHOICES = [25, 50, 100];
 export function HeatmapDialog() {
   const runId = useStore((s) => s.heatmapRunId);
   const run = useStore((s) => s.runs.find((r) => r.id === s.heatmapRunId));
+  if (!runId || !run?.profile) return null;
+  // Keyed by run: the cells picked or hovered in one run's grid mean nothing in another's.
+  return <RunHeatmap key={runId} runId={runId} title={run.title} profile={run.profile} />;
+}
+
+function RunHeatmap({ runId, title, profile }: { runId: string; title: string; profile: Profile }) {
   const [rows, setRows] = useState(50);
   const [includeIdle, setIncludeIdle] = useState(false);
-  const [anchor, setAnchor] = useState<Cell | null>(null);
-  const [hover, setHover] = useState<Cell | null>(null);
+  const [anchorCell, setAnchor] = useState<Cell | null>(null);
+  const [hoverCell, setHover] = useState<Cell | null>(null);
   const [dragging, setDragging] = useState(false);
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const close = () => useStore.getState().heatmapOpened(undefined);
-  const profile = run?.profile;
-  const hm: Heatmap | undefined = profile ? heatmapFor(profile, rows, includeIdle) : undefined;
+  const hm: Heatmap = heatmapFor(profile, rows, includeIdle);
+  // Cells of a grid with more rows than this one are not in it.
+  const anchor = anchorCell && hasCell(hm, anchorCell) ? anchorCell : null;
+  const hover = hoverCell && hasCell(hm, hoverCell) ? hoverCell : null;
   const cell = Math.max(4, Math.min(22, Math.floor(1100 / Math.max(1, hm?.columns ?? 1))));
   const cellH = Math.max(3, Math.floor(400 / rows));
 
   useEffect(() => {
-    if (hm && canvasRef.current) paintHeatmap(canvasRef.current, hm, cell, cellH, anchor, hover);
+    if (canvasRef.current) paintHeatmap(canvasRef.current, hm, cell, cellH, anchor, hover);
   }, [hm, cell, cellH, anchor, hover]);
 
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && close();
-    window.addEventListener('keydown', onKey, true);
-    return () => window.removeEventListener('keydown', onKey, true);
-  }, []);
+  useEscapeCloses(close);
 
-  if (!runId || !run || !profile || !hm) return null;
   const cellAt = (ev: React.MouseEvent): Cell | null => {
     const r = canvasRef.current!.getBoundingClientRect();
     const column = Math.floor((ev.clientX - r.left) / cell);
@@ -66,9 +71,15 @@ export function HeatmapDialog() {
       : 'Drag across cells, or click a start cell and then an end cell';
   return (
     <div className="modal-backdrop" onClick={close}>
-      <div className="heatmap-dialog" role="dialog" aria-modal="true" aria-label={`Heatmap of ${run.title}`} onClick={(e) => e.stopPropagation()}>
+      <div
+        className="heatmap-dialog"
+        role="dialog"
+        aria-modal="true"
+        aria-label={`Heatmap of ${title}`}
+        onClick={(e) => e.stopPropagation()}
+      >
         <header>
-          <h2>Heatmap — {run.title}</h2>
+          <h2>Heatmap — {title}</h2>
           <label>
             rows
             <select aria-label="Rows per second" value={rows} onChange={(e) => setRows(Number(e.currentTarget.value))}>
@@ -90,8 +101,10 @@ export function HeatmapDialog() {
           </button>
         </header>
         <p className="muted">
-          {hm.sampleCount.toLocaleString('en-US')} samples in {hm.columns} s{hm.idleCount ? `, ${hm.idleCount.toLocaleString('en-US')} idle left out` : ''}
-          {hm.untimedCount ? `, ${hm.untimedCount} without time` : ''}. Each column is one second, time runs up; each cell is {(1000 / rows).toFixed(0)} ms.
+          {hm.sampleCount.toLocaleString('en-US')} samples in {hm.columns} s
+          {hm.idleCount ? `, ${hm.idleCount.toLocaleString('en-US')} idle left out` : ''}
+          {hm.untimedCount ? `, ${hm.untimedCount} without time` : ''}. Each column is one second, time runs up; each cell is{' '}
+          {(1000 / rows).toFixed(0)} ms.
         </p>
         <div className="heatmap-scroll">
           <canvas
@@ -100,7 +113,7 @@ export function HeatmapDialog() {
             data-cell-width={cell}
             data-cell-height={cellH}
             data-start={hm.start}
-            aria-label={`Samples per second and slice of a second in ${run.title}`}
+            aria-label={`Samples per second and slice of a second in ${title}`}
             onMouseMove={(e) => setHover(cellAt(e))}
             onMouseLeave={() => setHover(null)}
             onMouseDown={(e) => {
@@ -123,7 +136,11 @@ export function HeatmapDialog() {
           <span role="status">{tip}</span>
           <span className="spacer" />
           <span className="scale">
-            0 <span className="scale-bar" style={{ background: `linear-gradient(to right, ${heatColor(0.05)}, ${heatColor(0.5)}, ${heatColor(1)})` }} />{' '}
+            0{' '}
+            <span
+              className="scale-bar"
+              style={{ background: `linear-gradient(to right, ${heatColor(0.05)}, ${heatColor(0.5)}, ${heatColor(1)})` }}
+            />{' '}
             {hm.maxCount} samples per cell
           </span>
         </footer>

@@ -51,17 +51,27 @@ interface RunColumn {
   run: number;
   key: SortKey;
   title: string;
+  /** what the column means, where its title is short */
+  hint?: string;
 }
 
 const ROW_WORDS: Record<StatsTable['grouping'], string> = { name: 'event types', phase: 'phases', category: 'categories' };
 
-const MEASURE_TITLES: Record<Measure, string> = { count: 'events', bytes: 'bytes', duration: 'duration' };
+const MEASURE_TITLES: Record<Measure, string> = { count: 'events', bytes: 'bytes', duration: 'duration (sum)', covered: 'wall time' };
+/** What the two duration columns mean: async lifetimes overlap, so their sum is not time. */
+const MEASURE_HINTS: Partial<Record<Measure, string>> = {
+  duration: 'duration summed over every span (overlapping spans each add their whole length)',
+  covered: 'wall-clock time covered by at least one span (the union of their intervals)',
+};
 
 function runColumns(table: StatsTable, measures: readonly Measure[]): RunColumn[][] {
   return table.runs.map((_, run) => {
     const cols: RunColumn[] = [];
     for (const m of measures) {
-      cols.push({ run, key: { by: 'value', run, measure: m }, title: MEASURE_TITLES[m] });
+      const col: RunColumn = { run, key: { by: 'value', run, measure: m }, title: MEASURE_TITLES[m] };
+      const hint = MEASURE_HINTS[m];
+      if (hint) col.hint = hint;
+      cols.push(col);
       // The count's change gets a column of its own: it is what a reader scans and sorts by.
       if (m === 'count' && run > 0) cols.push({ run, key: { by: 'change', run, measure: 'count' }, title: 'change' });
     }
@@ -82,7 +92,12 @@ function flagClass(cell: StatsCell, m: Measure): string {
 
 function ValueCell({ cell, m, run, runTitle, start }: { cell: StatsCell; m: Measure; run: number; runTitle: string; start: boolean }) {
   const v = cell[m];
-  const exact = m === 'bytes' ? `${formatCount(v)} bytes` : m === 'duration' ? `${formatCount(v)} µs` : `${formatCount(v)} events`;
+  const exact =
+    m === 'bytes'
+      ? `${formatCount(v)} bytes`
+      : m === 'duration' || m === 'covered'
+        ? `${formatMeasure(m, v) === '—' ? 'not known' : `${formatCount(v)} µs`} ${m === 'duration' ? 'summed' : 'wall time covered'}`
+        : `${formatCount(v)} events`;
   const title = run === 0 ? `${exact} (baseline)` : `${changeTitle(cell, m)} — ${exact}`;
   return (
     <td
@@ -93,7 +108,7 @@ function ValueCell({ cell, m, run, runTitle, start }: { cell: StatsCell; m: Meas
       data-run={runTitle}
       data-measure={m}
     >
-      {m === 'duration' && v === 0 ? '' : formatMeasure(m, v)}
+      {(m === 'duration' || m === 'covered') && cell.duration === 0 ? '' : formatMeasure(m, v)}
     </td>
   );
 }
@@ -154,6 +169,7 @@ export function StatsGrid({ table, rows, total, measures, sort, onSort }: Props)
                 scope="col"
                 className={`num${col.key.by === 'change' ? ' change' : ''}${cols[0] === col ? ' ts-group-start' : ''}`}
                 aria-sort={ariaSort(sort, col.key)}
+                title={col.hint}
               >
                 {sortButton(col.key, col.title, `${table.runs[col.run]} ${col.title}`)}
               </th>

@@ -66,7 +66,11 @@ export function TraceStats() {
   }, [filtered, view.onlyDifferences, view.sort, table]);
   // The totals of what is shown; unfiltered, the table's own totals row (sorting does not change sums).
   const total = useMemo(() => (rows.length === table.rows.length ? table.total : totalOf(table, rows)), [rows, table]);
-  const measures: Measure[] = ['count', ...(view.showBytes ? ['bytes' as const] : []), ...(view.showDuration ? ['duration' as const] : [])];
+  const measures: Measure[] = [
+    'count',
+    ...(view.showBytes ? ['bytes' as const] : []),
+    ...(view.showDuration ? (['duration', 'covered'] as const) : []),
+  ];
   const baseline = inputs[0]?.run;
   const chosenBaseline = runs.find((r) => r.id === baselineId);
   const pct = `${formatChange({ absolute: 1, relative: threshold, flag: 'differs' }).slice(1)}`;

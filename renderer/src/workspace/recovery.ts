@@ -13,7 +13,7 @@ import type { Workspace } from '../../../shared/workspace/workspace';
 import { useStore } from '../store/store';
 import type { AppState } from '../store/store';
 import { deleteRecord, pruneProfiles, readProfile, readRecord, writeProfile, writeRecord } from './profile-store';
-import { collectWorkspace, restoreWorkspace } from './workspace-io';
+import { collectWorkspace, onWorkspaceSaved, restoreWorkspace } from './workspace-io';
 
 const KEY = 'last';
 const DELAY_MS = 1500;
@@ -53,7 +53,12 @@ export interface Recovered {
   version: typeof RECORD_VERSION;
   savedAt: number;
   runs: number;
+  /** notes and boxes */
   notes: number;
+  title?: boolean;
+  caption?: boolean;
+  /** where the comparison was saved, when nothing changed after that save */
+  savedAs?: string;
   /** the person changed something worth offering back (notes, ranges, files of their own) */
   userMade: boolean;
   workspace: StoredWorkspace;
@@ -76,8 +81,14 @@ export async function discardRecovery(): Promise<void> {
 const watched = (s: AppState) =>
   [s.runs, s.baselineId, s.annotationHistory.present, s.ranges, s.focus, s.query, s.diffView, s.layout] as const;
 
+/** What was last saved to a file, and the state it was saved in. */
+interface SavedToFile {
+  state: readonly unknown[];
+  where: string;
+}
+
 /** Writes the record of the comparison as it stands; resolves when it is on disk. */
-async function save(isInitialRun: (id: string) => boolean): Promise<void> {
+async function save(isInitialRun: (id: string) => boolean, saved: SavedToFile | undefined): Promise<void> {
   const s = useStore.getState();
   const ready = s.runs.filter((r) => r.status === 'ready' && r.profile);
   if (ready.length === 0 || s.runs.some((r) => r.status === 'loading')) return;
@@ -93,9 +104,21 @@ async function save(isInitialRun: (id: string) => boolean): Promise<void> {
     runs: ws.runs.map(({ id, title, fileName }) => ({ id, title, fileName, key: profileKey(id) })),
   };
   const doc = s.annotationHistory.present;
-  const notes = doc.items.length + (doc.title ? 1 : 0) + (doc.caption ? 1 : 0);
-  const userMade = notes > 0 || Object.keys(s.ranges).length > 0 || ready.some((r) => !isInitialRun(r.id));
-  const rec: Recovered = { version: RECORD_VERSION, savedAt: Date.now(), runs: ready.length, notes, userMade, workspace };
+  const notes = doc.items.length;
+  const userMade = notes > 0 || !!doc.title || !!doc.caption || Object.keys(s.ranges).length > 0 || ready.some((r) => !isInitialRun(r.id));
+  const rec: Recovered = {
+    version: RECORD_VERSION,
+    savedAt: Date.now(),
+    runs: ready.length,
+    notes,
+    title: !!doc.title,
+    caption: !!doc.caption,
+    userMade,
+    workspace,
+  };
+  // The record says where the comparison was saved while it is still what was saved.
+  const now = watched(s);
+  if (saved && now.every((v, i) => v === saved.state[i])) rec.savedAs = saved.where;
   await writeRecord(KEY, rec);
   // Profiles no longer in the record, nor being written, go (a run removed and not brought back).
   const keep = new Set([...workspace.runs.map((r) => r.key), ...writing]);
@@ -108,14 +131,16 @@ export function startAutosave(isInitialRun: (id: string) => boolean): () => void
   let timer: ReturnType<typeof setTimeout> | undefined;
   let enabled = true;
   let running: Promise<void> = Promise.resolve();
+  let saved: SavedToFile | undefined;
+  const saveNow = () => {
+    // One save at a time: a change during a save is saved after it.
+    running = running
+      .then(() => (enabled ? save(isInitialRun, saved) : undefined))
+      .catch((e: unknown) => console.warn('Flamelens could not keep the comparison for recovery:', e));
+  };
   const schedule = () => {
     clearTimeout(timer);
-    timer = setTimeout(() => {
-      // One save at a time: a change during a save is saved after it.
-      running = running
-        .then(() => (enabled ? save(isInitialRun) : undefined))
-        .catch((e: unknown) => console.warn('Flamelens could not keep the comparison for recovery:', e));
-    }, DELAY_MS);
+    timer = setTimeout(saveNow, DELAY_MS);
   };
   const unsubscribe = useStore.subscribe((s, prev) => {
     const a = watched(s);
@@ -123,10 +148,16 @@ export function startAutosave(isInitialRun: (id: string) => boolean): () => void
     if (!enabled || a.every((v, i) => v === b[i])) return;
     schedule();
   });
+  const offSaved = onWorkspaceSaved((where) => {
+    saved = { state: watched(useStore.getState()), where };
+    clearTimeout(timer);
+    saveNow();
+  });
   return () => {
     enabled = false;
     clearTimeout(timer);
     unsubscribe();
+    offSaved();
   };
 }
 

@@ -77,6 +77,7 @@ export function restoreWorkspace(ws: Workspace): Map<string, string> {
       ws.ranges.filter((r) => ids.has(r.runId)).map((r) => [ids.get(r.runId)!, r.cells ? { start: r.start, end: r.end, cells: r.cells } : { start: r.start, end: r.end }]),
     ),
   });
+  if (ws.dropped) s.noticeShown(ws.dropped.join(' '));
   s.annotationsReplaced({
     ...ws.annotations,
     items: ws.annotations.items.map((a) => (a.runId !== undefined && ids.has(a.runId) ? { ...a, runId: ids.get(a.runId)! } : a)),
@@ -84,15 +85,25 @@ export function restoreWorkspace(ws: Workspace): Map<string, string> {
   return ids;
 }
 
+const savedListeners = new Set<(where: string) => void>();
+
+/** Calls `cb` with where the comparison went each time it is saved; returns a function that stops it. */
+export function onWorkspaceSaved(cb: (where: string) => void): () => void {
+  savedListeners.add(cb);
+  return () => savedListeners.delete(cb);
+}
+
 export async function saveWorkspace(): Promise<string | null> {
   const s = useStore.getState();
   const bytes = await encodeWorkspace(collectWorkspace(s));
   const title = s.annotationHistory.present.title || 'comparison';
-  return host.saveFile({
+  const where = await host.saveFile({
     defaultName: exportFileName(title, WORKSPACE_EXTENSION),
     filters: [{ name: 'Flamelens workspace', extensions: [WORKSPACE_EXTENSION] }],
     data: bytes,
   });
+  if (where !== null) for (const cb of savedListeners) cb(where);
+  return where;
 }
 
 export async function openWorkspaceBytes(bytes: Uint8Array, fileName: string): Promise<void> {

@@ -188,7 +188,15 @@ describe('trace events: variants real files have', () => {
       const err = await traceEventsImporter
         .parse({
           file: 'empty.json',
-          source: { name: 'empty.json', head: text, gzipped: false, encoding: 'utf-8', chunks: () => one(text), recycle: () => {}, close: () => {} },
+          source: {
+            name: 'empty.json',
+            head: text,
+            gzipped: false,
+            encoding: 'utf-8',
+            chunks: () => one(text),
+            recycle: () => {},
+            close: () => {},
+          },
           options: {},
         })
         .catch((e: unknown) => e);
@@ -225,6 +233,37 @@ describe('trace events: variants real files have', () => {
     expect(stacks(p)).toEqual(['async;fetch 35']);
   });
 
+  it('keeps the wall time the spans of each event type cover, beside their summed duration', async () => {
+    const ev = (e: Record<string, unknown>) => JSON.stringify({ pid: 1, cat: 'c', ...e });
+    const text = `[${[
+      // async: 0–25 and 5–15 overlap
+      ev({ tid: 1, ph: 'b', name: 'fetch', id: '1', ts: 0 }),
+      ev({ tid: 1, ph: 'b', name: 'fetch', id: '2', ts: 5 }),
+      ev({ tid: 1, ph: 'e', name: 'fetch', id: '2', ts: 15 }),
+      ev({ tid: 1, ph: 'e', name: 'fetch', id: '1', ts: 25 }),
+      // complete events on two threads: 0–10 and 5–20, and one apart at 100–101
+      ev({ tid: 1, ph: 'X', name: 'work', ts: 0, dur: 10 }),
+      ev({ tid: 2, ph: 'X', name: 'work', ts: 5, dur: 15 }),
+      ev({ tid: 2, ph: 'X', name: 'work', ts: 100, dur: 1 }),
+      // begin/end pairs on two threads: 30–40 and 35–50
+      ev({ tid: 1, ph: 'B', name: 'step', ts: 30 }),
+      ev({ tid: 2, ph: 'B', name: 'step', ts: 35 }),
+      ev({ tid: 1, ph: 'E', name: 'step', ts: 40 }),
+      ev({ tid: 2, ph: 'E', name: 'step', ts: 50 }),
+      // an instant covers nothing
+      ev({ tid: 1, ph: 'i', name: 'mark', ts: 60, s: 't' }),
+    ].join(',')}]`;
+    const p = await importProfile(bytesSource('', text));
+    const of = (name: string, ph: string) => {
+      const s = p.traceStats!.find((x) => x.name === name && x.phase === ph)!;
+      return [s.duration, s.covered, s.spans ? [...s.spans] : undefined];
+    };
+    expect(of('fetch', 'b')).toEqual([35, 25, [0, 25]]);
+    expect(of('work', 'X')).toEqual([26, 21, [0, 20, 100, 101]]);
+    expect(of('step', 'B')).toEqual([25, 20, [30, 50]]);
+    expect(of('mark', 'i')).toEqual([0, undefined, undefined]);
+  });
+
   it('pairs async spans by category and id and nests them per id', async () => {
     const ev = (ph: string, name: string, id: string, ts: number, cat = 'node,node.async_hooks') =>
       JSON.stringify({ pid: 7, tid: 7, ph, cat, name, id, ts, args: {} });
@@ -251,6 +290,8 @@ describe('trace events: variants real files have', () => {
     const stat = (name: string, ph: string, cat = 'node,node.async_hooks') =>
       p.traceStats!.find((s) => s.name === name && s.phase === ph && s.category === cat)!;
     expect([stat('PROMISE', 'b').count, stat('PROMISE', 'b').duration]).toEqual([2, 50]);
+    // 0x1 lived 0–20 µs and 0x2 5–35 µs: 50 µs summed, 35 µs of wall time covered.
+    expect([stat('PROMISE', 'b').covered, [...stat('PROMISE', 'b').spans!]]).toEqual([35, [0, 35]]);
     expect(stat('PROMISE_CALLBACK', 'b').duration).toBe(4);
     expect(stat('mark', 'n').count).toBe(1);
     expect(stat('PROMISE', 'e', 'other').count).toBe(1);

@@ -48,7 +48,7 @@ class TraceReader {
   readonly stats = new StatTable();
   readonly spanFrames = new SpanFrames();
   readonly sync = new SyncSpans(this.spanFrames);
-  readonly async = new AsyncSpans(this.spanFrames, (stat, d) => (this.stats.duration[stat]! += d));
+  readonly async = new AsyncSpans(this.spanFrames, (stat, start, duration) => this.stats.span(stat, start, duration));
   readonly chrome = new ChromeSamples();
   readonly hermes = new HermesSamples();
   readonly processNames: Record<string, string> = {};
@@ -114,7 +114,7 @@ class TraceReader {
           this.noTimestamp++;
           return;
         }
-        this.stats.duration[stat]! += dur;
+        this.stats.span(stat, ts, dur);
         if (ts + dur > this.maxTs) this.maxTs = ts + dur;
         this.sync.add(this.thread(str(e.pid), str(e.tid)), COMPLETE, ts, dur, name || '(unnamed)', e.args, stat);
         return;
@@ -306,7 +306,7 @@ export const traceEventsImporter: Importer = {
       warnings,
     };
 
-    const addDuration = (stat: number, d: number) => (r.stats.duration[stat]! += d);
+    const addDuration = (stat: number, start: number, duration: number) => r.stats.span(stat, start, duration);
     const sampled = [...r.chrome.threads(), ...r.hermes.threads()];
     if (r.chrome.emptyEvents > 0) warnings.push(`${r.chrome.emptyEvents} CPU profile event(s) without data were skipped`);
     if (r.chrome.undeclared() > 0)

@@ -26,8 +26,8 @@ export interface SpanSink {
   threadNode(thread: number): number;
   /** the frame id of a span spec (see `SpanFrames`) */
   frame(spec: number): number;
-  /** adds a paired duration to an event statistic */
-  addDuration(stat: number, duration: number): void;
+  /** adds a paired span, `duration` µs from `start`, to an event statistic */
+  addDuration(stat: number, start: number, duration: number): void;
 }
 
 /** Strings to small integers. */
@@ -265,7 +265,8 @@ export class SyncSpans {
       advance(t);
       open.pop();
       nodes.pop();
-      if (kind[top] === BEGIN) sink.addDuration(this.stat.data[records[top]!]!, Math.max(0, t - start[top]!));
+      // Its start back on the trace's clock: spans of other threads are put together with it.
+      if (kind[top] === BEGIN) sink.addDuration(this.stat.data[records[top]!]!, start[top]! + first, Math.max(0, t - start[top]!));
     }
     // Spans never ended close at the thread's last time, which adds nothing more.
     this.stillOpen += open.length;
@@ -308,7 +309,7 @@ export class AsyncSpans {
 
   constructor(
     private readonly frames: SpanFrames,
-    private readonly addDuration: (stat: number, duration: number) => void,
+    private readonly addDuration: (stat: number, start: number, duration: number) => void,
   ) {}
 
   get hasSpans(): boolean {
@@ -362,7 +363,7 @@ export class AsyncSpans {
       this.nested = true;
     } else this.pathLifetime[span.path]! += self;
     this.pathEnded[span.path]!++;
-    this.addDuration(span.stat, dur);
+    this.addDuration(span.stat, span.ts, dur);
   }
 
   private pathChild(parent: number, spec: number): number {

@@ -1,9 +1,11 @@
 /**
  * The statistics table of a trace-event file: for every (category, name, phase) the number of
- * events, their bytes in the file (each event's JSON text, `{` to `}`) and their summed duration
- * (`X` dur, paired `B`/`E`, paired `b`/`e`, counted on the begin phase's row).
+ * events, their bytes in the file (each event's JSON text, `{` to `}`), their summed duration
+ * (`X` dur, paired `B`/`E`, paired `b`/`e`, counted on the begin phase's row) and the wall-clock
+ * time those spans cover together (their union: see shared/stats/intervals.ts).
  */
 import type { TraceEventStat } from '../../model/types';
+import { IntervalCollector, coveredTime } from '../../stats/intervals';
 
 /** Per (category, name, phase) counters, nested maps so that no key string is built per event. */
 export class StatTable {
@@ -20,6 +22,13 @@ export class StatTable {
   readonly count: number[] = [];
   readonly bytes: number[] = [];
   readonly duration: number[] = [];
+  private readonly spans: (IntervalCollector | undefined)[] = [];
+
+  /** A span of an event type, `duration` µs from `start`: summed, and the time it covers kept. */
+  span(stat: number, start: number, duration: number): void {
+    this.duration[stat]! += duration;
+    (this.spans[stat] ??= new IntervalCollector()).add(start, start + duration);
+  }
 
   id(cat: string, name: string, phase: string): number {
     let byName = this.lastByName;
@@ -46,13 +55,21 @@ export class StatTable {
   }
 
   finish(): TraceEventStat[] {
-    return this.cat.map((category, i) => ({
-      category,
-      name: this.name[i]!,
-      phase: this.phase[i]!,
-      count: this.count[i]!,
-      bytes: this.bytes[i]!,
-      duration: this.duration[i]!,
-    }));
+    return this.cat.map((category, i) => {
+      const stat: TraceEventStat = {
+        category,
+        name: this.name[i]!,
+        phase: this.phase[i]!,
+        count: this.count[i]!,
+        bytes: this.bytes[i]!,
+        duration: this.duration[i]!,
+      };
+      const spans = this.spans[i]?.merged();
+      if (spans && spans.length > 0) {
+        stat.spans = spans;
+        stat.covered = coveredTime(spans);
+      }
+      return stat;
+    });
   }
 }
