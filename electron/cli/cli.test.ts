@@ -34,8 +34,18 @@ describe('flamelens collapse', () => {
     expect(r.code).toBe(0);
     const expected = collapsed('perf-numa-stacks-01-collapsed-default.txt');
     // stackcollapse-perf.pl drops the file's last sample (no blank line after it); Flamelens keeps it.
-    const exp = new Map(expected.trim().split('\n').map((l) => [l.slice(0, l.lastIndexOf(' ')), Number(l.slice(l.lastIndexOf(' ') + 1))]));
-    const got = new Map(r.out.trim().split('\n').map((l) => [l.slice(0, l.lastIndexOf(' ')), Number(l.slice(l.lastIndexOf(' ') + 1))]));
+    const exp = new Map(
+      expected
+        .trim()
+        .split('\n')
+        .map((l) => [l.slice(0, l.lastIndexOf(' ')), Number(l.slice(l.lastIndexOf(' ') + 1))]),
+    );
+    const got = new Map(
+      r.out
+        .trim()
+        .split('\n')
+        .map((l) => [l.slice(0, l.lastIndexOf(' ')), Number(l.slice(l.lastIndexOf(' ') + 1))]),
+    );
     let extra = 0;
     for (const [k, v] of got) extra += v - (exp.get(k) ?? 0);
     expect(extra).toBe(1);

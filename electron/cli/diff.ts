@@ -13,6 +13,7 @@ import { type Weighing, defaultWeighing, weighProfile, weighable } from '../../s
 import { totalNoun } from '../../shared/search/busy';
 import { mdCode } from '../../shared/report/fields';
 import { compileQuery } from '../../shared/search/matcher';
+import { writeJson, writeText } from './output';
 import { CliError } from './errors';
 import { loadThread, stdinOnce } from './load';
 import type { CommandHelp } from './usage';
@@ -401,12 +402,12 @@ export async function diffCommand(args: string[]): Promise<number> {
     if (e instanceof DiffError) throw new CliError(e.message);
     throw e;
   }
-  for (const w of d.warnings) process.stderr.write(`flamelens: warning: ${w}\n`);
+  for (const w of d.warnings) writeText(process.stderr, `flamelens: warning: ${w}\n`);
   const list = rankFunctions(d, a.top > 0 ? { limit: a.top } : {});
-  if (a.output === 'json') process.stdout.write(jsonReport(d, a, list));
+  if (a.output === 'json') writeJson(process.stdout, jsonReport(d, a, list));
   else {
     const h = headline(d, a, run, withoutIdle);
-    process.stdout.write(a.output === 'markdown' ? markdownReport(d, a, h, list) : textReport(d, a, h, list));
+    writeText(process.stdout, a.output === 'markdown' ? markdownReport(d, a, h, list) : textReport(d, a, h, list));
   }
   if (a.failAbove !== undefined && d.change * 100 > a.failAbove) {
     process.stderr.write(

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_ROWS, type Heatmap, hasTimestamps, heatmap, rowOffsetMs } from '../../shared/heatmap/heatmap';
 import type { Profile } from '../../shared/model/types';
+import { writeJson, writeText } from './output';
 import { CliError } from './errors';
 import { importAt, loadThread } from './load';
 import { fileSource } from './node-source';
@@ -145,7 +146,8 @@ export async function heatmapCommand(args: string[]): Promise<number> {
     if (e instanceof RangeError) throw new CliError(`${path}: ${e.message.replace(`${p.name}: `, '')}`);
     throw e;
   }
-  if (values.json) process.stdout.write(`${JSON.stringify({ rows: hm.rows, columns: hm.columns, start: hm.start, values: hm.values })}\n`);
-  else process.stdout.write(heatmapText(p.name, hm));
+  if (values.json)
+    writeJson(process.stdout, `${JSON.stringify({ rows: hm.rows, columns: hm.columns, start: hm.start, values: hm.values })}\n`);
+  else writeText(process.stdout, heatmapText(p.name, hm));
   return 0;
 }

@@ -5,6 +5,7 @@
 import { parseArgs } from 'node:util';
 import { supportedFormatsText } from '../../shared/import/import-profile';
 import { type WeightChoice, collapseText } from './collapse';
+import { writeText } from './output';
 import { CliError } from './errors';
 import { diffCommand } from './diff';
 import { heatmapCommand } from './heatmap';
@@ -26,7 +27,7 @@ async function collapseCommand(args: string[]): Promise<void> {
   if (weight && !['samples', 'time', 'bytes'].includes(weight))
     throw new CliError(`--weight must be samples, time or bytes, not "${weight}"`);
   const p = await loadThread(positionals[0]!, values.event, values.thread);
-  process.stdout.write(collapseText(p, weight));
+  writeText(process.stdout, collapseText(p, weight));
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -61,14 +62,14 @@ export async function main(argv: string[]): Promise<number> {
     }
   } catch (e) {
     if (e instanceof CliError) {
-      process.stderr.write(`flamelens: ${e.message}\n`);
+      writeText(process.stderr, `flamelens: ${e.message}\n`);
       return e.status;
     }
     if (e instanceof TypeError && (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-      process.stderr.write(`flamelens: ${e.message}\n`);
+      writeText(process.stderr, `flamelens: ${e.message}\n`);
       return 1;
     }
-    process.stderr.write(`flamelens: unexpected error: ${(e as Error).message}\n`);
+    writeText(process.stderr, `flamelens: unexpected error: ${(e as Error).message}\n`);
     return 1;
   }
 }

@@ -6,6 +6,7 @@
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Profile, ThreadInfo } from '../../shared/model/types';
+import { writeJson, writeText } from './output';
 import { CliError } from './errors';
 import { load } from './load';
 import type { CommandHelp } from './usage';
@@ -89,7 +90,7 @@ export async function infoCommand(args: string[]): Promise<number> {
     threads,
   };
   if (values.json) {
-    process.stdout.write(`${JSON.stringify(info, null, 2)}\n`);
+    writeJson(process.stdout, `${JSON.stringify(info, null, 2)}\n`);
     return 0;
   }
   const lines = [
@@ -108,6 +109,6 @@ export async function infoCommand(args: string[]): Promise<number> {
       `    ${r.map((cell, c) => (c >= 3 ? cell.padStart(width[c]!) : cell.padEnd(width[c]!))).join('  ')}`.trimEnd();
     lines.push(line(head), ...rows.map(line));
   }
-  process.stdout.write(`${lines.join('\n')}\n`);
+  writeText(process.stdout, `${lines.join('\n')}\n`);
   return 0;
 }

@@ -7,6 +7,7 @@ import { importProfile } from '../../shared/import/import-profile';
 import type { ImportOptions } from '../../shared/import/importer';
 import type { ImportSource } from '../../shared/import/source';
 import type { Profile } from '../../shared/model/types';
+import { writeText } from './output';
 import { CliError } from './errors';
 import { pathSource, pipeSource } from './node-source';
 
@@ -55,7 +56,10 @@ export async function loadThread(path: string, perfEvent?: string, thread?: stri
   const p = await load(path, perfEvent, thread);
   sayThread(path, p);
   if (thread !== undefined && !p.meta.threads)
-    process.stderr.write(`flamelens: ${path}: --thread ${thread}: the file has one thread (or none) with samples; all of it was read\n`);
+    writeText(
+      process.stderr,
+      `flamelens: ${path}: --thread ${thread}: the file has one thread (or none) with samples; all of it was read\n`,
+    );
   return p;
 }
 
@@ -66,7 +70,8 @@ export async function loadThread(path: string, perfEvent?: string, thread?: stri
 export function sayThread(path: string, p: Profile): void {
   const threads = p.meta.threads;
   if (!threads || threads.length < 2 || !p.meta.thread || p.meta.thread.startsWith('all ')) return;
-  process.stderr.write(
+  writeText(
+    process.stderr,
     `flamelens: ${path}: thread ${p.meta.thread}; ${threads.length - 1} other thread(s) with samples (flamelens info lists them, --thread chooses)\n`,
   );
 }

@@ -24,10 +24,14 @@ import {
   buildStatsTable,
   groupStats,
 } from '../../shared/stats/trace-table';
+import { writeJson, writeText } from './output';
 import { CliError } from './errors';
 import { runNames } from '../../shared/runs/run-names';
 import { load, stdinOnce } from './load';
 import type { CommandHelp } from './usage';
+
+/** The widest label column of the text report, in characters. */
+const MAX_LABEL = 120;
 
 export const STATS_HELP: CommandHelp = {
   name: 'stats',
@@ -183,7 +187,11 @@ function textReport(t: StatsTable): string {
     return cells;
   };
   const head = [...labelHead, ...t.runs.flatMap((_, i) => runHead(i))];
-  const body = [...t.rows.map((r) => line(r, false)), line(t.total, true)];
+  // A label longer than a terminal line is cut (the JSON and Markdown reports keep it whole):
+  // padding every row to a 1 MiB category name ran out of memory.
+  const body = [...t.rows.map((r) => line(r, false)), line(t.total, true)].map((cells) =>
+    cells.map((cell, c) => (c < labelHead.length && cell.length > MAX_LABEL ? `${cell.slice(0, MAX_LABEL - 1)}…` : cell)),
+  );
   const width = head.map((h, c) => Math.max(h.length, ...body.map((b) => b[c]!.length)));
   // Each file's title spans its columns; a long title widens the first of them.
   let col = labelHead.length;
@@ -246,7 +254,7 @@ export async function statsCommand(args: string[]): Promise<number> {
   const stats: TraceEventStat[][] = [];
   for (const f of a.files) stats.push(await traceStatsOf(f));
   if (a.output === 'json') {
-    process.stdout.write(jsonReport(a.files, stats, a.group));
+    writeJson(process.stdout, jsonReport(a.files, stats, a.group));
     return 0;
   }
   const labels = shortLabels(a.files);
@@ -254,6 +262,6 @@ export async function statsCommand(args: string[]): Promise<number> {
     stats.map((s, i) => ({ label: labels[i]!, stats: s })),
     { grouping: a.group, threshold: a.threshold },
   );
-  process.stdout.write(a.output === 'markdown' ? markdownReport(table, a.files) : textReport(table));
+  writeText(process.stdout, a.output === 'markdown' ? markdownReport(table, a.files) : textReport(table));
   return 0;
 }

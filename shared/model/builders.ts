@@ -9,6 +9,7 @@ import { frameKey } from './frame-key';
 import { GrowFloat64, GrowInt32 } from './grow';
 import { timeOrder } from './sample-time';
 import { Category, Tier } from './types';
+import { visibleText } from './visible-text';
 import type { CallTree, FormatId, FrameTable, Profile, ProfileKind, RunMeta, SampleTable, TraceEventStat, Unit } from './types';
 
 export interface FrameInput {
@@ -102,11 +103,12 @@ export class FrameTableBuilder {
     if (known !== undefined) return known;
     const n = this.name.length;
     this.index.set(id, n);
-    const kept = detached(name);
+    // Shown as text that says what it holds (control and bidi characters as escapes): see visible-text.ts.
+    const kept = detached(visibleText(name));
     // a label equal to the name (folded stacks) is kept once
-    label = label === name ? kept : detached(label);
+    label = label === name ? kept : detached(visibleText(label));
     name = kept;
-    file = detached(file);
+    file = detached(visibleText(file));
     this.name.push(name);
     this.file.push(file);
     this.line.push(line);

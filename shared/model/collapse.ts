@@ -8,6 +8,11 @@ import type { Profile } from './types';
 /**
  * The label of a frame in folded output: the producer's text for perf script and folded input;
  * `NAME FILE:LINE:COLUMN` for JavaScript frames with a location; the bare name otherwise.
+ *
+ * A label is one frame of one line: names hold no line breaks (importers write them as `\n`,
+ * see visible-text.ts), and a `;` in a name or path — which would split the frame in two — is
+ * written `:`, as stackcollapse tools do with names they read. (Labels read from folded input
+ * cannot hold one; perf script labels are kept as `stackcollapse-perf.pl` prints them.)
  */
 export function collapseLabel(p: Profile, frame: number): string {
   const f = p.frames;
@@ -15,8 +20,8 @@ export function collapseLabel(p: Profile, frame: number): string {
   const name = f.name[frame]!;
   const file = f.file[frame]!;
   const line = f.line[frame]!;
-  if (file === '' || line === 0) return name;
-  return `${name} ${file}:${line}:${f.column[frame]!}`;
+  const label = file === '' || line === 0 ? name : `${name} ${file}:${line}:${f.column[frame]!}`;
+  return label.includes(';') ? label.replace(/;/g, ':') : label;
 }
 
 function compareBytes(a: string, b: string): number {

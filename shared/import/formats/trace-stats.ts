@@ -4,6 +4,7 @@
  * (`X` dur, paired `B`/`E`, paired `b`/`e`, counted on the begin phase's row) and the wall-clock
  * time those spans cover together (their union: see shared/stats/intervals.ts).
  */
+import { visibleText } from '../../model/visible-text';
 import type { TraceEventStat } from '../../model/types';
 import { IntervalCollector, coveredTime } from '../../stats/intervals';
 
@@ -44,9 +45,9 @@ export class StatTable {
     if (i === undefined) {
       i = this.cat.length;
       byPhase.set(phase, i);
-      this.cat.push(cat);
-      this.name.push(name);
-      this.phase.push(phase);
+      this.cat.push(visibleText(cat));
+      this.name.push(visibleText(name));
+      this.phase.push(visibleText(phase));
       this.count.push(0);
       this.bytes.push(0);
       this.duration.push(0);
