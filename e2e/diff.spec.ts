@@ -77,9 +77,13 @@ test('the search box filters the table; absolute by default in time, relative on
   await page.getByLabel('Compare with baseline').selectOption('diff');
   const table = page.getByRole('table', { name: 'Functions ranked by change' });
   await page.getByRole('searchbox').fill('fastify/lib');
-  const texts = await table.locator('tbody tr').allTextContents();
-  expect(texts.length).toBeGreaterThan(0);
-  expect(texts.every((t) => t.includes('fastify/lib'))).toBe(true);
+  // the search runs once typing pauses
+  await expect
+    .poll(async () => {
+      const texts = await table.locator('tbody tr').allTextContents();
+      return texts.length > 0 && texts.every((t) => t.includes('fastify/lib'));
+    })
+    .toBe(true);
   const normalization = page.getByRole('group', { name: 'Normalization' });
   await expect(normalization.getByRole('button', { name: 'Absolute' })).toHaveAttribute('aria-pressed', 'true');
   await expect(table.locator('tbody tr').first().locator('td').last()).toHaveText(/\d (µs|ms|s)$/);

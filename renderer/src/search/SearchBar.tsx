@@ -1,7 +1,10 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { AGENT_PRESETS } from '../../../shared/search/agents';
 import type { FilterMode } from '../store/search-slice';
 import { useStore } from '../store/store';
+
+/** How long typing must pause before the search runs (Enter runs it at once). */
+const SEARCH_PAUSE_MS = 150;
 
 /** Search box, agent filters and the match-filter mode. */
 export function SearchBar({ inputRef }: { inputRef: React.RefObject<HTMLInputElement | null> }) {
@@ -9,7 +12,16 @@ export function SearchBar({ inputRef }: { inputRef: React.RefObject<HTMLInputEle
   const filterMode = useStore((s) => s.filterMode);
   const custom = useStore((s) => s.customPresets);
   const [saving, setSaving] = useState(false);
+  // What is typed shows at once; the search runs once typing pauses (every pane redraws for it).
+  const [draft, setDraft] = useState<string | null>(null);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(timer.current), []);
   const s = useStore.getState();
+  const commit = (q: string) => {
+    clearTimeout(timer.current);
+    setDraft(null);
+    s.queryChanged(q);
+  };
   const presets = [...AGENT_PRESETS, ...custom];
   const active = presets.find((p) => p.query === query);
   return (
@@ -19,11 +31,17 @@ export function SearchBar({ inputRef }: { inputRef: React.RefObject<HTMLInputEle
         type="search"
         aria-label="Search frames by function name or file path"
         placeholder="Search functions or files — text or /regex/  (Ctrl+F)"
-        value={query}
-        onChange={(e) => s.queryChanged(e.currentTarget.value)}
+        value={draft ?? query}
+        onChange={(e) => {
+          const q = e.currentTarget.value;
+          setDraft(q);
+          clearTimeout(timer.current);
+          timer.current = setTimeout(() => commit(q), SEARCH_PAUSE_MS);
+        }}
         onKeyDown={(e) => {
+          if (e.key === 'Enter') commit(e.currentTarget.value);
           if (e.key === 'Escape') {
-            s.queryChanged('');
+            commit('');
             e.currentTarget.blur();
           }
         }}
@@ -33,7 +51,7 @@ export function SearchBar({ inputRef }: { inputRef: React.RefObject<HTMLInputEle
         value={active?.id ?? ''}
         onChange={(e) => {
           const p = presets.find((x) => x.id === e.currentTarget.value);
-          s.queryChanged(p ? p.query : '');
+          commit(p ? p.query : '');
         }}
       >
         <option value="">Agent filter…</option>
