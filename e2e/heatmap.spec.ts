@@ -27,9 +27,6 @@ test('a range picked on the heatmap is what the flamegraph shows', async ({ page
   const dialog = page.getByRole('dialog', { name: 'Heatmap of agent.perf.txt' });
   await expect(dialog).toBeVisible();
   const canvas = dialog.getByTestId('heatmap-canvas');
-  const cw = Number(await canvas.getAttribute('data-cell-width'));
-  const ch = Number(await canvas.getAttribute('data-cell-height'));
-  const start = Number(await canvas.getAttribute('data-start'));
   await page.screenshot({ path: 'test-results/heatmap.png' });
   // A click on the bottom cell of the first second (its first 20 ms), then one on the top cell of
   // the second second.
@@ -44,6 +41,10 @@ test('a range picked on the heatmap is what the flamegraph shows', async ({ page
       return a !== null && b !== null && a.x === b.x && a.y === b.y;
     })
     .toBe(true);
+  // The cell size follows the dialog's width: read it once the dialog has settled.
+  const cw = Number(await canvas.getAttribute('data-cell-width'));
+  const ch = Number(await canvas.getAttribute('data-cell-height'));
+  const start = Number(await canvas.getAttribute('data-start'));
   const cellPoint = async (column: number, row: number) => {
     const box = (await canvas.boundingBox())!;
     return [box.x + column * cw + cw / 2, box.y + row * ch + ch / 2] as const;
@@ -58,7 +59,9 @@ test('a range picked on the heatmap is what the flamegraph shows', async ({ page
   const badge = p.getByRole('status', { name: 'Time range of agent.perf.txt' });
   await expect(badge).toContainText(`${chosen.length} samples`);
   // The flamegraph's total — the root box's width in weight — equals those samples' periods.
-  const rootValue = await p.locator('g.frame[name="agent.perf.txt"]').evaluate((g) => (g as unknown as { __data__: { value: number } }).__data__.value);
+  const rootValue = await p
+    .locator('g.frame[name="agent.perf.txt"]')
+    .evaluate((g) => (g as unknown as { __data__: { value: number } }).__data__.value);
   expect(rootValue).toBe(chosen.reduce((s, x) => s + x.period, 0));
   await page.screenshot({ path: 'test-results/heatmap-range.png' });
 
