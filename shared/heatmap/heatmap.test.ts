@@ -1,12 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { importProfile } from '../import/import-profile';
 import { CallTreeBuilder, FrameTableBuilder, finishProfile } from '../model/builders';
-import type { Profile } from '../model/types';
+import { DENSITY_BUCKETS, type Profile } from '../model/types';
 import { fileSource, fixturePath, readText } from '../test/files';
 import {
   NoSampleTimesError,
   cellRange,
+  coarserDensity,
   density,
+  densityBucketsNear,
+  fineDensity,
   hasCell,
   hasTimestamps,
   heatmap,
@@ -408,5 +411,35 @@ describe('real runs', () => {
     const spans = await importProfile(fileSource(fixturePath('corpus/speedscope/sample/profiles/trace-event/matching-x.json')));
     expect(hasTimestamps(spans)).toBe(false);
     expect(() => heatmap(spans)).toThrow(NoSampleTimesError);
+  });
+});
+
+describe('density worked out at import', () => {
+  it('summed into any divisor of its buckets, gives what density gives, on real runs', async () => {
+    for (const f of ['samples/ddtrace/perf.script.txt', 'samples/ddtrace/CPU.20261121.233052.6494.0.001.cpuprofile']) {
+      const p = await importProfile(fileSource(fixturePath(f)));
+      const fine = fineDensity(p)!;
+      expect(fine.counts).toHaveLength(DENSITY_BUCKETS);
+      for (let b = 1; b <= 400; b++) {
+        if (DENSITY_BUCKETS % b !== 0) continue;
+        const direct = density(p, b);
+        const summed = coarserDensity(fine, b);
+        expect(summed.counts, `${f}, ${b} buckets`).toEqual(direct.counts);
+        expect(summed.idleCounts, `${f}, ${b} buckets`).toEqual(direct.idleCounts);
+        expect(summed.maxCount).toBe(direct.maxCount);
+        expect([summed.start, summed.end]).toEqual([direct.start, direct.end]);
+      }
+    }
+  });
+
+  it('is absent where samples have no times, and bars are counts that divide it', async () => {
+    expect(
+      fineDensity(await importProfile(fileSource(fixturePath('samples/baseline/Heap.20261121.233010.6213.0.001.heapprofile')))),
+    ).toBeUndefined();
+    expect(densityBucketsNear(400)).toBe(400);
+    expect(densityBucketsNear(341)).toBe(300);
+    expect(densityBucketsNear(10)).toBe(10);
+    expect(densityBucketsNear(0)).toBe(1);
+    expect(() => coarserDensity({ start: 0, end: 1, counts: [], idleCounts: [] }, 7)).toThrow(RangeError);
   });
 });

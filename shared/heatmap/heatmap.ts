@@ -9,7 +9,7 @@
  * returns seconds on that same clock (not rebased), so a range picked on the heatmap can be
  * shown next to what other tools say about the same run.
  */
-import type { Profile, SampleTable } from '../model/types';
+import { DENSITY_BUCKETS, type Profile, type SampleDensity, type SampleTable } from '../model/types';
 
 export const DEFAULT_ROWS = 50;
 /** A heatmap wider than this (about 28 hours) means the clock is not what it seems. */
@@ -325,6 +325,45 @@ export interface Density {
   idleCounts: number[];
   /** the largest `counts` value */
   maxCount: number;
+}
+
+/**
+ * The run's density in `DENSITY_BUCKETS` buckets, for `Profile.density` (undefined where samples
+ * have no times).
+ */
+export function fineDensity(profile: Profile): SampleDensity | undefined {
+  if (!profile.samples) return undefined;
+  try {
+    const d = density(profile, DENSITY_BUCKETS);
+    return { start: d.start, end: d.end, counts: d.counts, idleCounts: d.idleCounts };
+  } catch (e) {
+    if (e instanceof NoSampleTimesError) return undefined;
+    throw e;
+  }
+}
+
+/** The bucket counts up to `max` that divide `DENSITY_BUCKETS`, largest first: what `densityFor` draws exactly. */
+export function densityBucketsNear(max: number): number {
+  for (let b = Math.max(1, Math.floor(max)); b > 1; b--) if (DENSITY_BUCKETS % b === 0) return b;
+  return 1;
+}
+
+/**
+ * `Profile.density` summed into `buckets` (a divisor of `DENSITY_BUCKETS`): the same counts as
+ * `density(profile, buckets)`, since each of its buckets is a whole number of the fine ones.
+ */
+export function coarserDensity(fine: SampleDensity, buckets: number): Density {
+  if (DENSITY_BUCKETS % buckets !== 0) throw new RangeError(`${buckets} does not divide ${DENSITY_BUCKETS}`);
+  const k = DENSITY_BUCKETS / buckets;
+  const counts = new Array<number>(buckets).fill(0);
+  const idleCounts = new Array<number>(buckets).fill(0);
+  for (let i = 0; i < DENSITY_BUCKETS; i++) {
+    counts[Math.floor(i / k)]! += fine.counts[i]!;
+    idleCounts[Math.floor(i / k)]! += fine.idleCounts[i]!;
+  }
+  let maxCount = 0;
+  for (const c of counts) if (c > maxCount) maxCount = c;
+  return { start: fine.start, end: fine.end, bucketSeconds: (fine.end - fine.start) / buckets, counts, idleCounts, maxCount };
 }
 
 /**

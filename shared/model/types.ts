@@ -260,5 +260,24 @@ export interface Profile {
   samples?: SampleTable;
   /** trace-event files only */
   traceStats?: TraceEventStat[];
+  /**
+   * Samples over the run's time in `DENSITY_BUCKETS` equal buckets, worked out where the profile
+   * is imported (a walk over every sample, kept off the window's thread); absent where samples have
+   * no times, and in profiles made before it existed (it is then worked out when needed).
+   */
+  density?: SampleDensity;
   meta: RunMeta;
+}
+
+/** Buckets of `Profile.density`: many divisors, so that a pane can draw any of them exactly. */
+export const DENSITY_BUCKETS = 1200;
+
+export interface SampleDensity {
+  /** seconds on the profile's clock: the earliest and latest sample times */
+  start: number;
+  end: number;
+  /** non-idle samples per bucket */
+  counts: number[];
+  /** idle samples per bucket */
+  idleCounts: number[];
 }

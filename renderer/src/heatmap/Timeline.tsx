@@ -1,5 +1,6 @@
 import { useRef, useState } from 'react';
 import type { Profile } from '../../../shared/model/types';
+import { densityBucketsNear } from '../../../shared/heatmap/heatmap';
 import { densityFor } from '../store/derived';
 import { useStore } from '../store/store';
 
@@ -13,7 +14,8 @@ export function Timeline({ runId, title, profile, width }: { runId: string; titl
   const range = useStore((s) => s.ranges[runId]);
   const [drag, setDrag] = useState<{ x0: number; x1: number } | null>(null);
   const svgRef = useRef<SVGSVGElement>(null);
-  const buckets = Math.max(10, Math.min(400, Math.floor(width / 4)));
+  // about one bar per 4 px, as many as divide the worked-out density evenly
+  const buckets = densityBucketsNear(Math.max(10, Math.min(400, Math.floor(width / 4))));
   if (width <= 0) return null;
   const d = densityFor(profile, buckets);
   const span = Math.max(d.end - d.start, 1e-9);
@@ -22,7 +24,11 @@ export function Timeline({ runId, title, profile, width }: { runId: string; titl
   const xOf = (t: number) => ((t - d.start) / span) * width;
   const tOf = (x: number) => d.start + (Math.max(0, Math.min(width, x)) / width) * span;
   const localX = (ev: React.PointerEvent) => ev.clientX - svgRef.current!.getBoundingClientRect().left;
-  const shown = drag ? { a: Math.min(drag.x0, drag.x1), b: Math.max(drag.x0, drag.x1) } : range ? { a: xOf(range.start), b: xOf(range.end) } : null;
+  const shown = drag
+    ? { a: Math.min(drag.x0, drag.x1), b: Math.max(drag.x0, drag.x1) }
+    : range
+      ? { a: xOf(range.start), b: xOf(range.end) }
+      : null;
   return (
     <svg
       ref={svgRef}

@@ -7,6 +7,7 @@ import { toImportErrorData } from '../../../shared/import/errors';
 import { importProfile } from '../../../shared/import/import-profile';
 import type { ByteSource, ImportSource } from '../../../shared/import/source';
 import { weighByDefault } from '../../../shared/model/weigh';
+import { fineDensity } from '../../../shared/heatmap/heatmap';
 import type { FromWorker, ToWorker, WorkerFile, WorkerSource } from './protocol';
 import { profileBuffers } from './protocol';
 import { beginProfileWrite } from '../workspace/profile-store';
@@ -98,6 +99,9 @@ self.onmessage = async (ev: MessageEvent<ToWorker>) => {
         onProgress: (read, size) => post({ type: 'progress', read, size }),
       }),
     );
+    // What walks every sample for the window is worked out here, once.
+    const density = fineDensity(profile);
+    if (density) profile.density = density;
     // The store copies the profile when the write starts, so its buffers can be handed over at
     // once; the write itself finishes while the window already draws the run.
     // A store that cannot be written (no IndexedDB, no room) costs the recovery, never the import.

@@ -10,6 +10,7 @@ import {
   type Density,
   type Heatmap,
   type RangeWeights,
+  coarserDensity,
   density,
   heatmap,
   idleNodes,
@@ -53,8 +54,13 @@ export function heatmapFor(p: Profile, rows: number, includeIdle = false): Heatm
   return heatmapCache(p, `${rows}:${includeIdle}`, () => heatmap(p, { rows, includeIdle }));
 }
 
+/**
+ * The run's sample density in `buckets` bars (a divisor of `DENSITY_BUCKETS`, see
+ * `densityBucketsNear`): summed from the density the import worker worked out, so the window
+ * never walks every sample for it; worked out here only for profiles made without it.
+ */
 export function densityFor(p: Profile, buckets: number): Density {
-  return densityCache(p, buckets, () => density(p, buckets));
+  return densityCache(p, buckets, () => (p.density ? coarserDensity(p.density, buckets) : density(p, buckets)));
 }
 
 /** The run's weights within its time range (undefined: the whole run). */
