@@ -7,10 +7,14 @@
 //   the same text (JSON formats) or to a bare line split (text formats), and peak memory as a
 //   multiple of the file size — each import in its own process (scripts/bench/import-runner.ts);
 // - diff of two 1,000,000-node call trees;
-// - UI interactions on 1 and 4 panes of 500,000-node profiles in headless Chromium.
+// - UI interactions on 1 and 4 panes of 500,000-node profiles in headless Chromium;
+// - the app path (scripts/bench/app.mjs): `flamelens open FILE` in headless Chromium, navigation
+//   until the flamegraph is drawn, against `flamelens collapse FILE` on the same file, with the
+//   longest main-thread task in the 10 s after the draw and the renderer's peak memory, for every
+//   format at the first size and, in full runs, perf script at 280 MB.
 //
 //   node scripts/bench.mjs [--sizes 100,1000] [--quick] [--repeat N] [--only perf,folded,cpuprofile,trace]
-//                          [--no-ui] [--no-diff] [--json test-results/bench.json]
+//                          [--no-ui] [--no-diff] [--no-app] [--json test-results/bench.json]
 //
 // --quick: ~20 MB inputs (a minute or two), for trying it out. Needs `npm run build` first (the
 // UI part serves the built app); `npm run bench` does both. Inputs go to a temporary folder that
@@ -24,6 +28,7 @@ import { parseArgs } from 'node:util';
 import { build } from 'vite';
 import { GENERATORS } from './bench/generate.mjs';
 import { syntheticFolded } from './bench/synthetic.mjs';
+import { benchApp } from './bench/app.mjs';
 import { benchUi, CHROMIUM } from './bench/ui.mjs';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -37,6 +42,7 @@ const { values } = parseArgs({
     only: { type: 'string' },
     'no-ui': { type: 'boolean', default: false },
     'no-diff': { type: 'boolean', default: false },
+    'no-app': { type: 'boolean', default: false },
     json: { type: 'string', default: 'test-results/bench.json' },
   },
 });
@@ -47,6 +53,7 @@ const formats = values.only ? values.only.split(',').map((f) => FORMAT_KEYS[f] ?
 for (const f of formats) if (!GENERATORS[f]) throw new Error(`--only: unknown format "${f}" (perf, folded, cpuprofile, trace)`);
 const withUi = !values['no-ui'];
 const withDiff = !values['no-diff'];
+const withApp = !values['no-app'];
 /**
  * Each import and each limit is measured this many times, alternating, and the best time of each
  * is kept: on a shared machine a slow run says more about the neighbours than about the code.
@@ -132,6 +139,7 @@ const results = {
   import: [],
   diff: undefined,
   ui: [],
+  app: [],
   targets: [],
 };
 const runner = await buildRunner();
@@ -199,6 +207,28 @@ if (withUi) {
   }
 }
 
+if (withApp) {
+  const appSizes = [
+    ...formats.map((format) => [format, sizes[0]]),
+    ...(values.quick || !formats.includes('perf script') ? [] : [['perf script', 280]]),
+  ];
+  for (const [format, size] of appSizes) {
+    const g = GENERATORS[format];
+    const path = join(work, `app-${g.file}`);
+    log(`app path: ${format}, ${size} MB…`);
+    const input = g.make(path, size * MB, folded);
+    const a = await benchApp({ files: [path], repeat: values.quick ? 1 : 3 });
+    results.app.push({
+      format,
+      sizeMB: size,
+      bytes: input.bytes,
+      ...a,
+      peakPerFile: a.rendererPeakBytes === undefined ? undefined : a.rendererPeakBytes / input.bytes,
+    });
+    rmSync(path, { force: true });
+  }
+}
+
 results.machine = machine(results.ui[0]?.chromiumVersion);
 results.loadAfter = loadavg()[0];
 
@@ -231,6 +261,25 @@ for (const u of results.ui)
       value: `median ${Math.round(i.medianMs)} ms (max ${Math.round(i.maxMs)})`,
       met: i.medianMs < 100,
     });
+
+for (const a of results.app) {
+  results.targets.push({
+    what: `app ${a.format} ${a.sizeMB} MB: first draw ≤ 2× the CLI`,
+    value: `${a.ratio.toFixed(2)}× (${Math.round(a.navigationMs)} ms vs ${Math.round(a.cliMs)} ms)`,
+    met: a.ratio <= 2,
+  });
+  results.targets.push({
+    what: `app ${a.format} ${a.sizeMB} MB: no task > 200 ms after the draw`,
+    value: `${Math.round(a.longestTaskMs)} ms`,
+    met: a.longestTaskMs <= 200,
+  });
+  if (a.peakPerFile !== undefined)
+    results.targets.push({
+      what: `app ${a.format} ${a.sizeMB} MB: renderer peak < 3× file`,
+      value: `${a.peakPerFile.toFixed(2)}×`,
+      met: a.peakPerFile < 3,
+    });
+}
 
 // ---------------------------------------------------------------------------------------------
 
@@ -274,6 +323,18 @@ for (const u of results.ui) {
     out.push(
       `${pad(i.interaction, 12)}${lpad(`${Math.round(i.medianMs)} ms`, 9)}${lpad(`${Math.round(i.maxMs)} ms`, 9)}${lpad(`${Math.round(i.viewTreeMs)} ms`, 12)}${lpad(`${Math.round(i.drawMs)} ms`, 10)}`,
     );
+}
+if (results.app.length > 0) {
+  out.push('');
+  out.push('App path: `flamelens open FILE` in headless Chromium, navigation until drawn, against `flamelens collapse FILE`');
+  out.push(
+    `${pad('format', 12)}${lpad('size', 9)}${lpad('app', 10)}${lpad('CLI', 10)}${lpad('ratio', 7)}${lpad('longest task', 14)}${lpad('renderer peak', 15)}${lpad('× file', 8)}`,
+  );
+  for (const a of results.app)
+    out.push(
+      `${pad(a.format, 12)}${lpad(`${Math.round(a.bytes / MB)} MB`, 9)}${lpad(`${Math.round(a.navigationMs)} ms`, 10)}${lpad(`${Math.round(a.cliMs)} ms`, 10)}${lpad(a.ratio.toFixed(2), 7)}${lpad(`${Math.round(a.longestTaskMs)} ms`, 14)}${lpad(a.rendererPeakBytes === undefined ? '—' : `${Math.round(a.rendererPeakBytes / MB)} MB`, 15)}${lpad(a.peakPerFile === undefined ? '—' : a.peakPerFile.toFixed(2), 8)}`,
+    );
+  out.push('  (medians of 3 runs, 1 with --quick; longest task: in the 10 s after the draw, the slowest of the runs)');
 }
 out.push('');
 out.push('Targets');
