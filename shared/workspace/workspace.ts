@@ -14,6 +14,7 @@ import { type Anchor, type Annotation, type AnnotationDoc, MAX_TEXT, normalizeRe
 import type { Profile } from '../model/types';
 import { type Json, JsonCheck, WorkspaceError, describe } from './json-check';
 import { TooLargeError, gunzipBytes, gzipBytes } from './gzip';
+import { ALL_THREADS, hasThreadRoots, threadKey } from '../model/threads';
 import { weighByDefault } from '../model/weigh';
 import { profileFromJson, profileToJson } from './profile-codec';
 
@@ -39,6 +40,11 @@ export interface WorkspaceRun {
    * `pathsToKeep`): what names the runs when more are opened. Absent in older files.
    */
   path?: string;
+  /**
+   * where the profile holds every thread of the file, each under a root frame (model/threads):
+   * the thread shown, `PID:TID`, or `all`. Absent in older files, which hold one thread.
+   */
+  thread?: string;
   profile: Profile;
 }
 
@@ -139,6 +145,7 @@ export async function encodeWorkspace(ws: Workspace): Promise<Uint8Array> {
       title: r.title,
       fileName: r.fileName,
       ...(r.path !== undefined ? { path: r.path } : {}),
+      ...(r.thread !== undefined ? { thread: r.thread } : {}),
       profile: profileToJson(r.profile),
     })),
     baselineIndex: ws.baselineIndex,
@@ -309,6 +316,13 @@ function readWorkspace(c: JsonCheck, doc: Json): Workspace {
       profile: weighByDefault(profileFromJson(c, r.profile, `${p}.profile`)),
     };
     if (r.path !== undefined) run.path = c.str(r.path, `${p}.path`, MAX_TEXT);
+    if (r.thread !== undefined) {
+      const thread = c.str(r.thread, `${p}.thread`, 200);
+      const has = run.profile.meta.threads?.some((t) => threadKey(t) === thread);
+      if (!hasThreadRoots(run.profile) || (thread !== ALL_THREADS && !has))
+        c.fail(`${p}.thread`, `"${thread}" is not one of the threads the run's profile holds`);
+      run.thread = thread;
+    }
     return run;
   });
   const baselineIndex = c.num(doc.baselineIndex, 'baselineIndex', { int: true, min: runs.length === 0 ? -1 : 0, max: runs.length - 1 });
