@@ -11,7 +11,13 @@ const ZEROEX = [
 ];
 
 const summary = (groups: ReturnType<typeof groupSources>) =>
-  groups.map((g) => (g.kind === 'single' ? g.item.name : `${g.name} @ ${g.path}: ${g.items.map((i) => i.name).join(', ')}`));
+  groups.map((g) =>
+    g.kind === 'single'
+      ? g.item.name
+      : g.kind === 'folder'
+        ? `${g.name} @ ${g.path}: ${g.items.map((i) => i.name).join(', ')}`
+        : `threads: ${g.items.map((i) => i.path ?? i.name).join(', ')}`,
+  );
 
 describe('groupSources', () => {
   it('makes the files of a dropped 0x folder one run named as 0x names the folder', () => {
@@ -75,12 +81,10 @@ describe('groupSources: the per-thread files of a Node.js process', () => {
   // What `node --cpu-prof` (Node 20) wrote for a program with one worker_threads worker.
   const MAIN = 'CPU.20261125.121703.1215.0.001.cpuprofile';
   const WORKER = 'CPU.20261125.121704.1215.1.002.cpuprofile';
-  const threads = (groups: ReturnType<typeof groupSources>) =>
-    groups.map((g) => (g.kind === 'threads' ? `threads: ${g.items.map((i) => i.path ?? i.name).join(', ')}` : summary([g])[0]));
 
   it('makes the files of one process one run, the main thread first', () => {
     const items = [WORKER, 'other.cpuprofile', MAIN].map((name) => ({ name, path: `/r/otel/${name}` }));
-    expect(threads(groupSources(items))).toEqual([`threads: /r/otel/${MAIN}, /r/otel/${WORKER}`, 'other.cpuprofile']);
+    expect(summary(groupSources(items))).toEqual([`threads: /r/otel/${MAIN}, /r/otel/${WORKER}`, 'other.cpuprofile']);
     expect(cpuProfIds(WORKER)).toEqual({ pid: '1215', tid: '1' });
   });
 
