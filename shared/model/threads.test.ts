@@ -1,9 +1,11 @@
 /** One thread out of a profile that holds them all, and one profile made of per-thread files. */
+import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { importProfile } from '../import/import-profile';
 import { fileSource, fixturePath } from '../test/files';
 import { checkProfile } from './integrity';
-import { ALL_THREADS, mergeThreads, threadKey, threadView } from './threads';
+import { collapse } from './collapse';
+import { ALL_THREADS, THREADS_TOGETHER, mergeThreads, threadKey, threadView } from './threads';
 import type { Profile } from './types';
 import { weighByDefault } from './weigh';
 
@@ -47,6 +49,55 @@ describe('threadView', () => {
       expect(view.samples!.thread).toBeUndefined();
     }
     expect(threadView(all, '1:2')).toBeUndefined();
+  });
+});
+
+/**
+ * Folded lines, except where Java frames make the import of every thread label frames otherwise:
+ * `stackcollapse-perf.pl` keeps a Java class's leading `L` with `--tid` (`Lorg/apache/…:::sendbb`)
+ * and drops it by default, and the import of every thread labels frames as `--tid` does
+ * (FlameGraph's perf-java-faults-01 results): the Java captures' call paths are compared by name.
+ */
+const folded = (f: string, p: Profile) => (/java|vertx/.test(f) ? [] : collapse(p));
+
+describe('threadView: every thread together', () => {
+  it("gives a perf capture's threads together, or one thread, as the import without thread roots gives them", async () => {
+    const files = [
+      'samples/ddtrace/perf.script.txt',
+      ...readdirSync(fixturePath('corpus/FlameGraph/test'))
+        .filter((n) => n.startsWith('perf-') && n.endsWith('.txt'))
+        .map((n) => `corpus/FlameGraph/test/${n}`),
+    ];
+    let several = 0;
+    for (const f of files) {
+      const plain = await importProfile(fileSource(fixturePath(f)));
+      const all = await importProfile(fileSource(fixturePath(f)), { options: { thread: ALL_THREADS } });
+      if ((all.meta.threads?.length ?? 0) > 1) several++;
+      const together = threadView(all, THREADS_TOGETHER)!;
+      expect(checkProfile(together), f).toEqual([]);
+      expect(folded(f, together), f).toEqual(folded(f, plain));
+      expect(byPath(together), f).toEqual(byPath(plain));
+      expect(Array.from(together.samples!.time), f).toEqual(Array.from(plain.samples!.time));
+      expect(together.samples!.thread && Array.from(together.samples!.thread), f).toEqual(
+        plain.samples!.thread && Array.from(plain.samples!.thread),
+      );
+      expect(together.meta.thread, f).toBe(plain.meta.thread);
+      expect(together.meta.threads, f).toEqual(plain.meta.threads);
+      // and each thread alone as its import alone gives it, its process name at the root
+      for (const t of (all.meta.threads ?? []).slice(0, 3)) {
+        const one = await importProfile(fileSource(fixturePath(f)), { options: { thread: threadKey(t) } });
+        const view = threadView(all, threadKey(t))!;
+        expect(checkProfile(view), f).toEqual([]);
+        expect(folded(f, view), `${f} ${threadKey(t)}`).toEqual(folded(f, one));
+        // (an import of one thread keeps the other threads' call paths, weighing nothing)
+        const nonZero = (m: Map<string, number>) => new Map([...m].filter(([, v]) => v !== 0));
+        expect(nonZero(byPath(view)), `${f} ${threadKey(t)}`).toEqual(nonZero(byPath(one)));
+        expect(view.meta.thread).toBe(one.meta.thread);
+        expect(view.meta.threads).toEqual(one.meta.threads);
+        expect([view.meta.startTime, view.meta.endTime]).toEqual([one.meta.startTime, one.meta.endTime]);
+      }
+    }
+    expect(several).toBeGreaterThan(2);
   });
 });
 

@@ -14,7 +14,7 @@ import { type Anchor, type Annotation, type AnnotationDoc, MAX_TEXT, normalizeRe
 import type { Profile } from '../model/types';
 import { type Json, JsonCheck, WorkspaceError, describe } from './json-check';
 import { TooLargeError, gunzipBytes, gzipBytes } from './gzip';
-import { ALL_THREADS, hasThreadRoots, threadKey } from '../model/threads';
+import { ALL_THREADS, THREADS_TOGETHER, hasThreadRoots, threadKey } from '../model/threads';
 import { weighByDefault } from '../model/weigh';
 import { profileFromJson, profileToJson } from './profile-codec';
 
@@ -42,7 +42,7 @@ export interface WorkspaceRun {
   path?: string;
   /**
    * where the profile holds every thread of the file, each under a root frame (model/threads):
-   * the thread shown, `PID:TID`, or `all`. Absent in older files, which hold one thread.
+   * the thread shown, `PID:TID`, `all` or `together`. Absent in older files, which hold one thread.
    */
   thread?: string;
   profile: Profile;
@@ -319,7 +319,7 @@ function readWorkspace(c: JsonCheck, doc: Json): Workspace {
     if (r.thread !== undefined) {
       const thread = c.str(r.thread, `${p}.thread`, 200);
       const has = run.profile.meta.threads?.some((t) => threadKey(t) === thread);
-      if (!hasThreadRoots(run.profile) || (thread !== ALL_THREADS && !has))
+      if (!hasThreadRoots(run.profile) || (thread !== ALL_THREADS && thread !== THREADS_TOGETHER && !has))
         c.fail(`${p}.thread`, `"${thread}" is not one of the threads the run's profile holds`);
       run.thread = thread;
     }

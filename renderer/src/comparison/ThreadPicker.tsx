@@ -1,4 +1,4 @@
-import { ALL_THREADS, threadKey, threadLabel } from '../../../shared/model/threads';
+import { ALL_THREADS, THREADS_TOGETHER, threadKey, threadLabel } from '../../../shared/model/threads';
 import type { Profile, ThreadInfo } from '../../../shared/model/types';
 import type { Run } from '../store/runs-slice';
 import { useStore } from '../store/store';
@@ -11,8 +11,9 @@ function optionText(t: ThreadInfo): string {
 
 /** Why a run whose file has several threads cannot show another one. */
 function whyFixed(profile: Profile): string {
-  if (profile.format === 'perf-script') return 'this perf capture shows all its threads together';
-  return 'this run holds only the samples of the thread shown (it was saved without the others): open the file again to pick another';
+  // Reading a perf capture a second time for its threads would double its import time.
+  if (profile.format === 'perf-script') return 'a perf capture shows all its threads together here; flamelens collapse --thread picks one';
+  return 'this run holds only the samples shown (it was saved without the other threads): open the file again to pick another';
 }
 
 /**
@@ -24,7 +25,8 @@ function whyFixed(profile: Profile): string {
 export function ThreadPicker({ run, profile }: { run: Run; profile: Profile }) {
   const threads = run.allThreads?.meta.threads ?? profile.meta.threads ?? [];
   if (threads.length < 2) return null;
-  const shown = run.thread ?? (profile.meta.thread?.startsWith('all ') ? ALL_THREADS : threadKey(threads[0]!));
+  const perf = profile.format === 'perf-script';
+  const shown = run.thread ?? (profile.meta.thread?.startsWith('all ') ? (perf ? THREADS_TOGETHER : ALL_THREADS) : threadKey(threads[0]!));
   const fixed = run.allThreads ? undefined : whyFixed(profile);
   return (
     <label className="thread-picker" title={fixed ?? 'which thread of the file this pane shows'}>
@@ -40,10 +42,11 @@ export function ThreadPicker({ run, profile }: { run: Run; profile: Profile }) {
             {optionText(t)}
           </option>
         ))}
+        {perf && <option value={THREADS_TOGETHER}>all threads together</option>}
         <option value={ALL_THREADS}>all threads, each under its own root</option>
       </select>
       <span className="muted">
-        {shown === ALL_THREADS
+        {shown === ALL_THREADS || shown === THREADS_TOGETHER
           ? `all ${threads.length} threads`
           : `${profile.meta.thread ?? threadLabel(threads[0]!)}, 1 of ${threads.length} threads with samples`}
       </span>
