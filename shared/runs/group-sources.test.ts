@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { folderAsRuns, groupSources } from './group-sources';
+import { cpuProfIds, folderAsRuns, groupSources } from './group-sources';
 
 // What 0x 6.0.0 writes into `<pid>.0x/` (fixtures/samples/baseline/0x).
 const ZEROEX = [
@@ -11,7 +11,13 @@ const ZEROEX = [
 ];
 
 const summary = (groups: ReturnType<typeof groupSources>) =>
-  groups.map((g) => (g.kind === 'single' ? g.item.name : `${g.name} @ ${g.path}: ${g.items.map((i) => i.name).join(', ')}`));
+  groups.map((g) =>
+    g.kind === 'single'
+      ? g.item.name
+      : g.kind === 'folder'
+        ? `${g.name} @ ${g.path}: ${g.items.map((i) => i.name).join(', ')}`
+        : `threads: ${g.items.map((i) => i.path ?? i.name).join(', ')}`,
+  );
 
 describe('groupSources', () => {
   it('makes the files of a dropped 0x folder one run named as 0x names the folder', () => {
@@ -68,5 +74,26 @@ describe('folderAsRuns', () => {
     const names = ['CPU.20261121.233005.6118.0.001.cpuprofile', 'node_trace.1.log.gz', 'perf.F999.script.txt.gz', 'notes.md', 'README'];
     expect(folderAsRuns(names)).toEqual(['CPU.20261121.233005.6118.0.001.cpuprofile', 'node_trace.1.log.gz', 'perf.F999.script.txt.gz']);
     expect(folderAsRuns(['notes.md'])).toEqual([]);
+  });
+});
+
+describe('groupSources: the per-thread files of a Node.js process', () => {
+  // What `node --cpu-prof` (Node 20) wrote for a program with one worker_threads worker.
+  const MAIN = 'CPU.20261125.121703.1215.0.001.cpuprofile';
+  const WORKER = 'CPU.20261125.121704.1215.1.002.cpuprofile';
+
+  it('makes the files of one process one run, the main thread first', () => {
+    const items = [WORKER, 'other.cpuprofile', MAIN].map((name) => ({ name, path: `/r/otel/${name}` }));
+    expect(summary(groupSources(items))).toEqual([`threads: /r/otel/${MAIN}, /r/otel/${WORKER}`, 'other.cpuprofile']);
+    expect(cpuProfIds(WORKER)).toEqual({ pid: '1215', tid: '1' });
+  });
+
+  it('keeps apart processes, folders and a single file', () => {
+    const items = [
+      { name: MAIN, path: `/r/otel/${MAIN}` },
+      { name: WORKER, path: `/r/baseline/${WORKER}` },
+      { name: 'CPU.20261125.121703.1216.1.001.cpuprofile', path: '/r/otel/CPU.20261125.121703.1216.1.001.cpuprofile' },
+    ];
+    expect(groupSources(items).map((g) => g.kind)).toEqual(['single', 'single', 'single']);
   });
 });

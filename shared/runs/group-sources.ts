@@ -2,7 +2,9 @@
  * Which of the files opened together are one run. 0x writes several files for one profile
  * (`flamegraph.html`, `isolate-*-v8.log`, `isolate-*-v8.log.json`, `meta.json`, `ticks.json`,
  * `stacks.<pid>.json`); picked or dropped together from one folder they are that folder, as if
- * the folder itself had been opened, not one run per file.
+ * the folder itself had been opened, not one run per file. `node --cpu-prof` writes one
+ * `CPU.<date>.<time>.<pid>.<tid>.<seq>.cpuprofile` per thread of a process (a worker's time is
+ * when it started): those of one process, from one folder, are one run with a thread per file.
  */
 import { zeroExImporter } from '../import/formats/zeroex';
 import { pathSegments } from './run-names';
@@ -17,7 +19,18 @@ export interface NamedItem {
 export type SourceGroup<T extends NamedItem> =
   | { kind: 'single'; item: T }
   /** the files of one 0x output: `name` and `path` are those of the folder they are in */
-  | { kind: 'folder'; name: string; path: string; items: T[] };
+  | { kind: 'folder'; name: string; path: string; items: T[] }
+  /** the per-thread `.cpuprofile` files of one Node.js process, the main thread's first */
+  | { kind: 'threads'; items: T[] };
+
+/** `CPU.20261125.121703.1215.1.002.cpuprofile`: date, time, pid, thread id, sequence number. */
+const CPU_PROF = /^CPU\.(\d{8})\.\d{6}\.(\d+)\.(\d+)\.\d+\.cpuprofile(\.gz)?$/i;
+
+/** The pid and thread id in a `node --cpu-prof` file name, or undefined when it is not one. */
+export function cpuProfIds(name: string): { pid: string; tid: string } | undefined {
+  const m = CPU_PROF.exec(name);
+  return m ? { pid: m[2]!, tid: m[3]! } : undefined;
+}
 
 const ZEROEX_MEMBER = /^(flamegraph\.html|meta\.json|ticks\.json|isolate-[\w-]+-v8(\.log)?(\.json)?|stacks\.\d+\.json)(\.gz)?$/i;
 
@@ -48,6 +61,7 @@ export function groupSources<T extends NamedItem>(items: readonly T[]): SourceGr
     byFolder.set(key, [...(byFolder.get(key) ?? []), item]);
   }
   const grouped = new Map<T, SourceGroup<T>>();
+  groupThreads(items, grouped);
   for (const members of byFolder.values()) {
     const names = members.map((m) => m.name);
     if (members.length < 2 || new Set(names).size !== names.length || zeroExImporter.pickFromFolder?.(names) === undefined) continue;
@@ -69,6 +83,24 @@ export function groupSources<T extends NamedItem>(items: readonly T[]): SourceGr
     }
   }
   return out;
+}
+
+/** Groups the `.cpuprofile` files of one process (same folder, date and pid, distinct thread ids). */
+function groupThreads<T extends NamedItem>(items: readonly T[], grouped: Map<T, SourceGroup<T>>): void {
+  const byProcess = new Map<string, T[]>();
+  for (const item of items) {
+    const m = CPU_PROF.exec(item.name);
+    if (!m) continue;
+    const key = `${folderOf(item).join('/')}\u0000${m[1]}\u0000${m[2]}`;
+    byProcess.set(key, [...(byProcess.get(key) ?? []), item]);
+  }
+  for (const members of byProcess.values()) {
+    const tids = members.map((m) => Number(cpuProfIds(m.name)!.tid));
+    if (members.length < 2 || new Set(tids).size !== tids.length) continue;
+    const order = members.map((m, i) => ({ m, tid: tids[i]! })).sort((a, b) => a.tid - b.tid);
+    const group: SourceGroup<T> = { kind: 'threads', items: order.map((x) => x.m) };
+    for (const m of members) grouped.set(m, group);
+  }
 }
 
 // What a profile file is called (the importers' extensions, gzipped or not).

@@ -181,6 +181,22 @@ describe('workspace file', () => {
     expect((await decodeWorkspace(await encodeWorkspace(ws), 'a.flamelens')).dropped).toBeUndefined();
   });
 
+  it('keeps which thread a run of every thread shows, and checks it names one of them', async () => {
+    const all = weighByDefault(
+      await importProfile(fileSource(fixturePath('corpus/devtools-frontend/two-workers.json.gz')), { options: { thread: 'all' } }),
+    );
+    const withThread = { ...ws, runs: [{ ...ws.runs[0]!, profile: all, thread: '71044:37651' }, ...ws.runs.slice(1)] };
+    const back = await decodeWorkspace(await encodeWorkspace(withThread), 'threads.flamelens');
+    expect(back.runs[0]!.thread).toBe('71044:37651');
+    expect(back.runs[1]!.thread).toBeUndefined();
+    const doc = await docOf(withThread);
+    doc.runs[0].thread = '1:2';
+    expect(await failure(bytesOf(doc))).toMatch(/runs\[0\]\.thread.*"1:2" is not one of the threads/);
+    doc.runs[0].thread = 'all';
+    doc.runs[1].thread = 'all'; // a run of one thread
+    expect(await failure(bytesOf(doc))).toMatch(/runs\[1\]\.thread/);
+  });
+
   it('is identified by its decompressed head and its extension', async () => {
     const head = (await gunzipText(await encodeWorkspace(ws))).slice(0, 200);
     expect(isWorkspace(head)).toBe(true);

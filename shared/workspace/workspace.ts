@@ -15,6 +15,7 @@ import { hasTimestamps } from '../heatmap/heatmap';
 import type { Profile } from '../model/types';
 import { type Json, JsonCheck, WorkspaceError, describe } from './json-check';
 import { TooLargeError, gunzipBytes, gzipBytes } from './gzip';
+import { ALL_THREADS, THREADS_TOGETHER, hasThreadRoots, threadKey } from '../model/threads';
 import { weighByDefault } from '../model/weigh';
 import { profileFromJson, profileToJson } from './profile-codec';
 
@@ -40,6 +41,11 @@ export interface WorkspaceRun {
    * `pathsToKeep`): what names the runs when more are opened. Absent in older files.
    */
   path?: string;
+  /**
+   * where the profile holds every thread of the file, each under a root frame (model/threads):
+   * the thread shown, `PID:TID`, `all` or `together`. Absent in older files, which hold one thread.
+   */
+  thread?: string;
   profile: Profile;
 }
 
@@ -145,6 +151,7 @@ export async function encodeWorkspace(ws: Workspace): Promise<Uint8Array> {
       title: r.title,
       fileName: r.fileName,
       ...(r.path !== undefined ? { path: r.path } : {}),
+      ...(r.thread !== undefined ? { thread: r.thread } : {}),
       profile: profileToJson(r.profile),
     })),
     baselineIndex: ws.baselineIndex,
@@ -315,6 +322,13 @@ function readWorkspace(c: JsonCheck, doc: Json): Workspace {
       profile: weighByDefault(profileFromJson(c, r.profile, `${p}.profile`)),
     };
     if (r.path !== undefined) run.path = c.str(r.path, `${p}.path`, MAX_TEXT);
+    if (r.thread !== undefined) {
+      const thread = c.str(r.thread, `${p}.thread`, 200);
+      const has = run.profile.meta.threads?.some((t) => threadKey(t) === thread);
+      if (!hasThreadRoots(run.profile) || (thread !== ALL_THREADS && thread !== THREADS_TOGETHER && !has))
+        c.fail(`${p}.thread`, `"${thread}" is not one of the threads the run's profile holds`);
+      run.thread = thread;
+    }
     return run;
   });
   const baselineIndex = c.num(doc.baselineIndex, 'baselineIndex', { int: true, min: runs.length === 0 ? -1 : 0, max: runs.length - 1 });

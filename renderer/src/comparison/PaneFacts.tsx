@@ -6,6 +6,7 @@ import type { DiffResult } from '../store/derived';
 import { searchFor, totalsFor } from '../store/derived';
 import type { Run } from '../store/runs-slice';
 import { useStore } from '../store/store';
+import { ThreadPicker } from './ThreadPicker';
 import { formatDuration, formatPercent, formatPoints, formatWeight } from './format';
 
 /** What a change in this profile's total means, in words. */
@@ -62,15 +63,7 @@ export function PaneFacts({ run, profile, baseline, rw, baseRw, diff, drawnLabel
           {formatWeight(totals.busy, profile.unit)} busy CPU
         </span>
       )}
-      {threads && threads.length > 1 && (
-        <span
-          title={threads.map((t) => `${t.name || 'thread'} ${t.pid}/${t.tid}: ${t.samples.toLocaleString('en-US')} samples`).join('\n')}
-        >
-          {profile.meta.thread?.startsWith('all ')
-            ? profile.meta.thread
-            : `${profile.meta.thread}, 1 of ${threads.length} threads with samples`}
-        </span>
-      )}
+      {threads && threads.length > 1 && <ThreadPicker run={run} profile={profile} />}
       {rw && <RangeBadge runId={run.id} title={run.title} rw={rw} profile={profile} />}
       {duration !== undefined && duration > 0 && <span title="duration">{formatDuration(duration)} long</span>}
       {d && (

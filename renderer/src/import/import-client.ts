@@ -11,7 +11,8 @@ import type { FromWorker, ToWorker, WorkerFile, WorkerSource } from './protocol'
 
 export interface ImportCallbacks {
   progress(read: number, size: number | undefined): void;
-  done(profile: Profile): void;
+  /** `thread`: `profile` holds every thread and this one is shown first (see FromWorker) */
+  done(profile: Profile, thread?: string): void;
   failed(error: ImportErrorData): void;
   /** with `storeKey`: the worker finished storing the profile for crash recovery (or could not) */
   stored?(ok: boolean): void;
@@ -69,7 +70,7 @@ export function startImport(source: WorkerSource, cb: ImportCallbacks, storeKey?
       case 'done':
         if (storeKey === undefined) finish();
         else finished = true;
-        cb.done(msg.profile);
+        cb.done(msg.profile, msg.thread);
         break;
       case 'stored':
         stopped = true;

@@ -54,6 +54,18 @@ describe('runSources', () => {
     ]);
     expect(out[1]!.kind === 'folder' && out[1]!.files.map((f) => f.name)).toEqual(zx);
   });
+
+  it("opens a process's per-thread .cpuprofile files, in a dropped folder or dropped together, as one run named by its main thread's file", () => {
+    const main = 'CPU.20261125.121703.1215.0.001.cpuprofile';
+    const worker = 'CPU.20261125.121703.1215.1.002.cpuprofile';
+    const out = open.runSources([folder('otel', [worker, main]), file(worker), file(main)]);
+    expect(out.map((s) => [s.kind, s.name, s.path])).toEqual([
+      ['threads', main, `/otel/${main}`],
+      ['threads', main, `/${main}`],
+    ]);
+    expect(out[0]!.kind === 'threads' && out[0]!.files.map((f) => f.name)).toEqual([main, worker]);
+    expect(runNames(out.map((s) => s.path!))).toEqual(['otel', main]);
+  });
 });
 
 describe('opening a workspace', () => {

@@ -43,9 +43,12 @@ export function runSources(all: WorkerSource[]): WorkerSource[] {
     if (runs === 'folder' || runs.length === 0) return [src];
     return src.files.filter((f) => runs.includes(f.name)).map((f) => ({ ...f, path: f.path ?? `${src.path ?? src.name}/${f.name}` }));
   });
-  return groupSources(flat).map((g) =>
-    g.kind === 'single' ? g.item : { kind: 'folder' as const, name: g.name, path: g.path, files: g.items as WorkerFile[] },
-  );
+  return groupSources(flat).map((g): WorkerSource => {
+    if (g.kind === 'single') return g.item;
+    if (g.kind === 'folder') return { kind: 'folder', name: g.name, path: g.path, files: g.items as WorkerFile[] };
+    const main = g.items[0] as WorkerFile;
+    return { kind: 'threads', name: main.name, ...(main.path !== undefined ? { path: main.path } : {}), files: g.items as WorkerFile[] };
+  });
 }
 
 /** Opens the sources as runs; returns the new runs' ids. */
@@ -73,9 +76,9 @@ export function openSources(all: WorkerSource[]): string[] {
       source,
       {
         progress: (read, size) => useStore.getState().runProgressed(id, read, size),
-        done: (profile) => {
+        done: (profile, thread) => {
           jobs.delete(id);
-          useStore.getState().runLoaded(id, profile);
+          useStore.getState().runLoaded(id, profile, thread);
         },
         failed: (error) => {
           jobs.delete(id);

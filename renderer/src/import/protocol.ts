@@ -11,7 +11,11 @@ export type WorkerFile =
   | { kind: 'file'; file: File; name: string; path?: string }
   /** `url`: where the worker fetches the whole file itself (see `Host.fileUrl`) */
   | { kind: 'token'; token: string; name: string; size: number; path?: string; url?: string };
-export type WorkerSource = WorkerFile | { kind: 'folder'; name: string; path?: string; files: WorkerFile[] };
+export type WorkerSource =
+  | WorkerFile
+  | { kind: 'folder'; name: string; path?: string; files: WorkerFile[] }
+  /** one profile per thread of a process (`node --cpu-prof`), the main thread's first; named by it */
+  | { kind: 'threads'; name: string; path?: string; files: WorkerFile[] };
 
 export type ToWorker =
   /** `storeKey`: store the profile under this key for crash recovery before handing it over */
@@ -21,7 +25,11 @@ export type ToWorker =
 export type FromWorker =
   | { type: 'progress'; read: number; size: number | undefined }
   | { type: 'read'; reqId: number; token: string; offset: number; length: number }
-  | { type: 'done'; profile: Profile }
+  /**
+   * `thread`, when the file has samples of several threads: `profile` holds every thread, each
+   * under a root frame (shared/model/threads), and `thread` is the one shown first (`PID:TID`)
+   */
+  | { type: 'done'; profile: Profile; thread?: string }
   /** after `done`, when a `storeKey` was given: whether the profile is stored */
   | { type: 'stored'; ok: boolean; error?: string }
   | { type: 'error'; error: ImportErrorData };
@@ -41,6 +49,7 @@ export function profileBuffers(p: Profile): ArrayBuffer[] {
     p.tree.total,
   ];
   if (p.samples) arrays.push(p.samples.node, p.samples.time, p.samples.weight);
+  if (p.samples?.thread) arrays.push(p.samples.thread);
   const seen = new Set<ArrayBuffer>();
   for (const a of arrays) if (a.buffer instanceof ArrayBuffer) seen.add(a.buffer);
   return [...seen];

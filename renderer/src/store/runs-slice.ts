@@ -1,4 +1,5 @@
 import type { StateCreator } from 'zustand';
+import { ALL_THREADS, hasThreadRoots, threadView } from '../../../shared/model/threads';
 import type { Profile } from '../../../shared/model/types';
 import { type RemovedRun, runRemovedStep } from './run-removal';
 import { pickBaseline, withNames } from './run-titles';
@@ -18,7 +19,15 @@ export interface Run {
   status: 'loading' | 'ready' | 'error';
   bytesRead?: number;
   size?: number;
+  /** the profile shown: the whole file's, or the chosen thread's (`threadView(allThreads, thread)`) */
   profile?: Profile;
+  /**
+   * where the file has samples of several threads: all of them, each under a root frame of its
+   * own (shared/model/threads), so that another thread is shown without reading the file again
+   */
+  allThreads?: Profile;
+  /** with `allThreads`: the thread shown, `PID:TID`, or `all` */
+  thread?: string;
   error?: string;
 }
 
@@ -31,7 +40,10 @@ export interface RunsSlice {
   removedRuns: RemovedRun[];
   runAdded(id: string, fileName: string, path?: string): void;
   runProgressed(id: string, bytesRead: number, size: number | undefined): void;
-  runLoaded(id: string, profile: Profile): void;
+  /** `thread`: `profile` holds every thread of the file and this one (`PID:TID` or `all`) is shown */
+  runLoaded(id: string, profile: Profile, thread?: string): void;
+  /** the user picked which thread of a run's file its pane shows */
+  threadChosen(id: string, thread: string): void;
   runFailed(id: string, message: string): void;
   runRemoved(id: string): void;
   importCancelled(id: string): void;
@@ -39,6 +51,16 @@ export interface RunsSlice {
   runRenamed(id: string, title: string): void;
   baselineChosen(id: string): void;
   noticeShown(text: string | undefined): void;
+}
+
+/**
+ * What a run holds for a profile of every thread shown as `thread`; a profile of one thread (no
+ * `thread`) as it is. A thread the profile does not have shows them all.
+ */
+function withThread(profile: Profile, thread: string | undefined): Pick<Run, 'profile' | 'allThreads' | 'thread'> {
+  if (thread === undefined || !hasThreadRoots(profile)) return { profile, allThreads: undefined, thread: undefined };
+  const view = threadView(profile, thread);
+  return view ? { profile: view, allThreads: profile, thread } : { profile, allThreads: profile, thread: ALL_THREADS };
 }
 
 export const createRunsSlice: StateCreator<AppState, [], [], RunsSlice> = (set) => ({
@@ -56,7 +78,17 @@ export const createRunsSlice: StateCreator<AppState, [], [], RunsSlice> = (set) 
     }),
   runProgressed: (id, bytesRead, size) =>
     set((s) => ({ runs: s.runs.map((r) => (r.id === id ? { ...r, bytesRead, ...(size !== undefined ? { size } : {}) } : r)) })),
-  runLoaded: (id, profile) => set((s) => ({ runs: s.runs.map((r) => (r.id === id ? { ...r, status: 'ready' as const, profile } : r)) })),
+  runLoaded: (id, profile, thread) =>
+    set((s) => ({ runs: s.runs.map((r) => (r.id === id ? { ...r, status: 'ready' as const, ...withThread(profile, thread) } : r)) })),
+  // A time range was picked on the samples of the thread shown before: it is cleared.
+  threadChosen: (id, thread) =>
+    set((s) => {
+      const run = s.runs.find((r) => r.id === id);
+      if (!run?.allThreads || run.thread === thread) return {};
+      const ranges = { ...s.ranges };
+      delete ranges[id];
+      return { runs: s.runs.map((r) => (r === run ? { ...r, ...withThread(run.allThreads!, thread) } : r)), ranges };
+    }),
   runFailed: (id, message) =>
     set((s) => ({ runs: s.runs.map((r) => (r.id === id ? { ...r, status: 'error' as const, error: message } : r)) })),
   runRemoved: (id) => set((s) => runRemovedStep(s, id)),

@@ -46,7 +46,8 @@ export function profileWriteEnded(runId: string, ok: boolean): void {
   if (ok) stored.add(key);
 }
 
-type StoredRun = { id: string; title: string; fileName: string; key: string };
+/** `thread`: the thread shown of a profile that holds every thread (see Run.thread) */
+type StoredRun = { id: string; title: string; fileName: string; key: string; thread?: string };
 type StoredWorkspace = Omit<Workspace, 'runs'> & { runs: StoredRun[] };
 
 export interface Recovered {
@@ -95,13 +96,19 @@ async function save(isInitialRun: (id: string) => boolean, saved: SavedToFile | 
   for (const r of ready) {
     const key = profileKey(r.id);
     if (stored.has(key) || writing.has(key)) continue;
-    await writeProfile(key, r.profile!);
+    await writeProfile(key, r.allThreads ?? r.profile!);
     stored.add(key);
   }
   const ws = collectWorkspace(s);
   const workspace: StoredWorkspace = {
     ...ws,
-    runs: ws.runs.map(({ id, title, fileName }) => ({ id, title, fileName, key: profileKey(id) })),
+    runs: ws.runs.map(({ id, title, fileName, thread }) => ({
+      id,
+      title,
+      fileName,
+      key: profileKey(id),
+      ...(thread !== undefined ? { thread } : {}),
+    })),
   };
   const doc = s.annotationHistory.present;
   const notes = doc.items.length;
@@ -170,7 +177,14 @@ export async function restoreRecovered(r: Recovered): Promise<string | undefined
   const missing: string[] = [];
   for (const run of r.workspace.runs) {
     const profile = await readProfile(run.key).catch(() => undefined);
-    if (profile) runs.push({ id: run.id, title: run.title, fileName: run.fileName, profile });
+    if (profile)
+      runs.push({
+        id: run.id,
+        title: run.title,
+        fileName: run.fileName,
+        profile,
+        ...(run.thread !== undefined ? { thread: run.thread } : {}),
+      });
     else missing.push(run.title);
   }
   const base = r.workspace.runs[r.workspace.baselineIndex];

@@ -1,6 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { decodeWorkspace, encodeWorkspace } from '../../../shared/workspace/workspace';
 import { folded } from '../../../shared/test/folded';
+import { importProfile } from '../../../shared/import/import-profile';
+import { threadView } from '../../../shared/model/threads';
+import type { Profile } from '../../../shared/model/types';
+import { weighByDefault } from '../../../shared/model/weigh';
+import { fileSource, fixturePath } from '../../../shared/test/files';
 import { useStore } from '../store/store';
 
 const CPU = (pid: number) => `CPU.20261121.233052.${pid}.0.001.cpuprofile`;
@@ -29,5 +34,59 @@ describe('workspace runs keep what names them', () => {
     // Another otel run from elsewhere: both named by the folders that tell them apart.
     useStore.getState().runAdded('c', CPU(3), `/srv/2026-11-22/otel/${CPU(3)}`);
     expect(titles()).toEqual(['otel', 'baseline', '2026-11-22/otel']);
+  });
+});
+
+describe('workspace runs keep their threads', () => {
+  const TRACE = 'two-workers.json.gz';
+  const rootNames = (p: Profile) => {
+    const out: string[] = [];
+    for (let i = 1; i < p.tree.length; i++) if (p.tree.parent[i] === 0) out.push(p.frames.name[p.tree.frame[i]!]!);
+    return out;
+  };
+
+  it('shows the thread chosen, keeps every thread when saved, and shows the same thread reopened', async () => {
+    useStore.setState({ runs: [], ranges: {} });
+    const all = weighByDefault(
+      await importProfile(fileSource(fixturePath(`corpus/devtools-frontend/${TRACE}`)), { options: { thread: 'all' } }),
+    );
+    const s = useStore.getState();
+    s.runAdded('t', TRACE);
+    s.runLoaded('t', all, '71044:259');
+    const run = () => useStore.getState().runs.find((r) => r.fileName === TRACE)!;
+    expect(run().profile!.meta.thread).toBe('CrRendererMain (71044/259)');
+    useStore.getState().rangeSelected('t', { start: 1, end: 2 });
+    useStore.getState().threadChosen('t', '71044:37651');
+    expect(run().profile!.meta.thread).toBe('DedicatedWorker thread (71044/37651)');
+    expect(run().profile!.samples!.length).toBe(8104);
+    // a range picked on another thread's samples does not carry over
+    expect(useStore.getState().ranges.t).toBeUndefined();
+
+    const ws = io.collectWorkspace(useStore.getState());
+    expect(ws.runs[0]!.thread).toBe('71044:37651');
+    expect(ws.runs[0]!.profile).toBe(all);
+    io.restoreWorkspace(await decodeWorkspace(await encodeWorkspace(ws), 'threads.flamelens'));
+    expect(run().profile!.meta.thread).toBe('DedicatedWorker thread (71044/37651)');
+    expect(run().profile!.tree.total[0]).toBeCloseTo(threadView(all, '71044:37651')!.tree.total[0]!, 3);
+    useStore.getState().threadChosen(run().id, 'all');
+    expect(rootNames(run().profile!)).toEqual([
+      'CrRendererMain 71044/259',
+      'DedicatedWorker thread 71044/37651',
+      'DedicatedWorker thread 71044/35351',
+    ]);
+  });
+
+  it('opens a workspace saved with one thread of the file as before: that thread, no other to choose', async () => {
+    const one = weighByDefault(await importProfile(fileSource(fixturePath(`corpus/devtools-frontend/${TRACE}`))));
+    const ws = {
+      ...io.collectWorkspace(useStore.getState()),
+      runs: [{ id: 'r', title: TRACE, fileName: TRACE, profile: one }],
+      baselineIndex: 0,
+    };
+    io.restoreWorkspace(await decodeWorkspace(await encodeWorkspace(ws), 'old.flamelens'));
+    const run = useStore.getState().runs[0]!;
+    expect(run.allThreads).toBeUndefined();
+    expect(run.profile!.meta.thread).toBe('CrRendererMain (71044/259)');
+    expect(run.profile!.tree.total[0]).toBeCloseTo(one.tree.total[0]!, 3);
   });
 });

@@ -16,7 +16,14 @@ export function collectWorkspace(s: AppState): Workspace {
   const paths = pathsToKeep(ready.map((r) => r.path ?? r.fileName));
   return {
     savedAt: new Date().toISOString(),
-    runs: ready.map((r, i) => ({ id: r.id, title: r.title, fileName: r.fileName, path: paths[i]!, profile: r.profile! })),
+    // A run of every thread keeps them all, and which one it shows.
+    runs: ready.map((r, i) => ({
+      id: r.id,
+      title: r.title,
+      fileName: r.fileName,
+      path: paths[i]!,
+      ...(r.allThreads && r.thread !== undefined ? { profile: r.allThreads, thread: r.thread } : { profile: r.profile! }),
+    })),
     baselineIndex: ready.length === 0 ? -1 : Math.max(0, ready.findIndex((r) => r.id === s.baselineId)),
     view: {
       layout: s.layout,
@@ -53,7 +60,7 @@ export function restoreWorkspace(ws: Workspace): Map<string, string> {
     const id = `ws-${nextId++}`;
     ids.set(r.id, id);
     s.runAdded(id, r.fileName, r.path);
-    s.runLoaded(id, r.profile);
+    s.runLoaded(id, r.profile, r.thread);
   }
   // Once all are in: a saved title other than the one the paths give is the user's.
   for (const r of ws.runs) s.runRenamed(ids.get(r.id)!, r.title);
@@ -74,7 +81,9 @@ export function restoreWorkspace(ws: Workspace): Map<string, string> {
     noisePercent: v.noisePercent,
     matchEntry: v.matchEntry,
     ranges: Object.fromEntries(
-      ws.ranges.filter((r) => ids.has(r.runId)).map((r) => [ids.get(r.runId)!, r.cells ? { start: r.start, end: r.end, cells: r.cells } : { start: r.start, end: r.end }]),
+      ws.ranges
+        .filter((r) => ids.has(r.runId))
+        .map((r) => [ids.get(r.runId)!, r.cells ? { start: r.start, end: r.end, cells: r.cells } : { start: r.start, end: r.end }]),
     ),
   });
   if (ws.dropped) s.noticeShown(ws.dropped.join(' '));

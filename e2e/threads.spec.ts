@@ -1,0 +1,132 @@
+/**
+ * Every thread of a file, chosen in its pane: DevTools' two-workers recording (a page's main
+ * thread and two workers), and the per-thread `.cpuprofile` files of a Node.js program with a
+ * worker_threads worker, written by `node --cpu-prof` here and opened together.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { type Locator, expect, test } from '@playwright/test';
+import { type RunningServer, startServer } from '../electron/server/serve';
+import { readV8Profiles } from '../shared/test/v8-raw';
+import { dropFiles, expectDrawn, pane } from './support';
+
+const TWO_WORKERS = 'fixtures/corpus/devtools-frontend/two-workers.json.gz';
+
+/** The frames a pane draws, with their depth below the root. */
+async function drawnFrames(p: Locator): Promise<{ name: string; depth: number }[]> {
+  return p.locator('g.frame').evaluateAll((gs) =>
+    gs.map((g) => {
+      const d = (g as unknown as { __data__?: { depth: number; data: { name: string } } }).__data__;
+      return { name: d?.data.name ?? '', depth: d?.depth ?? -1 };
+    }),
+  );
+}
+
+test('a trace of three threads shows its main thread and offers the others, one at a time or all', async ({ page }) => {
+  await page.route('**/api/initial-items', (r) => r.fulfill({ json: [] }));
+  await page.goto('./');
+  await dropFiles(page, [{ path: TWO_WORKERS }]);
+  const p = pane(page, 'two-workers.json.gz');
+  await expectDrawn(p, 5);
+  await expect(p.getByText('3 threads', { exact: true })).toBeVisible();
+  const picker = p.getByRole('combobox', { name: 'Thread of two-workers.json.gz' });
+  await expect(picker).toBeVisible();
+  await expect(picker).toHaveValue('71044:259');
+  await expect(p).toContainText('CrRendererMain (71044/259), 1 of 3 threads with samples');
+  expect((await drawnFrames(p)).some((f) => f.name === 'fibonacci')).toBe(false);
+  // each thread's samples and span, counted here from the file's raw profiles
+  const raw = readV8Profiles(TWO_WORKERS);
+  const facts = (tid: string) => {
+    const r = raw.find((x) => x.tid === tid)!;
+    const span = (Math.max(...r.times) - Math.min(...r.times)) / 1e6;
+    return `${r.ids.length.toLocaleString('en-US')} samples · ${span.toFixed(1)} s`;
+  };
+  await expect(picker.locator('option')).toHaveText([
+    `CrRendererMain 71044/259 · ${facts('259')}`,
+    `DedicatedWorker thread 71044/37651 · ${facts('37651')}`,
+    `DedicatedWorker thread 71044/35351 · ${facts('35351')}`,
+    'all threads, each under its own root',
+  ]);
+  await page.screenshot({ path: 'test-results/thread-picker.png', clip: { x: 0, y: 60, width: 1280, height: 260 } });
+
+  await picker.selectOption('71044:37651');
+  await expect(p).toContainText('DedicatedWorker thread (71044/37651), 1 of 3 threads with samples');
+  // the worker's JavaScript: self.onmessage, with fibonacci on top of it
+  await expect(async () => {
+    const frames = await drawnFrames(p);
+    const onmessage = frames.find((f) => f.name === 'self.onmessage');
+    expect(onmessage).toBeDefined();
+    expect(frames.some((f) => f.name === 'fibonacci' && f.depth === onmessage!.depth + 1)).toBe(true);
+  }).toPass();
+  await page.screenshot({ path: 'test-results/thread-worker.png' });
+
+  await picker.selectOption('all');
+  await expect(p).toContainText('all 3 threads');
+  await expect(async () => {
+    const roots = (await drawnFrames(p)).filter((f) => f.depth === 1).map((f) => f.name);
+    expect(roots.sort()).toEqual(['CrRendererMain 71044/259', 'DedicatedWorker thread 71044/35351', 'DedicatedWorker thread 71044/37651']);
+  }).toPass();
+});
+
+test.describe('the files node --cpu-prof writes for a program with a worker', () => {
+  let dir: string;
+  let files: string[];
+  let server: RunningServer;
+
+  test.beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'flamelens-threads-'));
+    writeFileSync(
+      join(dir, 'fib.js'),
+      `const { Worker, isMainThread } = require('node:worker_threads');
+function fibMain(n) { return n < 2 ? n : fibMain(n - 1) + fibMain(n - 2); }
+function fibWorker(n) { return n < 2 ? n : fibWorker(n - 1) + fibWorker(n - 2); }
+function spin(fib, ms) { const end = Date.now() + ms; let x = 0; while (Date.now() < end) x += fib(18); return x; }
+if (isMainThread) { new Worker(__filename); spin(fibMain, 300); } else { spin(fibWorker, 300); }
+`,
+    );
+    execFileSync(process.execPath, ['--cpu-prof', 'fib.js'], { cwd: dir });
+    files = readdirSync(dir)
+      .filter((f) => f.endsWith('.cpuprofile'))
+      .map((f) => join(dir, f));
+    server = await startServer({ items: files, rendererDir: resolve('out/renderer') });
+  });
+
+  test.afterAll(async () => {
+    await server?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function expectOneRunOfTwoThreads(p: Locator): Promise<void> {
+    await expectDrawn(p, 3);
+    await expect(p.getByText('2 threads', { exact: true })).toBeVisible();
+    await expect(p).toContainText(/main \(\d+\/0\), 1 of 2 threads with samples/);
+    expect((await drawnFrames(p)).some((f) => f.name.startsWith('fibMain'))).toBe(true);
+    await p.getByRole('combobox').selectOption({ index: 1 });
+    await expect(p).toContainText(/worker \(\d+\/1\), 1 of 2 threads with samples/);
+    await expect(async () => {
+      const names = (await drawnFrames(p)).map((f) => f.name);
+      expect(names.some((n) => n.startsWith('fibWorker'))).toBe(true);
+      expect(names.some((n) => n.startsWith('fibMain'))).toBe(false);
+    }).toPass();
+  }
+
+  test('opened together from the command line, they are one run with two threads', async ({ page }) => {
+    expect(files).toHaveLength(2);
+    await page.goto(server.url);
+    await expect(page.locator('section.pane')).toHaveCount(1);
+    await expectOneRunOfTwoThreads(page.locator('section.pane'));
+  });
+
+  test('dropped together, they are one run with two threads', async ({ page }) => {
+    await page.route('**/api/initial-items', (r) => r.fulfill({ json: [] }));
+    await page.goto('./');
+    await dropFiles(
+      page,
+      files.map((path) => ({ path })),
+    );
+    await expect(page.locator('section.pane')).toHaveCount(1);
+    await expectOneRunOfTwoThreads(page.locator('section.pane'));
+  });
+});

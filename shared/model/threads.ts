@@ -1,0 +1,213 @@
+/**
+ * Every thread of a run in one profile, and the profile of one of them.
+ *
+ * A run whose file has samples of several threads keeps all of them: one profile with each thread
+ * under a root frame of its own (`CrRendererMain 16227/259`) and the thread of every sample in
+ * `SampleTable.thread`, an index into `meta.threads` — what an import with `thread: 'all'` gives.
+ * Which thread a pane shows is then a choice over that profile, made without the file:
+ * `threadView` cuts one thread's subtree out of it. `mergeThreads` builds such a profile from
+ * one profile per thread (`node --cpu-prof` writes one `.cpuprofile` per thread).
+ */
+import { CallTreeBuilder, FrameTableBuilder, finishProfile } from './builders';
+import { type Category, type FrameTable, type Profile, type SampleTable, type ThreadInfo, Tier } from './types';
+
+/** The choice that shows every thread, each under a root frame of its own. */
+export const ALL_THREADS = 'all';
+/**
+ * The choice that shows every thread's samples in one tree, each stack under its thread's name
+ * alone (`node`, not `node-6794/6802`), as perf script is read by default.
+ */
+export const THREADS_TOGETHER = 'together';
+
+/** How a thread is chosen: `PID:TID`. */
+export function threadKey(t: Pick<ThreadInfo, 'pid' | 'tid'>): string {
+  return `${t.pid}:${t.tid}`;
+}
+
+/** How a pane names a thread: `CrRendererMain (71044/259)`. */
+export function threadLabel(t: ThreadInfo): string {
+  return `${t.name || 'thread'} (${t.pid === '' ? t.tid : `${t.pid}/${t.tid}`})`;
+}
+
+/** Whether `p` holds several threads' samples, each under a root frame of its own. */
+export function hasThreadRoots(p: Profile): boolean {
+  return (p.meta.threads?.length ?? 0) > 1 && p.samples?.thread !== undefined;
+}
+
+/**
+ * The profile that shows `choice` of `all` (a profile with thread roots): `ALL_THREADS` gives
+ * `all` itself; `PID:TID` gives that thread alone, its root frame taken away, as if the file had
+ * been imported for that thread. The frame table is shared. Undefined when no thread is `choice`.
+ */
+export function threadView(all: Profile, choice: string): Profile | undefined {
+  if (choice === ALL_THREADS) return all;
+  if (choice === THREADS_TOGETHER) return threadsTogether(all);
+  const threads = all.meta.threads ?? [];
+  const s = all.samples;
+  const index = threads.findIndex((t) => threadKey(t) === choice);
+  // perf script's process name is part of every stack: a thread alone keeps it as its root
+  if (all.format === 'perf-script') return index < 0 ? undefined : threadsTogether(all, index);
+  if (index < 0 || !s?.thread) return undefined;
+  // The thread's root frame: the depth-1 ancestor of any of its samples.
+  let first = -1;
+  for (let i = 0; i < s.length && first < 0; i++) if (s.thread[i] === index) first = i;
+  if (first < 0) return undefined;
+  const t = all.tree;
+  let r = s.node[first]!;
+  while (t.depth[r]! > 1) r = t.parent[r]!;
+  if (t.depth[r] !== 1) return undefined;
+  const end = t.end[r]!;
+  const n = end - r;
+  const parent = new Int32Array(n);
+  const frame = new Int32Array(n);
+  const depth = new Int32Array(n);
+  const ends = new Int32Array(n);
+  parent[0] = -1;
+  frame[0] = -1;
+  for (let j = 1; j < n; j++) {
+    parent[j] = t.parent[r + j]! - r;
+    frame[j] = t.frame[r + j]!;
+    depth[j] = t.depth[r + j]! - 1;
+  }
+  for (let j = 0; j < n; j++) ends[j] = t.end[r + j]! - r;
+  const keep: number[] = [];
+  for (let i = 0; i < s.length; i++) if (s.thread[i] === index) keep.push(i);
+  const samples: SampleTable = {
+    length: keep.length,
+    node: Int32Array.from(keep, (i) => s.node[i]! - r),
+    time: Float64Array.from(keep, (i) => s.time[i]!),
+    weight: Float64Array.from(keep, (i) => s.weight[i]!),
+  };
+  const chosen = threads[index]!;
+  const meta = { ...all.meta, thread: threadLabel(chosen), threads: [chosen, ...threads.filter((_, k) => k !== index)] };
+  if (keep.length > 0) Object.assign(meta, { startTime: samples.time[0], endTime: samples.time[keep.length - 1] });
+  return {
+    ...all,
+    tree: { length: n, parent, frame, depth, end: ends, self: t.self.slice(r, end), total: t.total.slice(r, end) },
+    samples,
+    meta,
+  };
+}
+
+/** A function giving a frame of `f` its id in `frames`, interned when first asked for. */
+function reinterned(f: FrameTable, frames: FrameTableBuilder): (id: number) => number {
+  const frameMap = new Int32Array(f.length).fill(-1);
+  return (id) => {
+    if (frameMap[id]! < 0)
+      frameMap[id] = frames.intern({
+        name: f.name[id]!,
+        file: f.file[id]!,
+        line: f.line[id]!,
+        column: f.column[id]!,
+        tier: f.tier[id] as Tier,
+        category: f.category[id] as Category,
+        ...(f.label[id] ? { label: f.label[id] } : {}),
+      });
+    return frameMap[id]!;
+  };
+}
+
+/**
+ * `all` (perf script read with a root per thread, `node-6794/6802`) with each thread's root
+ * frame replaced by its name as perf script's default reading names it (`node`; blanks made `_`
+ * in its folded label) and the trees merged: nodes made in the order samples first reach them,
+ * as the importer makes them. Samples keep their thread.
+ */
+function threadsTogether(all: Profile, only?: number): Profile | undefined {
+  const s = all.samples;
+  const threads = all.meta.threads ?? [];
+  if (!s) return undefined;
+  const t = all.tree;
+  const frames = new FrameTableBuilder();
+  const frameOf = reinterned(all.frames, frames);
+  const tree = new CallTreeBuilder();
+  const mapped = new Int32Array(t.length).fill(-1);
+  mapped[0] = tree.root;
+  const nameFrames = new Map<string, number>();
+  const chain: number[] = [];
+  let start = Infinity;
+  let end = -Infinity;
+  for (let i = 0; i < s.length; i++) {
+    const k = s.thread?.[i] ?? 0;
+    if (only !== undefined && k !== only) continue;
+    start = Math.min(start, s.time[i]!);
+    end = Math.max(end, s.time[i]!);
+    let n = s.node[i]!;
+    for (; mapped[n]! < 0; n = t.parent[n]!) chain.push(n);
+    while (chain.length > 0) {
+      const c = chain.pop()!;
+      let frame: number;
+      if (t.depth[c] === 1) {
+        // The root's label is `comm-pid/tid`, blanks made `_`; a thread that ran exec has a root per comm.
+        const rootLabel = all.frames.label[t.frame[c]!] || all.frames.name[t.frame[c]!]!;
+        const label = rootLabel.replace(/-[^-/]*\/[^/]*$/, '');
+        const comm = threads[k]?.name.trimEnd() ?? '';
+        const name = comm.replaceAll(' ', '_') === label ? comm : label;
+        frame =
+          nameFrames.get(label) ??
+          frames.intern({ name, tier: Tier.Unknown, category: all.frames.category[t.frame[c]!] as Category, label });
+        nameFrames.set(label, frame);
+      } else frame = frameOf(t.frame[c]!);
+      mapped[c] = tree.child(mapped[t.parent[c]!]!, frame);
+    }
+    tree.thread = only === undefined ? k : 0;
+    tree.addSample(mapped[s.node[i]!]!, s.weight[i]!, s.time[i]!);
+  }
+  tree.thread = 0;
+  let meta = all.meta;
+  if (only !== undefined) {
+    const others = threads.filter((_, k) => k !== only);
+    const warnings = [
+      ...all.meta.warnings,
+      `samples of ${others.length} other thread(s) are not shown: ${others.map((t) => `${threadLabel(t)} (${t.samples} samples)`).join(', ')}`,
+    ];
+    meta = { ...all.meta, thread: threadLabel(threads[only]!), threads: [threads[only]!, ...others], warnings };
+    if (start <= end) Object.assign(meta, { startTime: start, endTime: end });
+  } else if (threads.length > 1) meta = { ...all.meta, thread: `all ${threads.length} threads` };
+  return finishProfile({ name: all.name, format: all.format, kind: all.kind, unit: all.unit, frames, tree, meta });
+}
+
+/** One thread's profile and what is known of the thread, for `mergeThreads`. */
+export interface ThreadPart {
+  profile: Profile;
+  info: ThreadInfo;
+}
+
+/**
+ * One profile of every part's samples, each part under a root frame named by its thread
+ * (`main 6494/0`), in the given order (`meta.threads` lists them so), samples in time order. The
+ * parts must be of one format and unit, counted in samples with their times (as importers give
+ * them): weigh the result, not the parts, so that each thread's last sample gets its own thread's
+ * mean interval.
+ */
+export function mergeThreads(name: string, parts: ThreadPart[]): Profile {
+  const first = parts[0]!.profile;
+  const frames = new FrameTableBuilder();
+  const tree = new CallTreeBuilder();
+  let start = Infinity;
+  let end = -Infinity;
+  const warnings: string[] = [];
+  parts.forEach(({ profile: p, info }, k) => {
+    tree.thread = k;
+    const rootName = `${info.name || 'thread'} ${info.pid}/${info.tid}`;
+    const root = tree.child(tree.root, frames.intern({ name: rootName, tier: Tier.Unknown }));
+    const frameOf = reinterned(p.frames, frames);
+    const nodeMap = new Int32Array(p.tree.length);
+    nodeMap[0] = root;
+    for (let j = 1; j < p.tree.length; j++) nodeMap[j] = tree.child(nodeMap[p.tree.parent[j]!]!, frameOf(p.tree.frame[j]!));
+    const s = p.samples;
+    if (s) for (let i = 0; i < s.length; i++) tree.addSample(nodeMap[s.node[i]!]!, s.weight[i]!, s.time[i]!);
+    if (p.meta.startTime !== undefined) start = Math.min(start, p.meta.startTime);
+    if (p.meta.endTime !== undefined) end = Math.max(end, p.meta.endTime);
+    warnings.push(...p.meta.warnings.map((w) => `${rootName}: ${w}`));
+  });
+  tree.thread = 0;
+  const meta = {
+    ...first.meta,
+    thread: `all ${parts.length} threads`,
+    threads: parts.map((x) => x.info),
+    warnings,
+  };
+  if (start <= end) Object.assign(meta, { startTime: start, endTime: end });
+  return finishProfile({ name, format: first.format, kind: first.kind, unit: first.unit, frames, tree, meta });
+}
