@@ -1,5 +1,6 @@
 import type { Profile } from './types';
 import { CATEGORY_COUNT } from './types';
+import { checkHeapGraph } from '../heap/check';
 
 /**
  * Checks every invariant `types.ts` promises. Returns the problems found (empty when sound);
@@ -48,8 +49,7 @@ export function checkProfile(p: Profile): string[] {
   }
   const s = p.samples;
   if (s) {
-    if (s.node.length !== s.length || s.time.length !== s.length || s.weight.length !== s.length)
-      say('sample columns differ in length');
+    if (s.node.length !== s.length || s.time.length !== s.length || s.weight.length !== s.length) say('sample columns differ in length');
     for (let i = 0; i < s.length; i++) {
       if (s.node[i]! < 0 || s.node[i]! >= t.length) say(`sample ${i} points at node ${s.node[i]}`);
       if (!Number.isFinite(s.weight[i]!) || s.weight[i]! < 0) say(`sample ${i} has weight ${s.weight[i]}`);
@@ -61,5 +61,7 @@ export function checkProfile(p: Profile): string[] {
     const v = p.meta[k];
     if (v !== undefined && !Number.isFinite(v)) say(`meta.${k} is ${v}`);
   }
+  if (p.heap) checkHeapGraph(p.heap, say);
+  else if (p.kind === 'heap') say('a heap profile without its heap graph');
   return problems;
 }
