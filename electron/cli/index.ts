@@ -7,6 +7,7 @@ import { supportedFormatsText } from '../../shared/import/import-profile';
 import { type WeightChoice, collapseText } from './collapse';
 import { CliError } from './errors';
 import { diffCommand } from './diff';
+import { heapCommand } from './heap';
 import { heatmapCommand } from './heatmap';
 import { load } from './load';
 import { openCommand } from './open';
@@ -22,7 +23,8 @@ async function collapseCommand(args: string[]): Promise<void> {
   if (values.help) return void process.stdout.write(usage('collapse'));
   if (positionals.length !== 1) throw new CliError('collapse takes exactly one FILE (see flamelens collapse --help)');
   const weight = values.weight as WeightChoice | undefined;
-  if (weight && !['samples', 'time', 'bytes'].includes(weight)) throw new CliError(`--weight must be samples, time or bytes, not "${weight}"`);
+  if (weight && !['samples', 'time', 'bytes'].includes(weight))
+    throw new CliError(`--weight must be samples, time or bytes, not "${weight}"`);
   const p = await load(positionals[0]!, values.event);
   process.stdout.write(collapseText(p, weight));
 }
@@ -50,6 +52,8 @@ export async function main(argv: string[]): Promise<number> {
         return await diffCommand(rest);
       case 'heatmap':
         return await heatmapCommand(rest);
+      case 'heap':
+        return await heapCommand(rest);
       case 'stats':
         return await statsCommand(rest);
       default:

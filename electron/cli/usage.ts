@@ -1,6 +1,7 @@
 /** Help text of the `flamelens` command. Lists only commands that exist. */
 import { supportedFormatsText } from '../../shared/import/import-profile';
 import { DIFF_HELP } from './diff';
+import { HEAP_HELP } from './heap';
 import { HEATMAP_HELP } from './heatmap';
 import { STATS_HELP } from './stats';
 
@@ -34,6 +35,7 @@ export const COMMANDS: CommandHelp[] = [
   },
   DIFF_HELP,
   HEATMAP_HELP,
+  HEAP_HELP,
   STATS_HELP,
 ];
 
@@ -45,7 +47,7 @@ export function usage(command?: string): string {
     'Usage: flamelens <command> [options]\n\n' +
     'Compare Node.js profiles: baseline against agent runs.\n\nCommands:\n' +
     COMMANDS.map((x) => `  ${x.name.padEnd(width)}  ${x.summary}`).join('\n') +
-    '\n  help      show this help, or a command\'s: flamelens help collapse\n\n' +
+    "\n  help      show this help, or a command's: flamelens help collapse\n\n" +
     `Formats (detected from content; gzip accepted): ${supportedFormatsText()}\n\n` +
     'A FILE of - is standard input (perf script | flamelens collapse -); pipes such as\n' +
     '<(perf script) are read as they come.\n'

@@ -4,6 +4,7 @@ import { checkProfile } from '../model/integrity';
 import { fileSource, fixturePath } from '../test/files';
 import { memlabNodes } from '../test/memlab-oracle';
 import { heapFields } from './class-tree';
+import { heapSummary } from './summary';
 
 /**
  * memlab names the native objects it finds detached (its own propagation of V8's detachedness
@@ -41,6 +42,21 @@ describe('heap snapshots against memlab', () => {
       }
       expect(firstWrong).toEqual([]);
       expect(wrong).toBe(0);
+      // each class's count and self size, and the largest objects, from memlab's nodes
+      const classes = new Map<string, { count: number; selfSize: number }>();
+      const order: number[] = [];
+      for (let i = 0; i < m.id.length; i++) {
+        const key = `${m.type[i]}\u0000${rawName(m.name[i]!)}`;
+        const c = classes.get(key) ?? { count: 0, selfSize: 0 };
+        c.count++;
+        c.selfSize += m.selfSize[i]!;
+        classes.set(key, c);
+        if (i > 0 && m.type[i] !== 'synthetic') order.push(i);
+      }
+      order.sort((a, b) => m.retainedSize[b]! - m.retainedSize[a]! || m.id[a]! - m.id[b]!);
+      const summary = heapSummary(g);
+      expect(new Map(summary.classes.map((c) => [`${c.type}\u0000${c.name}`, { count: c.count, selfSize: c.selfSize }]))).toEqual(classes);
+      expect(summary.largest.map((o) => [o.id, o.retainedSize])).toEqual(order.slice(0, 25).map((i) => [m.id[i], m.retainedSize[i]]));
     }, 120_000);
   }
 });
