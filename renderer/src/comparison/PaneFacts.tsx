@@ -9,6 +9,7 @@ import { formatDuration, formatPercent, formatPoints, formatWeight } from './for
 
 /** What a change in this profile's total means, in words. */
 function costWord(p: Profile): string {
+  if (p.kind === 'heap') return 'retained bytes';
   if (p.unit === 'bytes') return 'allocated bytes';
   if (p.unit === 'events') return 'events';
   if (p.kind === 'spans') return 'span time';
@@ -40,7 +41,8 @@ export function PaneFacts({ run, profile, baseline, rw, baseRw, diff, drawnLabel
   const search = searchFor(profile, query, filterMode, rw);
   const own = search.share;
   const baseShare = baseline ? searchFor(baseline, query, filterMode, baseRw).share : undefined;
-  const duration = profile.meta.startTime !== undefined && profile.meta.endTime !== undefined ? profile.meta.endTime - profile.meta.startTime : undefined;
+  const duration =
+    profile.meta.startTime !== undefined && profile.meta.endTime !== undefined ? profile.meta.endTime - profile.meta.startTime : undefined;
   const d = diff?.diff;
   return (
     <div className="pane-facts">
@@ -51,7 +53,8 @@ export function PaneFacts({ run, profile, baseline, rw, baseRw, diff, drawnLabel
       {duration !== undefined && duration > 0 && <span title="duration">{formatDuration(duration)}</span>}
       {d && (
         <output className="headline" role="status" aria-label={`Cost of ${run.title} against the baseline`}>
-          <strong>{formatChange(d.change)}</strong> {costWord(profile)} vs baseline{d.baseline.idle + d.run.idle > 0 ? ' (idle left out)' : ''}
+          <strong>{formatChange(d.change)}</strong> {costWord(profile)} vs baseline
+          {d.baseline.idle + d.run.idle > 0 ? ' (idle left out)' : ''}
         </output>
       )}
       {diff?.error && <span className="error-text">{diff.error}</span>}
@@ -73,8 +76,8 @@ function RangeBadge({ runId, title, rw, profile }: { runId: string; title: strin
   const t0 = (profile.meta.startTime ?? range.start * 1e6) / 1e6;
   return (
     <span className="range-badge" role="status" aria-label={`Time range of ${title}`}>
-      range {(range.start - t0).toFixed(2)}–{(range.end - t0).toFixed(2)} s: <strong>{rw.sampleCount.toLocaleString('en-US')}</strong> samples,{' '}
-      {formatWeight(rw.total[0]!, profile.unit)}
+      range {(range.start - t0).toFixed(2)}–{(range.end - t0).toFixed(2)} s: <strong>{rw.sampleCount.toLocaleString('en-US')}</strong>{' '}
+      samples, {formatWeight(rw.total[0]!, profile.unit)}
       <button type="button" className="link" onClick={() => useStore.getState().rangeCleared(runId)}>
         clear
       </button>

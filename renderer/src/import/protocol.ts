@@ -41,6 +41,7 @@ export function profileBuffers(p: Profile): ArrayBuffer[] {
     p.tree.total,
   ];
   if (p.samples) arrays.push(p.samples.node, p.samples.time, p.samples.weight);
+  if (p.heap) arrays.push(p.heap.nodes, p.heap.edges, p.heap.locations, p.heap.dominator, p.heap.retained);
   const seen = new Set<ArrayBuffer>();
   for (const a of arrays) if (a.buffer instanceof ArrayBuffer) seen.add(a.buffer);
   return [...seen];

@@ -74,3 +74,15 @@ describe('heap snapshot importer', () => {
     expect(counts.message).toMatch(/node 0's edges run past the 1 edges/);
   });
 });
+
+describe('heap snapshot counts the file states', () => {
+  it('a node_count that is huge, fractional, negative or not a number does not fail the import', async () => {
+    for (const count of ['1e15', '7003.5', '-4', '"many"']) {
+      const text = tiny().replace('"node_count":2', `"node_count":${count}`);
+      expect(text).toContain(`"node_count":${count}`);
+      const p = await importProfile(bytesSource('odd.heapsnapshot', new TextEncoder().encode(text)));
+      expect(p.heap!.nodeCount).toBe(2);
+      expect(Array.from(p.heap!.retained)).toEqual([10, 10]);
+    }
+  });
+});

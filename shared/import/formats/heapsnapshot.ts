@@ -28,7 +28,7 @@ class Column {
   data: Uint32Array;
   length = 0;
   constructor(capacity: number) {
-    this.data = new Uint32Array(Math.max(1024, capacity));
+    this.data = new Uint32Array(Math.max(1024, Math.floor(capacity) || 0));
   }
   push(v: number): void {
     if (this.length === this.data.length) {
@@ -48,6 +48,8 @@ const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null 
 const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === 'string');
 
 const MAX_U32 = 0xffffffff;
+/** Values a column takes at once on the file's word (64 MiB); past it, it grows as values come. */
+const PREALLOCATE = 1 << 24;
 
 export function sniffHeapSnapshot(head: string): boolean {
   return /^\s*\{\s*"snapshot"\s*:\s*\{\s*"meta"\s*:/.test(head);
@@ -75,8 +77,9 @@ export const heapsnapshotImporter: Importer = {
       const count = (k: string) => (isObject(snapshot) && typeof snapshot[k] === 'number' ? (snapshot[k] as number) : 0);
       const meta = isObject(snapshot) && isObject(snapshot.meta) ? snapshot.meta : {};
       const width = (k: string) => (Array.isArray(meta[k]) ? (meta[k] as unknown[]).length : 1);
-      if (key === 'nodes') return (nodes ??= new Column(Math.min(count('node_count') * width('node_fields'), 1 << 28)));
-      if (key === 'edges') return (edges ??= new Column(Math.min(count('edge_count') * width('edge_fields'), 1 << 28)));
+      // the counts the file states size the columns, up to a point: a hostile count must not take memory
+      if (key === 'nodes') return (nodes ??= new Column(Math.min(count('node_count') * width('node_fields'), PREALLOCATE)));
+      if (key === 'edges') return (edges ??= new Column(Math.min(count('edge_count') * width('edge_fields'), PREALLOCATE)));
       if (key === 'locations') return (locations ??= new Column(1024));
       return undefined;
     };
