@@ -8,6 +8,7 @@ import { type WeightChoice, collapseText } from './collapse';
 import { writeText } from './output';
 import { CliError } from './errors';
 import { diffCommand } from './diff';
+import { heapCommand } from './heap';
 import { heatmapCommand } from './heatmap';
 import { infoCommand } from './info';
 import { loadThread } from './load';
@@ -55,6 +56,8 @@ export async function main(argv: string[]): Promise<number> {
         return await heatmapCommand(rest);
       case 'info':
         return await infoCommand(rest);
+      case 'heap':
+        return await heapCommand(rest);
       case 'stats':
         return await statsCommand(rest);
       default:

@@ -1,6 +1,7 @@
 /** Help text of the `flamelens` command. Lists only commands that exist. */
 import { supportedFormatsText } from '../../shared/import/import-profile';
 import { DIFF_HELP } from './diff';
+import { HEAP_HELP } from './heap';
 import { HEATMAP_HELP } from './heatmap';
 import { INFO_HELP } from './info';
 import { STATS_HELP } from './stats';
@@ -39,6 +40,7 @@ export const COMMANDS: CommandHelp[] = [
   INFO_HELP,
   DIFF_HELP,
   HEATMAP_HELP,
+  HEAP_HELP,
   STATS_HELP,
 ];
 

@@ -6,6 +6,7 @@ import type { OpenDialogKind } from '../../shared/ipc/contract';
 export const PROFILE_EXTENSIONS = [
   'cpuprofile',
   'heapprofile',
+  'heapsnapshot',
   'json',
   'log',
   'txt',

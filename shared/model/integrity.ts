@@ -1,5 +1,6 @@
 import type { Profile } from './types';
 import { CATEGORY_COUNT } from './types';
+import { checkHeapGraph } from '../heap/check';
 
 /**
  * Checks every invariant `types.ts` promises. Returns the problems found (empty when sound);
@@ -63,5 +64,7 @@ export function checkProfile(p: Profile): string[] {
     const v = p.meta[k];
     if (v !== undefined && !Number.isFinite(v)) say(`meta.${k} is ${v}`);
   }
+  if (p.heap) checkHeapGraph(p.heap, say);
+  else if (p.kind === 'heap') say('a heap profile without its heap graph');
   return problems;
 }

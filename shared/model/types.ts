@@ -38,7 +38,7 @@ export function isTime(v: unknown): v is number {
 }
 
 /** The importer that read a file. */
-export type FormatId = 'cpuprofile' | 'trace-events' | 'perf-script' | 'folded' | '0x' | 'heapprofile' | 'pprof';
+export type FormatId = 'cpuprofile' | 'trace-events' | 'perf-script' | 'folded' | '0x' | 'heapprofile' | 'heapsnapshot' | 'pprof';
 
 /**
  * How weights were obtained.
@@ -46,8 +46,10 @@ export type FormatId = 'cpuprofile' | 'trace-events' | 'perf-script' | 'folded' 
  * - `spans`: enter/leave intervals (trace events); a node's self weight is its self duration
  * - `allocations`: sampled allocation sizes
  * - `aggregated`: pre-aggregated stacks with no per-sample information (folded stacks)
+ * - `heap`: a heap snapshot (see `HeapGraph`): the tree is the dominator tree by class, weights
+ *   are retained bytes
  */
-export type ProfileKind = 'sampled' | 'spans' | 'allocations' | 'aggregated';
+export type ProfileKind = 'sampled' | 'spans' | 'allocations' | 'aggregated' | 'heap';
 
 /** Frame categories a Node.js engineer recognises. Stored as small integers in `FrameTable.category`. */
 export const Category = {
@@ -266,6 +268,8 @@ export interface Profile {
    * no times, and in profiles made before it existed (it is then worked out when needed).
    */
   density?: SampleDensity;
+  /** heap snapshots only (kind 'heap') */
+  heap?: HeapGraph;
   meta: RunMeta;
 }
 
@@ -280,4 +284,46 @@ export interface SampleDensity {
   counts: number[];
   /** idle samples per bucket */
   idleCounts: number[];
+}
+
+/**
+ * A V8 heap snapshot's object graph, as the file holds it: flat integer arrays whose field
+ * layout `nodeFields`/`edgeFields` give (read from the file's `snapshot.meta`, never assumed),
+ * plus what Flamelens computes from it: the dominator of every node and its retained size.
+ *
+ * A heap snapshot is not a call tree. Its profile's `tree` is the dominator tree with nodes
+ * merged by class path: a tree node is the path of class names (constructor name for objects and
+ * closures, `(type)` for strings, arrays, code…) from the root down the dominator tree, its `self`
+ * the summed self size of the objects on that path, so that its `total` is the bytes those objects
+ * retain and a flamegraph of it is "retained size by dominator path". The node-level data stays
+ * here, in typed arrays, so that the profile still crosses a worker boundary as plain data.
+ *
+ * Node `i` (its ordinal) occupies `nodes[i*nodeFields.length …]`; its edges follow those of nodes
+ * 0 … i-1 in `edges` (`edge_count` of each). An edge's `to_node` is the target's ordinal times
+ * `nodeFields.length`, as V8 writes it.
+ */
+export interface HeapGraph {
+  /** `snapshot.meta.node_fields`: e.g. type, name, id, self_size, edge_count, trace_node_id, detachedness */
+  nodeFields: string[];
+  /** names of the values of the node field `type` (`snapshot.meta.node_types[typeField]`) */
+  nodeTypes: string[];
+  /** `snapshot.meta.edge_fields`: type, name_or_index, to_node */
+  edgeFields: string[];
+  /** names of the values of the edge field `type` */
+  edgeTypes: string[];
+  nodeCount: number;
+  edgeCount: number;
+  /** node fields, `nodeFields.length` per node */
+  nodes: Uint32Array;
+  /** edge fields, `edgeFields.length` per edge */
+  edges: Uint32Array;
+  /** the snapshot's string table (node names, property names) */
+  strings: string[];
+  /** `locations` (object → script, line, column), `locationFields` per entry; empty when absent */
+  locationFields: string[];
+  locations: Uint32Array;
+  /** ordinal of each node's immediate dominator (the root, ordinal 0, is its own) */
+  dominator: Uint32Array;
+  /** bytes each node retains: its self size plus that of every node it dominates */
+  retained: Float64Array;
 }

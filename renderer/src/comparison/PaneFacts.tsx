@@ -11,6 +11,7 @@ import { formatDuration, formatPercent, formatPoints, formatWeight } from './for
 
 /** What a change in this profile's total means, in words. */
 function costWord(p: Profile): string {
+  if (p.kind === 'heap') return 'retained bytes';
   if (p.unit === 'bytes') return 'allocated bytes';
   if (p.unit === 'events') return 'events';
   if (p.kind === 'spans') return 'span time';

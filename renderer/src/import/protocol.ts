@@ -50,6 +50,7 @@ export function profileBuffers(p: Profile): ArrayBuffer[] {
   ];
   if (p.samples) arrays.push(p.samples.node, p.samples.time, p.samples.weight);
   if (p.samples?.thread) arrays.push(p.samples.thread);
+  if (p.heap) arrays.push(p.heap.nodes, p.heap.edges, p.heap.locations, p.heap.dominator, p.heap.retained);
   const seen = new Set<ArrayBuffer>();
   for (const a of arrays) if (a.buffer instanceof ArrayBuffer) seen.add(a.buffer);
   return [...seen];

@@ -1,0 +1,157 @@
+/**
+ * `flamelens heap FILE [--json] [--match PATTERN]`: the summary of a heap snapshot by class, and
+ * `flamelens heap BASE RUN`: the per-class comparison of two snapshots, with what objects matching
+ * a search keep alive in each.
+ */
+import { parseArgs } from 'node:util';
+import { type HeapSummary, compareClasses, heapSummary, matchRetained } from '../../shared/heap/summary';
+import type { HeapGraph } from '../../shared/model/types';
+import { runNames } from '../../shared/runs/run-names';
+import { type FrameMatcher, compileQuery } from '../../shared/search/matcher';
+import { CliError } from './errors';
+import { load, stdinOnce } from './load';
+import type { CommandHelp } from './usage';
+
+export const HEAP_HELP: CommandHelp = {
+  name: 'heap',
+  synopsis: 'flamelens heap FILE [BASE RUN] [--match PATTERN] [--top N] [--json]',
+  summary: 'summarize a heap snapshot by class, or compare two by class',
+  details:
+    'With one .heapsnapshot: nodes, edges, total size, the classes (one per node type and name)\n' +
+    'with their count, self size and retained size, and the objects that retain most. Retained\n' +
+    'sizes are those of Chrome DevTools and memlab (weak edges do not retain). With two, BASE\n' +
+    "then RUN: each class's count and self size in both, largest change first.\n\n" +
+    '  --match PATTERN   also the bytes kept alive by objects whose constructor or function name,\n' +
+    "                    or whose closure's script path, matches PATTERN (the app's search: text,\n" +
+    '                    or /regex/), e.g. --match dd-trace\n' +
+    '  --top N           rows of the text tables (default 20; 0 for all)\n' +
+    '  --json            print {"nodes","edges","totalSize","classes","largest"} (25 largest), or\n' +
+    '                    for two files {"classes":[{"type","name","base","run","delta"}]}, each\n' +
+    '                    of base, run, delta {"count","selfSize"}; with --match a "match" field\n',
+};
+
+function help(): string {
+  const h = HEAP_HELP;
+  return `Usage: ${h.synopsis}\n\n${h.summary[0]!.toUpperCase()}${h.summary.slice(1)}.\n\n${h.details}`;
+}
+
+async function loadHeap(path: string): Promise<HeapGraph> {
+  const p = await load(path);
+  if (!p.heap) throw new CliError(`${path}: not a heap snapshot (it reads as ${p.format}); heap takes .heapsnapshot files`);
+  return p.heap;
+}
+
+const bytes = (n: number) => n.toLocaleString('en-US');
+const signed = (n: number) => (n > 0 ? `+${bytes(n)}` : bytes(n));
+
+function table(head: string[], rows: string[][]): string[] {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (r: string[]) => r.map((c, i) => (i < r.length - 1 ? c.padStart(widths[i]!) : c)).join('  ');
+  return [line(head), ...rows.map(line)];
+}
+
+const label = (type: string, name: string) => `${name.length > 60 ? `${name.slice(0, 57)}…` : name} (${type})`.replace(/\s+/g, ' ');
+
+export function summaryText(
+  file: string,
+  s: HeapSummary,
+  top: number,
+  match?: { pattern: string; objects: number; retainedSize: number },
+): string {
+  const out = [`${file}: ${bytes(s.nodes)} nodes, ${bytes(s.edges)} edges, ${bytes(s.totalSize)} bytes`, ''];
+  const classes = top > 0 ? s.classes.slice(0, top) : s.classes;
+  out.push(
+    ...table(
+      ['count', 'self size', 'retained size', 'class'],
+      classes.map((c) => [bytes(c.count), bytes(c.selfSize), bytes(c.retainedSize), label(c.type, c.name)]),
+    ),
+  );
+  out.push('', 'largest objects by retained size:');
+  out.push(
+    ...table(
+      ['id', 'self size', 'retained size', 'object'],
+      s.largest
+        .slice(0, top > 0 ? Math.min(top, 10) : undefined)
+        .map((o) => [`@${o.id}`, bytes(o.selfSize), bytes(o.retainedSize), label(o.type, o.name)]),
+    ),
+  );
+  if (match) out.push('', `"${match.pattern}": ${bytes(match.objects)} objects keep ${bytes(match.retainedSize)} bytes alive`);
+  return `${out.join('\n')}\n`;
+}
+
+export async function heapCommand(args: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      options: { json: { type: 'boolean' }, match: { type: 'string' }, top: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    });
+  } catch (e) {
+    throw new CliError(`${(e as Error).message.replace(/\s*\n\s*/g, ' ')} (see flamelens heap --help)`);
+  }
+  const { values: v, positionals } = parsed;
+  if (v.help) return (void process.stdout.write(help()), 0);
+  if (positionals.length < 1 || positionals.length > 2)
+    throw new CliError('heap takes one FILE, or two: BASE and RUN (see flamelens heap --help)');
+  const top = v.top === undefined ? 20 : Number(v.top);
+  if (!Number.isInteger(top) || top < 0 || v.top?.trim() === '')
+    throw new CliError(`--top must be a whole number (0 for all), not "${v.top}"`);
+  let matcher: FrameMatcher | undefined;
+  if (v.match !== undefined) {
+    const q = compileQuery(v.match);
+    if (!q) throw new CliError('--match needs a PATTERN');
+    if (q.error) throw new CliError(`--match ${v.match}: ${q.error}`);
+    matcher = q.match;
+  }
+  stdinOnce(positionals);
+  const graphs = await Promise.all(positionals.map(loadHeap));
+  const matches = matcher ? graphs.map((g) => ({ pattern: v.match!, ...matchRetained(g, matcher) })) : undefined;
+  if (graphs.length === 1) {
+    const s = heapSummary(graphs[0]!);
+    if (v.json) {
+      const out: Record<string, unknown> = { ...s };
+      if (matches) out.match = matches[0];
+      process.stdout.write(`${JSON.stringify(out)}\n`);
+    } else process.stdout.write(summaryText(positionals[0]!, s, top, matches?.[0]));
+    return 0;
+  }
+  const [base, run] = graphs.map((g) => heapSummary(g, 0));
+  const classes = compareClasses(base!.classes, run!.classes);
+  if (v.json) {
+    const out: Record<string, unknown> = { classes };
+    if (matches) {
+      const [b, r] = matches;
+      out.match = {
+        pattern: v.match,
+        base: { objects: b!.objects, retainedSize: b!.retainedSize },
+        run: { objects: r!.objects, retainedSize: r!.retainedSize },
+        delta: { retainedSize: r!.retainedSize - b!.retainedSize },
+      };
+    }
+    process.stdout.write(`${JSON.stringify(out)}\n`);
+    return 0;
+  }
+  const [nb, nr] = runNames(positionals);
+  const rows = (top > 0 ? classes.slice(0, top) : classes).map((c) => [
+    signed(c.delta.selfSize),
+    signed(c.delta.count),
+    bytes(c.base.selfSize),
+    bytes(c.run.selfSize),
+    `${label(c.type, c.name)}${c.base.count === 0 ? '  new' : c.run.count === 0 ? '  gone' : ''}`,
+  ]);
+  const out = [
+    `${nb} → ${nr}: ${bytes(base!.totalSize)} → ${bytes(run!.totalSize)} bytes (${signed(run!.totalSize - base!.totalSize)}), ${bytes(base!.nodes)} → ${bytes(run!.nodes)} nodes`,
+    '',
+    ...table(['Δ self size', 'Δ count', `${nb} self`, `${nr} self`, 'class'], rows),
+  ];
+  if (matches) {
+    const [b, r] = matches;
+    out.push(
+      '',
+      `"${v.match}" keeps ${bytes(b!.retainedSize)} bytes alive in ${nb} (${bytes(b!.objects)} objects) and ${bytes(r!.retainedSize)} in ${nr} (${bytes(r!.objects)} objects): ${signed(r!.retainedSize - b!.retainedSize)}`,
+    );
+  }
+  process.stdout.write(`${out.join('\n')}\n`);
+  return 0;
+}
