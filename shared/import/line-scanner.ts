@@ -132,8 +132,8 @@ export class ScanBatch {
   lineNo = 0;
   private bytes = new Uint8Array(0);
   private base = 0;
-  private readonly first = new TextDecoder('utf-8');
-  private readonly rest = new TextDecoder('utf-8', { ignoreBOM: true });
+  // A mark at the start of line 1 never reaches the scanner (`startsWithBom`): any other is text.
+  private readonly decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
   private readonly encoder = new TextEncoder();
 
@@ -184,7 +184,7 @@ export class ScanBatch {
    */
   text(i: number, lineNo: number): string {
     const o = i * REC;
-    const s = this.decode(this.records[o + 1]!, this.records[o + 2]!, lineNo);
+    const s = this.decode(this.records[o + 1]!, this.records[o + 2]!);
     if (s.length > MAX_LINE && this.records[o + 5] === 1) throw tooLong(this.file, lineNo);
     return s;
   }
@@ -197,14 +197,24 @@ export class ScanBatch {
     return this.ex.runsFound();
   }
 
-  /** The text of bytes `[from, to)` of the buffer, the first of them on line `lineNo`. */
-  decode(from: number, to: number, lineNo: number): string {
-    return (lineNo === 1 ? this.first : this.rest).decode(this.bytes.subarray(this.base + from, this.base + to));
+  /** The text of bytes `[from, to)` of the buffer (every line decodes alike: see `startsWithBom`). */
+  decode(from: number, to: number): string {
+    return this.decoder.decode(this.bytes.subarray(this.base + from, this.base + to));
   }
 }
 
 function tooLong(file: string, line: number): ImportError {
   return new ImportError({ file, line, message: `line is longer than ${MAX_LINE} characters` });
+}
+
+/**
+ * Whether bytes start with a UTF-8 byte-order mark. The source drops a file's first one; a second
+ * at the start of the first line is dropped too, as the line reader drops it when it decodes line
+ * 1 — here before the scanner sees the bytes, so that the first line is not remembered with a mark
+ * a later, identical-looking line keeps (`\uFEFF;main` on line 2 is a frame named U+FEFF).
+ */
+function startsWithBom(b: Uint8Array): boolean {
+  return b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf;
 }
 
 /** Bytes read at once straight into the scanner's memory (`OpenedSource.readInto`). */
@@ -246,21 +256,44 @@ export async function scanRecords(
   try {
     ex.init(mode === 'folded' ? 0 : 1);
     if (source.readInto) {
-      for (;;) {
+      for (let first = true; ; first = false) {
         const at = ex.reserve(PIECE);
-        const n = source.readInto(new Uint8Array(ex.memory.buffer, at, PIECE));
+        const piece = new Uint8Array(ex.memory.buffer, at, PIECE);
+        const n = source.readInto(piece);
         if (n === 0) break;
-        ex.wrote(n);
+        if (first && n >= 3 && startsWithBom(piece)) {
+          piece.copyWithin(0, 3, n);
+          ex.wrote(n - 3);
+        } else ex.wrote(n);
         scanned();
       }
     } else {
+      // The first bytes wait until it is known whether they are a byte-order mark (see below).
+      let held: Uint8Array | undefined = new Uint8Array(0);
+      const feed = (bytes: Uint8Array) => {
+        const at = ex.reserve(bytes.length);
+        new Uint8Array(ex.memory.buffer, at, bytes.length).set(bytes);
+        ex.wrote(bytes.length);
+      };
       for await (const chunk of source.chunks()) {
-        const at = ex.reserve(chunk.length);
-        new Uint8Array(ex.memory.buffer, at, chunk.length).set(chunk);
-        ex.wrote(chunk.length);
-        source.recycle(chunk);
+        if (held) {
+          const joined: Uint8Array = new Uint8Array(held.length + chunk.length);
+          joined.set(held);
+          joined.set(chunk, held.length);
+          source.recycle(chunk);
+          if (joined.length < 3) {
+            held = joined;
+            continue;
+          }
+          held = undefined;
+          feed(joined.subarray(startsWithBom(joined) ? 3 : 0));
+        } else {
+          feed(chunk);
+          source.recycle(chunk);
+        }
         scanned();
       }
+      if (held && held.length > 0) feed(held);
     }
     drain(1);
   } catch (e) {

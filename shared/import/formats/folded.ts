@@ -315,7 +315,7 @@ export const foldedImporter: Importer = {
         } else if (kind === Rec.Frame) {
           // (met once: the scanner numbers labels; the table that finds labels fast for lines
           // read as text is left to those lines, which intern the same frames)
-          numbered(r[o + 3]!, frameOfLabel(b.decode(r[o + 1]!, r[o + 2]!, 0)));
+          numbered(r[o + 3]!, frameOfLabel(b.decode(r[o + 1]!, r[o + 2]!)));
         } else if (kind === Rec.Node) {
           const parent = r[o + 1]!;
           numbered(r[o + 3]!, childOf(parent < 0 ? tree.root : byNumber[parent]!, byNumber[r[o + 2]!]!));

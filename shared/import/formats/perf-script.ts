@@ -273,10 +273,10 @@ export const perfScriptImporter: Importer = {
           if (words[w + 3]! >= 0) {
             // A plain frame line: its symbol (without offset) and dso column, numbered by the
             // scanner, so met here once.
-            const sym = b.decode(words[w + 1]!, words[w + 2]!, 0);
-            seen = new SeenLine(names.named(sym, b.decode(words[w + 3]!, words[w + 4]!, 0), false, java), false);
+            const sym = b.decode(words[w + 1]!, words[w + 2]!);
+            seen = new SeenLine(names.named(sym, b.decode(words[w + 3]!, words[w + 4]!), false, java), false);
           } else {
-            const line = b.decode(words[w + 1]!, words[w + 2]!, lineNo + k);
+            const line = b.decode(words[w + 1]!, words[w + 2]!);
             seen = readFrame(line, 0, fl) ? new SeenLine(names.of(line, fl, java, false), fl.damaged) : null;
           }
           while (known.length < lid) known.push(undefined);
