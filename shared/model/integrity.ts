@@ -1,5 +1,6 @@
 import type { Profile } from './types';
 import { CATEGORY_COUNT } from './types';
+import { visibleText } from './visible-text';
 import { checkHeapGraph } from '../heap/check';
 
 /**
@@ -19,7 +20,14 @@ export function checkProfile(p: Profile): string[] {
     if (f.category[i]! >= CATEGORY_COUNT) say(`frame ${i} has category ${f.category[i]}`);
     if (f.line[i]! < 0 || f.column[i]! < 0) say(`frame ${i} has a negative line or column`);
     if (typeof f.name[i] !== 'string' || f.name[i] === '') say(`frame ${i} has no name`);
+    // names, files and labels are shown as they are: control and bidi characters as escapes
+    for (const text of [f.name[i], f.file[i], f.label[i]])
+      if (typeof text === 'string' && visibleText(text) !== text)
+        say(`frame ${i} holds a control or bidi character: ${JSON.stringify(text.slice(0, 80))}`);
   }
+  for (const st of p.traceStats ?? [])
+    for (const text of [st.category, st.name, st.phase])
+      if (visibleText(text) !== text) say(`a trace statistics row holds a control or bidi character: ${JSON.stringify(text.slice(0, 80))}`);
   const t = p.tree;
   for (const col of ['parent', 'frame', 'depth', 'end', 'self', 'total'] as const) {
     if (t[col].length !== t.length) say(`tree.${col} has ${t[col].length} entries, expected ${t.length}`);
@@ -49,10 +57,11 @@ export function checkProfile(p: Profile): string[] {
   }
   const s = p.samples;
   if (s) {
-    if (s.node.length !== s.length || s.time.length !== s.length || s.weight.length !== s.length)
-      say('sample columns differ in length');
+    if (s.node.length !== s.length || s.time.length !== s.length || s.weight.length !== s.length) say('sample columns differ in length');
     if (s.thread && s.thread.length !== s.length) say('sample columns differ in length');
-    if (s.thread) for (let i = 0; i < s.length; i++) if (s.thread[i]! < 0 || s.thread[i]! >= (p.meta.threads?.length ?? 0)) say(`sample ${i} has thread ${s.thread[i]}`);
+    if (s.thread)
+      for (let i = 0; i < s.length; i++)
+        if (s.thread[i]! < 0 || s.thread[i]! >= (p.meta.threads?.length ?? 0)) say(`sample ${i} has thread ${s.thread[i]}`);
     for (let i = 0; i < s.length; i++) {
       if (s.node[i]! < 0 || s.node[i]! >= t.length) say(`sample ${i} points at node ${s.node[i]}`);
       if (!Number.isFinite(s.weight[i]!) || s.weight[i]! < 0) say(`sample ${i} has weight ${s.weight[i]}`);

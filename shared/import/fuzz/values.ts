@@ -90,6 +90,12 @@ export const trickyName: fc.Arbitrary<string> = fc.constantFrom(
   '\\',
   '\n',
   '\r',
+  // what a name may hold to drive a terminal, reorder text or become markup in a report
+  'title\u001b]0;owned\u0007\u001b[2J',
+  'isAdmin\u202e\u2066 // check\u2069\u2066',
+  '\u0085\u009b31m',
+  '<img src=x onerror=alert(1)>',
+  'main\nforged;evil_frame 999999',
 );
 
 /** Any name: plain, tricky, random text or random UTF-16 (lone surrogates included). */
