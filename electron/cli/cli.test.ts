@@ -7,21 +7,12 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { fixturePath } from '../../shared/test/files';
 import { main } from './index';
+import { type Captured, capture } from './capture';
 
 vi.mock('../server/open', () => ({ openInBrowser: vi.fn() }));
 
-async function run(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const o = vi.spyOn(process.stdout, 'write').mockImplementation((s) => ((out += String(s)), true));
-  const e = vi.spyOn(process.stderr, 'write').mockImplementation((s) => ((err += String(s)), true));
-  try {
-    const code = await main(args);
-    return { code, out, err };
-  } finally {
-    o.mockRestore();
-    e.mockRestore();
-  }
+function run(...args: string[]): Promise<Captured> {
+  return capture(() => main(args));
 }
 
 afterEach(() => vi.restoreAllMocks());

@@ -9,23 +9,14 @@ import { type RawNode, rawDurations, rawOnStack, readV8Profiles } from '../../sh
 import { DIFF_HELP, diffCommand } from './diff';
 import { CliError } from './errors';
 import { load } from './load';
+import { type Captured, capture } from './capture';
 
 const BASE = fixturePath('samples/baseline/CPU.20261121.233005.6118.0.001.cpuprofile');
 const RUN = fixturePath('samples/ddtrace/CPU.20261121.233052.6494.0.001.cpuprofile');
 const HEAP = fixturePath('samples/baseline/Heap.20261121.233010.6213.0.001.heapprofile');
 
-async function run(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const o = vi.spyOn(process.stdout, 'write').mockImplementation((s) => ((out += String(s)), true));
-  const e = vi.spyOn(process.stderr, 'write').mockImplementation((s) => ((err += String(s)), true));
-  try {
-    const code = await diffCommand(args);
-    return { code, out, err };
-  } finally {
-    o.mockRestore();
-    e.mockRestore();
-  }
+function run(...args: string[]): Promise<Captured> {
+  return capture(() => diffCommand(args));
 }
 
 /** The CliError a command line fails with. */

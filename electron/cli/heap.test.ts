@@ -5,20 +5,11 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { fixturePath } from '../../shared/test/files';
 import { tinySnapshot } from '../../shared/test/heapsnapshot';
-import { CliError } from './errors';
 import { heapCommand } from './heap';
+import { type Captured, captureFailure } from './capture';
 
-async function run(...args: string[]): Promise<{ code: number; out: string; error?: Error }> {
-  let out = '';
-  const o = vi.spyOn(process.stdout, 'write').mockImplementation((s) => ((out += String(s)), true));
-  try {
-    const code = await heapCommand(args);
-    return { code, out };
-  } catch (e) {
-    return { code: e instanceof CliError ? e.status : -1, out, error: e as Error };
-  } finally {
-    o.mockRestore();
-  }
+function run(...args: string[]): Promise<Captured> {
+  return captureFailure(() => heapCommand(args));
 }
 afterEach(() => vi.restoreAllMocks());
 

@@ -2,19 +2,11 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fixturePath, readText } from '../../shared/test/files';
 import { CliError } from './errors';
 import { HEATMAP_HELP, heatmapCommand } from './heatmap';
+import { type Captured, captureFailure } from './capture';
 
 /** Runs the command with stdout captured; a thrown error is returned, as `main` would print it. */
-async function run(...args: string[]): Promise<{ code: number; out: string; error?: Error }> {
-  let out = '';
-  const o = vi.spyOn(process.stdout, 'write').mockImplementation((s) => ((out += String(s)), true));
-  try {
-    const code = await heatmapCommand(args);
-    return { code, out };
-  } catch (e) {
-    return { code: e instanceof CliError ? e.status : -1, out, error: e as Error };
-  } finally {
-    o.mockRestore();
-  }
+function run(...args: string[]): Promise<Captured> {
+  return captureFailure(() => heatmapCommand(args));
 }
 
 afterEach(() => vi.restoreAllMocks());

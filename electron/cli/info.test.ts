@@ -2,21 +2,12 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fixturePath } from '../../shared/test/files';
 import { readV8Profiles } from '../../shared/test/v8-raw';
 import { main } from './index';
+import { type Captured, capture } from './capture';
 
 vi.mock('../server/open', () => ({ openInBrowser: vi.fn() }));
 
-async function run(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const o = vi.spyOn(process.stdout, 'write').mockImplementation((s) => ((out += String(s)), true));
-  const e = vi.spyOn(process.stderr, 'write').mockImplementation((s) => ((err += String(s)), true));
-  try {
-    const code = await main(args);
-    return { code, out, err };
-  } finally {
-    o.mockRestore();
-    e.mockRestore();
-  }
+function run(...args: string[]): Promise<Captured> {
+  return capture(() => main(args));
 }
 
 afterEach(() => vi.restoreAllMocks());

@@ -5,19 +5,11 @@ import { fixturePath } from '../../shared/test/files';
 import { independentSpanFigures } from '../../shared/test/trace-spans';
 import { CliError } from './errors';
 import { STATS_HELP, shortLabels, statsCommand } from './stats';
+import { type Captured, captureFailure } from './capture';
 
 /** Runs the command with stdout captured; a thrown error is returned, as `main` would print it. */
-async function run(...args: string[]): Promise<{ code: number; out: string; error?: Error }> {
-  let out = '';
-  const o = vi.spyOn(process.stdout, 'write').mockImplementation((s) => ((out += String(s)), true));
-  try {
-    const code = await statsCommand(args);
-    return { code, out };
-  } catch (e) {
-    return { code: e instanceof CliError ? e.status : -1, out, error: e as Error };
-  } finally {
-    o.mockRestore();
-  }
+function run(...args: string[]): Promise<Captured> {
+  return captureFailure(() => statsCommand(args));
 }
 
 afterEach(() => vi.restoreAllMocks());

@@ -4,27 +4,15 @@
 // run: `flamelens collapse FILE` (the command line's wall time on the same file), the longest
 // main-thread task in the 10 s after the first draw (the page's own PerformanceObserver), and the
 // renderer process's peak memory (VmHWM of Chromium's renderer processes, Linux).
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { chromium } from 'playwright-core';
-import { CHROMIUM } from './ui.mjs';
+import { CHROMIUM, serve } from './ui.mjs';
 
 const ROOT = new URL('../../', import.meta.url);
 const SECRET = `bench-app-${Math.random().toString(36).slice(2)}-${Date.now()}`;
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
-function serve(files, port) {
-  const server = spawn(process.execPath, ['bin/flamelens.mjs', 'open', '--no-browser', '--port', String(port), ...files], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, FLAMELENS_SERVER_SECRET: SECRET },
-  });
-  return new Promise((res, rej) => {
-    server.on('exit', (code) => rej(new Error(`flamelens open exited with ${code}`)));
-    server.stdout.on('data', (d) => String(d).includes('127.0.0.1') && res(server));
-  });
-}
 
 /** Parent pid of a process (Linux), or 0. */
 function ppid(pid) {
@@ -98,7 +86,7 @@ function cliMs(file) {
  */
 export async function benchApp({ files, repeat = 3, quietMs = 10_000 }) {
   const port = 4900 + Math.floor(Math.random() * 90);
-  const server = await serve(files, port);
+  const server = await serve(files, port, SECRET);
   const nav = [];
   const cli = [];
   const tasks = [];

@@ -22,12 +22,15 @@ function median(xs) {
 /** The secret of the server's address (see electron/server/serve.ts), fixed so that the page can be opened. */
 const SECRET = `bench-${Math.random().toString(36).slice(2)}-${Date.now()}`;
 
-/** Starts the local server on the files; resolves with the child once it prints its address. */
-function serve(files, port) {
+/**
+ * Starts the local server on the files with `secret` in its address (see electron/server/serve.ts);
+ * resolves with the child once it prints the address.
+ */
+export function serve(files, port, secret = SECRET) {
   const server = spawn(process.execPath, ['bin/flamelens.mjs', 'open', '--no-browser', '--port', String(port), ...files], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, FLAMELENS_SERVER_SECRET: SECRET },
+    env: { ...process.env, FLAMELENS_SERVER_SECRET: secret },
   });
   return new Promise((res, rej) => {
     server.on('exit', (code) => rej(new Error(`flamelens open exited with ${code}`)));
