@@ -1,5 +1,5 @@
 // One lint configuration for the whole repository. Besides the usual rules it enforces the
-// architecture's boundaries (see README "Code map"): shared/ is platform-free, the renderer never
+// architecture's boundaries (see docs/architecture.md): shared/ is platform-free, the renderer never
 // reaches Node or Electron, and the Electron side never imports the renderer.
 import { builtinModules } from 'node:module';
 import reactHooks from 'eslint-plugin-react-hooks';
