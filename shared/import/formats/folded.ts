@@ -7,12 +7,12 @@
  * are skipped with a warning, as FlameGraph's own `flamegraph.pl` does.
  */
 import { CallTreeBuilder, type FrameInput, FrameTableBuilder, finishProfile } from '../../model/builders';
-import { Category, MAX_WEIGHT, Tier } from '../../model/types';
+import { Category, MAX_WEIGHT, type Profile, Tier } from '../../model/types';
 import { ImportError } from '../errors';
 import { ChildLabels } from '../child-labels';
 import type { Importer } from '../importer';
 import { TextTable, forEachLineIn } from '../lines';
-import { NUMS, REC, Rec, scanRecords } from '../line-scanner';
+import { NUMS, REC, Rec, type ScanBatch, scanRecords } from '../line-scanner';
 import { HEAD_BYTES } from '../source';
 
 // JavaScript's `\s`, which is what the count's separator may be.
@@ -152,6 +152,209 @@ function frameCategory(label: string): Category | undefined {
   return undefined;
 }
 
+/**
+ * Reads one folded file into a call tree. Lines are read in place in the text they came in (no
+ * string is made for a line, nor for a frame met before), and a line's frames shared with the
+ * line before are not read again: collapsers write sorted stacks, which mostly share all but
+ * their last few frames. With the line scanner, a stack met before comes as its number and is
+ * never decoded (`onBatch`); without it, every line comes through `readLine`.
+ */
+class FoldedReader {
+  readonly frames = new FrameTableBuilder();
+  readonly tree = new CallTreeBuilder();
+  skipped = 0;
+  firstSkipped = 0;
+  tooLarge = 0;
+  firstTooLarge = 0;
+  /**
+   * Frames by label: a label always makes the same frame, and interning builds a key string.
+   * Found in place (`TextTable`): hashing every label as a `Map` key took 40% of an import.
+   */
+  private readonly byLabel = new TextTable<number>();
+  /** Most frames are found among the children of the node before them, without hashing. */
+  private readonly kids = new ChildLabels();
+  /** Line breaks other than \n in the current text. */
+  readonly breaks = new Breaks();
+  // The previous line's stack (at `prevStart` in `prevText`), where each of its frames ends
+  // (counted from its start) and the tree node it reached (the first `depth` entries), and where
+  // its first character that is not white space is.
+  private prevText = '';
+  private prevStart = 0;
+  private prevVisible = 0;
+  private depth = 0;
+  private readonly prevEnds: number[] = [];
+  private readonly prevNodes: number[] = [];
+  /**
+   * What the scanner's numbers stand for: the node a stack went to the first time it was read
+   * here (-1: its line was skipped), the frame of a label, the node of one of its nodes.
+   */
+  private readonly byNumber: number[] = [];
+
+  /** The frame of a label. Labels stay as written, empty ones included ("a;;b" is what some collapsers emit). */
+  frameOfLabel(label: string): number {
+    const frame: FrameInput = { name: label === '' ? '(empty)' : label, tier: Tier.Unknown, label };
+    const cat = frameCategory(label);
+    if (cat !== undefined) frame.category = cat;
+    return this.frames.intern(frame);
+  }
+
+  private frameOf(text: string, from: number, to: number): number {
+    let id = this.byLabel.get(text, from, to);
+    if (id === undefined) {
+      id = this.frameOfLabel(text.slice(from, to));
+      this.byLabel.set(text, from, to, id, this.frames.labelOf(id));
+    }
+    return id;
+  }
+
+  private childOf(node: number, frame: number): number {
+    const made = this.tree.nodeCount;
+    const c = this.tree.child(node, frame);
+    if (c >= made) this.kids.add(node, c, this.frames.labelOf(frame));
+    return c;
+  }
+
+  /** Counts a line that is not `stack count` (a blank one is no such line); returns -1. */
+  private skip(text: string, start: number, end: number, lineNo: number): number {
+    if (text.slice(start, end).trim() !== '' && this.skipped++ === 0) this.firstSkipped = lineNo;
+    return -1;
+  }
+
+  /** Reads one line `text[start, end)`; returns the node its count went to, or -1 when the line was skipped. */
+  readLine(text: string, start: number, end: number, lineNo: number): number {
+    // The count after the last white space, the stack before it, as `splitFoldedLine` reads it.
+    let w = end - 1;
+    while (w >= start && !isSpace(text.charCodeAt(w))) w--;
+    let i = w + 1;
+    let count = 0;
+    while (i < end && isDigit(text.charCodeAt(i))) count = count * 10 + (text.charCodeAt(i++) - 0x30);
+    if (w < start || i === w + 1) return this.skip(text, start, end, lineNo);
+    // Up to 15 digits, adding them up is exact; past them, or with a fraction, `Number` reads it.
+    let exact = i - w - 1 <= 15;
+    if (i < end && text.charCodeAt(i) === 0x2e) {
+      exact = false;
+      i++;
+      while (i < end && isDigit(text.charCodeAt(i))) i++;
+    }
+    if (i !== end) return this.skip(text, start, end, lineNo);
+    // The stack is text[start, w). The frames it shares with the previous line are not read again.
+    const lo = this.depth > 0 ? sharedDepth(text, start, w, this.prevText, this.prevStart, this.prevEnds, this.depth) : 0;
+    // Only the rest needs checking: the shared part was valid on the previous line. A stack holds
+    // no line break and something that is not white space. Most texts hold no break at all, which
+    // one search per text (not per line) tells.
+    const shared = lo > 0 ? this.prevEnds[lo - 1]! : 0;
+    if (this.breaks.within(text, start + shared, w)) return this.skip(text, start, end, lineNo);
+    let visible = this.prevVisible;
+    if (visible >= shared) {
+      visible = shared;
+      while (start + visible < w && isSpace(text.charCodeAt(start + visible))) visible++;
+      if (start + visible === w) return this.skip(text, start, end, lineNo);
+    }
+    const weight = exact ? count : Number(text.slice(w + 1, end));
+    if (!(weight <= MAX_WEIGHT)) {
+      if (this.tooLarge++ === 0) this.firstTooLarge = lineNo;
+      return -1;
+    }
+    this.depth = lo;
+    this.prevText = text;
+    this.prevStart = start;
+    this.prevVisible = visible;
+    const node = this.walkDown(text, start, w, lo, shared);
+    this.tree.addSelf(node, weight);
+    return node;
+  }
+
+  /**
+   * The stack `text[start, w)` root → leaf, walked down the tree from its `lo`-th frame (the last
+   * shared with the line before, which ends `shared` characters in) as its frames are read, with
+   * no array of parts; returns the leaf's node.
+   */
+  private walkDown(text: string, start: number, w: number, lo: number, shared: number): number {
+    const { kids, prevEnds, prevNodes } = this;
+    let node = lo > 0 ? prevNodes[lo - 1]! : this.tree.root;
+    if (lo > 0 && start + shared >= w) return node;
+    let depth = this.depth;
+    for (let from = lo > 0 ? start + shared + 1 : start; ;) {
+      // (no branch for a frame found: see `ChildLabels.find`)
+      let child = kids.find(node, text, from, w, 0x3b);
+      let to = kids.end;
+      if (child < 0) {
+        const semi = text.indexOf(';', from);
+        to = semi < 0 || semi > w ? w : semi;
+        child = this.childOf(node, this.frameOf(text, from, to));
+      }
+      node = child;
+      // within the arrays or pushed: a write past their end makes V8 drop optimized code
+      if (depth < prevEnds.length) {
+        prevEnds[depth] = to - start;
+        prevNodes[depth] = node;
+      } else {
+        prevEnds.push(to - start);
+        prevNodes.push(node);
+      }
+      depth++;
+      if (to === w) break;
+      from = to + 1;
+    }
+    this.depth = depth;
+    return node;
+  }
+
+  private numbered(n: number, value: number): void {
+    const byNumber = this.byNumber;
+    while (byNumber.length < n) byNumber.push(-1);
+    byNumber[n] = value;
+  }
+
+  /** One batch of the line scanner's records (see `Rec`). */
+  onBatch(b: ScanBatch): void {
+    const r = b.records;
+    const { tree, byNumber } = this;
+    for (let i = 0; i < b.count; i++) {
+      const lineNo = b.line(i);
+      const o = i * REC;
+      const kind = r[o]!;
+      if (kind === Rec.AtNode) tree.addSelf(byNumber[r[o + 3]!]!, b.numbers[i * NUMS]!);
+      else if (kind === Rec.Known) {
+        const node = byNumber[r[o + 3]!]!;
+        if (node >= 0) tree.addSelf(node, b.numbers[i * NUMS]!);
+        else if (this.skipped++ === 0) this.firstSkipped = lineNo;
+      } else if (kind === Rec.Frame) {
+        // (met once: the scanner numbers labels; the table that finds labels fast for lines read
+        // as text is left to those lines, which intern the same frames)
+        this.numbered(r[o + 3]!, this.frameOfLabel(b.decode(r[o + 1]!, r[o + 2]!)));
+      } else if (kind === Rec.Node) {
+        const parent = r[o + 1]!;
+        this.numbered(r[o + 3]!, this.childOf(parent < 0 ? tree.root : byNumber[parent]!, byNumber[r[o + 2]!]!));
+      } else {
+        const text = b.text(i, lineNo);
+        this.breaks.reset(text);
+        const node = this.readLine(text, 0, text.length, lineNo);
+        if (kind === Rec.New) this.numbered(r[o + 3]!, node);
+      }
+    }
+  }
+
+  /** The profile, with a warning for each kind of line left out. */
+  finish(file: string): Profile {
+    const warnings: string[] = [];
+    if (this.skipped > 0) warnings.push(`skipped ${this.skipped} line(s) that are not "stack count", first at line ${this.firstSkipped}`);
+    if (this.tooLarge > 0)
+      warnings.push(`skipped ${this.tooLarge} line(s) whose count is too large to be one (over 2^53), first at line ${this.firstTooLarge}`);
+    if (this.tree.nodeCount === 1) throw new ImportError({ file, message: 'no "frame;frame count" lines found' });
+    const { frames, tree } = this;
+    return finishProfile({
+      name: file,
+      format: 'folded',
+      kind: 'aggregated',
+      unit: 'samples',
+      frames,
+      tree,
+      meta: { producer: 'folded stacks', warnings },
+    });
+  }
+}
+
 export const foldedImporter: Importer = {
   id: 'folded',
   label: 'folded stacks (stackcollapse, bcc, bpftrace: "a;b;c 12")',
@@ -172,182 +375,17 @@ export const foldedImporter: Importer = {
     return good > 0 && good >= bad * 2;
   },
   async parse({ file, source }) {
-    const frames = new FrameTableBuilder();
-    const tree = new CallTreeBuilder();
-    const warnings: string[] = [];
-    let skipped = 0;
-    let firstSkipped = 0;
-    let tooLarge = 0;
-    let firstTooLarge = 0;
-    // Frames by label: a label always makes the same frame, and interning builds a key string.
-    // Found in place (`TextTable`): hashing every label as a `Map` key took 40% of an import.
-    const byLabel = new TextTable<number>();
-    /** The frame of a label. */
-    const frameOfLabel = (label: string): number => {
-      // Labels stay as written, empty ones included ("a;;b" is what some collapsers emit).
-      const frame: FrameInput = { name: label === '' ? '(empty)' : label, tier: Tier.Unknown, label };
-      const cat = frameCategory(label);
-      if (cat !== undefined) frame.category = cat;
-      return frames.intern(frame);
-    };
-    const frameOf = (text: string, from: number, to: number): number => {
-      let id = byLabel.get(text, from, to);
-      if (id === undefined) {
-        id = frameOfLabel(text.slice(from, to));
-        byLabel.set(text, from, to, id, frames.labelOf(id));
-      }
-      return id;
-    };
-    // Most frames are found among the children of the node before them, without hashing.
-    const kids = new ChildLabels();
-    const childOf = (node: number, frame: number): number => {
-      const made = tree.nodeCount;
-      const c = tree.child(node, frame);
-      if (c >= made) kids.add(node, c, frames.labelOf(frame));
-      return c;
-    };
-    const newChild = (node: number, text: string, from: number, to: number): number => childOf(node, frameOf(text, from, to));
-    // The previous line's stack (at `prevStart` in `prevText`), where each of its frames ends
-    // (counted from its start) and the tree node it reached (the first `depth` entries), and
-    // where its first character that is not white space is.
-    let prevText = '';
-    let prevStart = 0;
-    let prevVisible = 0;
-    let depth = 0;
-    const prevEnds: number[] = [];
-    const prevNodes: number[] = [];
-    const breaks = new Breaks();
-    /** Counts a line that is not `stack count` (a blank one is no such line); returns -1. */
-    const skip = (text: string, start: number, end: number, lineNo: number): number => {
-      if (text.slice(start, end).trim() !== '' && skipped++ === 0) firstSkipped = lineNo;
-      return -1;
-    };
-    /**
-     * Reads one line, in place in the text it came in (no string is made for a line, nor for a
-     * frame met before); returns the node its count went to, or -1 when the line was skipped.
-     */
-    const readLine = (text: string, start: number, end: number, lineNo: number): number => {
-      // The count after the last white space, the stack before it, as `splitFoldedLine` reads it.
-      let w = end - 1;
-      while (w >= start && !isSpace(text.charCodeAt(w))) w--;
-      let i = w + 1;
-      let count = 0;
-      while (i < end && isDigit(text.charCodeAt(i))) count = count * 10 + (text.charCodeAt(i++) - 0x30);
-      if (w < start || i === w + 1) return skip(text, start, end, lineNo);
-      // Up to 15 digits, adding them up is exact; past them, or with a fraction, `Number` reads it.
-      let exact = i - w - 1 <= 15;
-      if (i < end && text.charCodeAt(i) === 0x2e) {
-        exact = false;
-        i++;
-        while (i < end && isDigit(text.charCodeAt(i))) i++;
-      }
-      if (i !== end) return skip(text, start, end, lineNo);
-      // The stack is text[start, w). The frames it shares with the previous line are not read again.
-      const lo = depth > 0 ? sharedDepth(text, start, w, prevText, prevStart, prevEnds, depth) : 0;
-      // Only the rest needs checking: the shared part was valid on the previous line. A stack
-      // holds no line break and something that is not white space. Most texts hold no break
-      // at all, which one search per text (not per line) tells.
-      const shared = lo > 0 ? prevEnds[lo - 1]! : 0;
-      if (breaks.within(text, start + shared, w)) return skip(text, start, end, lineNo);
-      let visible = prevVisible;
-      if (visible >= shared) {
-        visible = shared;
-        while (start + visible < w && isSpace(text.charCodeAt(start + visible))) visible++;
-        if (start + visible === w) return skip(text, start, end, lineNo);
-      }
-      const weight = exact ? count : Number(text.slice(w + 1, end));
-      if (!(weight <= MAX_WEIGHT)) {
-        if (tooLarge++ === 0) firstTooLarge = lineNo;
-        return -1;
-      }
-      // The stack root → leaf, walked down the tree from the last frame shared, as its frames are
-      // read (no array of parts).
-      depth = lo;
-      prevText = text;
-      prevStart = start;
-      prevVisible = visible;
-      let node = lo > 0 ? prevNodes[lo - 1]! : tree.root;
-      if (lo === 0 || start + shared < w) {
-        for (let from = lo > 0 ? start + shared + 1 : start; ;) {
-          // (no branch for a frame found: see `ChildLabels.find`)
-          let child = kids.find(node, text, from, w, 0x3b);
-          let to = kids.end;
-          if (child < 0) {
-            const semi = text.indexOf(';', from);
-            to = semi < 0 || semi > w ? w : semi;
-            child = newChild(node, text, from, to);
-          }
-          node = child;
-          // within the arrays or pushed: a write past their end makes V8 drop optimized code
-          if (depth < prevEnds.length) {
-            prevEnds[depth] = to - start;
-            prevNodes[depth] = node;
-          } else {
-            prevEnds.push(to - start);
-            prevNodes.push(node);
-          }
-          depth++;
-          if (to === w) break;
-          from = to + 1;
-        }
-      }
-      tree.addSelf(node, weight);
-      return node;
-    };
-    // What the scanner's numbers stand for: the node a stack went to the first time it was read
-    // here (-1: its line was skipped), the frame of a label, the node of one of its nodes.
-    const byNumber: number[] = [];
-    const numbered = (n: number, value: number) => {
-      while (byNumber.length < n) byNumber.push(-1);
-      byNumber[n] = value;
-    };
-    const scanned = await scanRecords(source, file, 'folded', (b) => {
-      const r = b.records;
-      for (let i = 0; i < b.count; i++) {
-        const lineNo = b.line(i);
-        const o = i * REC;
-        const kind = r[o]!;
-        if (kind === Rec.AtNode) tree.addSelf(byNumber[r[o + 3]!]!, b.numbers[i * NUMS]!);
-        else if (kind === Rec.Known) {
-          const node = byNumber[r[o + 3]!]!;
-          if (node >= 0) tree.addSelf(node, b.numbers[i * NUMS]!);
-          else if (skipped++ === 0) firstSkipped = lineNo;
-        } else if (kind === Rec.Frame) {
-          // (met once: the scanner numbers labels; the table that finds labels fast for lines
-          // read as text is left to those lines, which intern the same frames)
-          numbered(r[o + 3]!, frameOfLabel(b.decode(r[o + 1]!, r[o + 2]!)));
-        } else if (kind === Rec.Node) {
-          const parent = r[o + 1]!;
-          numbered(r[o + 3]!, childOf(parent < 0 ? tree.root : byNumber[parent]!, byNumber[r[o + 2]!]!));
-        } else {
-          const text = b.text(i, lineNo);
-          breaks.reset(text);
-          const node = readLine(text, 0, text.length, lineNo);
-          if (kind === Rec.New) numbered(r[o + 3]!, node);
-        }
-      }
-    });
+    const reader = new FoldedReader();
+    const scanned = await scanRecords(source, file, 'folded', (b) => reader.onBatch(b));
     if (scanned === undefined)
       await forEachLineIn(
         source.chunks(),
         file,
-        readLine,
+        (text, start, end, lineNo) => reader.readLine(text, start, end, lineNo),
         // once per text, outside the line reader: code that runs this seldom has no type feedback
         // when V8 compiles the line reader, and would make it throw that code away
-        (text) => breaks.reset(text),
+        (text) => reader.breaks.reset(text),
       );
-    if (skipped > 0) warnings.push(`skipped ${skipped} line(s) that are not "stack count", first at line ${firstSkipped}`);
-    if (tooLarge > 0)
-      warnings.push(`skipped ${tooLarge} line(s) whose count is too large to be one (over 2^53), first at line ${firstTooLarge}`);
-    if (tree.nodeCount === 1) throw new ImportError({ file, message: 'no "frame;frame count" lines found' });
-    return finishProfile({
-      name: file,
-      format: 'folded',
-      kind: 'aggregated',
-      unit: 'samples',
-      frames,
-      tree,
-      meta: { producer: 'folded stacks', warnings },
-    });
+    return reader.finish(file);
   },
 };
