@@ -1,7 +1,8 @@
 // Folded stacks (`a;b;c 12`): lines are found, their counts read, their stacks recognised, and
 // new stacks walked down a call tree of the scanner's own.
 import { alloc, commonPrefix, findNl, isDigit } from './memory';
-import { AT_NODE, FRAME, KNOWN, NEW, NODE, OUT_CAP, SLOW, emit, emitAux, full, offsetOf, out, setNumbers, skipLine } from './records';
+import { AT_NODE, FRAME, KNOWN, NEW, NODE, OUT_CAP, SLOW } from './layout';
+import { emit, emitAux, full, offsetOf, out, setNumbers, skipLine } from './records';
 import { FRAME_KEY, NODE_KEY, STACK, find, fresh, hasRoom, keyOf, lookup, lookupPair, setValue, valueOf } from './table';
 
 // The stack walked last (its bytes kept in the table), where each of its frames ends (counted

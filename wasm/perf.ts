@@ -2,7 +2,8 @@
 // (headers, comments, anything odd); runs and header shapes met before are recognised, and the
 // lines of new runs cut into symbol and dso column where they are plain frame lines.
 import { alloc, findNl, isDigit, same } from './memory';
-import { BLANK, HEADER, LINE, OUT_CAP, RUN, emit, full, offsetOf, out, setNumbers } from './records';
+import { BLANK, HEADER, LINE, LINE_WORDS, OUT_CAP, RUN } from './layout';
+import { emit, full, offsetOf, out, setNumbers } from './records';
 import { LINE_KEY, RUN_KEY, SYMBOL_KEY, find, fresh, hasRoom, lookup, setValue, setWord, valueOf, word } from './table';
 import { foundBytes, foundLines, indexRun, knownRunAt, resetRuns } from './runs';
 
@@ -20,11 +21,11 @@ let shapeBytes: usize = 0;
 let shapeUsed: usize = 0;
 
 /**
- * For each line of the runs met for the first time in a scan, five words: a plain frame line's
- * symbol key (see `frameColumns`), where its symbol starts and ends (without a `+0x…` offset),
- * where its dso column starts and ends; any other line's number, where it starts and ends, -1, 0.
+ * For each line of the runs met for the first time in a scan, `LINE_WORDS` (five) words: a plain
+ * frame line's symbol key (see `frameColumns`), where its symbol starts and ends (without a
+ * `+0x…` offset), where its dso column starts and ends; any other line's number, where it starts
+ * and ends, -1, 0.
  */
-const WORDS: i32 = 5;
 let lineIds: usize = 0;
 let lineOut: i32 = 0;
 /** lines the line area has room for */
@@ -50,8 +51,8 @@ export function resetPerf(): void {
 function lineRoom(): void {
   if (lineOut < lineCap) return;
   const n = lineCap > 0 ? lineCap << 1 : 4096;
-  const area = alloc(<usize>n * ((<usize>WORDS) << 2));
-  if (lineOut > 0) memory.copy(area, lineIds, <usize>lineOut * ((<usize>WORDS) << 2));
+  const area = alloc(<usize>n * ((<usize>LINE_WORDS) << 2));
+  if (lineOut > 0) memory.copy(area, lineIds, <usize>lineOut * ((<usize>LINE_WORDS) << 2));
   lineIds = area;
   lineCap = n;
 }
@@ -167,14 +168,14 @@ function emitRun(p: usize, e: usize, n: i32): void {
   let words: i32 = -1;
   if (id >= 0 && fresh) {
     indexRun(id, p, e - p, n);
-    words = lineOut * WORDS;
+    words = lineOut * LINE_WORDS;
     let q = p;
     for (let k = 0; k < n; k++) {
       const nl = findNl(q, e);
       let le = nl;
       if (le > q && load<u8>(le - 1) == 13) le--;
       lineRoom();
-      const at = lineIds + ((<usize>(lineOut * WORDS)) << 2);
+      const at = lineIds + ((<usize>(lineOut * LINE_WORDS)) << 2);
       // The line as a whole: met before, it is what it was then (most lines of a new run are).
       let key = lookup(q, le - q, LINE_KEY);
       if (key >= 0 && fresh && le - q < 65536 && frameColumns(q, le)) {
@@ -203,7 +204,7 @@ function emitRun(p: usize, e: usize, n: i32): void {
         store<i32>(at, 0, 16);
       }
       if (key < 0) {
-        lineOut = words / WORDS;
+        lineOut = words / LINE_WORDS;
         words = -1;
         break;
       }

@@ -8,52 +8,16 @@
  * lines read one by one (`forEachLineIn`), which it still does where WebAssembly cannot run;
  * `line-scanner.test.ts` checks that both ways import the same.
  *
- * Records, eight 32-bit words each: kind, start and end (byte offsets in the scanner's buffer, valid
- * until the next chunk is written), a number (stack, run or header shape), how many lines were
- * skipped before the record (empty folded lines), how many lines it covers, and one more number;
- * and two 64-bit numbers (a folded count, a header's time).
+ * Records, eight 32-bit words each (kind, start and end as byte offsets in the scanner's buffer, a
+ * number, lines skipped before it, lines it covers, one more number) and two 64-bit numbers: see
+ * ./scanner-layout, generated with the scanner's side from one table in scripts/build-wasm.mjs.
  */
 import { ImportError } from './errors';
+import { LINE_WORDS, NUMS, REC, Rec, Word } from './scanner-layout';
 import { LINE_SCANNER_WASM } from './line-scanner-wasm';
 import type { OpenedSource } from './source';
 
-/** Record kinds: the same numbers as in wasm/line-scanner.ts. */
-export const enum Rec {
-  /** folded: a line whose stack was met before; `arg` the stack, its count in `weights` */
-  Known = 0,
-  /** folded: the first line of stack `arg` */
-  New = 1,
-  /** folded: a line to be read as text */
-  Slow = 2,
-  /**
-   * folded: a line whose stack leads to call-tree node `arg` (a number of `Node`), its count in
-   * `numbers`; the frames and nodes it needs came in records before it
-   */
-  AtNode = 7,
-  /** folded: frame label `arg` met for the first time: start and end are the label's bytes */
-  Frame = 8,
-  /** folded: node `arg` made: `start` is its parent (-1: the root), `end` its frame (`Frame`) */
-  Node = 9,
-  /** perf script: a line that is not one of a run of frame lines */
-  Line = 3,
-  /** perf script: an empty line */
-  Blank = 4,
-  /** perf script: consecutive indented lines, `arg` their number (-1: not remembered) */
-  Run = 5,
-  /**
-   * perf script: a header line of shape `arg` (`addShape`) at another time: the seconds and the
-   * fraction's digits as a number are `numbers[2i]` and `numbers[2i + 1]`, `extra` how many
-   * digits the fraction has
-   */
-  Header = 6,
-}
-
-/** Words per record: kind, start, end, arg, lines skipped before it, its own lines, extra, unused. */
-export const REC = 8;
-/** Numbers per record. */
-export const NUMS = 2;
-/** Words per line of a run met for the first time (`ScanBatch.lineWords`; `WORDS` in wasm/perf.ts). */
-export const LINE_WORDS = 5;
+export { LINE_WORDS, NUMS, REC, Rec, Word };
 
 /** Longest line accepted, as `forEachLineIn` (lines.ts) has it. */
 const MAX_LINE = 64 * 1024 * 1024;
@@ -173,8 +137,8 @@ export class ScanBatch {
   /** Moves the line count past record `i`; returns the number of its first line. */
   line(i: number): number {
     const o = i * REC;
-    const first = this.lineNo + this.records[o + 4]! + 1;
-    this.lineNo = first - 1 + this.records[o + 5]!;
+    const first = this.lineNo + this.records[o + Word.Skipped]! + 1;
+    this.lineNo = first - 1 + this.records[o + Word.Lines]!;
     return first;
   }
 
@@ -184,8 +148,8 @@ export class ScanBatch {
    */
   text(i: number, lineNo: number): string {
     const o = i * REC;
-    const s = this.decode(this.records[o + 1]!, this.records[o + 2]!);
-    if (s.length > MAX_LINE && this.records[o + 5] === 1) throw tooLong(this.file, lineNo);
+    const s = this.decode(this.records[o + Word.Start]!, this.records[o + Word.End]!);
+    if (s.length > MAX_LINE && this.records[o + Word.Lines] === 1) throw tooLong(this.file, lineNo);
     return s;
   }
 

@@ -12,7 +12,7 @@ import { ImportError } from '../errors';
 import { ChildLabels } from '../child-labels';
 import type { Importer } from '../importer';
 import { TextTable, forEachLineIn } from '../lines';
-import { NUMS, REC, Rec, type ScanBatch, scanRecords } from '../line-scanner';
+import { NUMS, REC, Rec, type ScanBatch, Word, scanRecords } from '../line-scanner';
 import { HEAD_BYTES } from '../source';
 
 // JavaScript's `\s`, which is what the count's separator may be.
@@ -314,23 +314,23 @@ class FoldedReader {
       const lineNo = b.line(i);
       const o = i * REC;
       const kind = r[o]!;
-      if (kind === Rec.AtNode) tree.addSelf(byNumber[r[o + 3]!]!, b.numbers[i * NUMS]!);
+      if (kind === Rec.AtNode) tree.addSelf(byNumber[r[o + Word.Arg]!]!, b.numbers[i * NUMS]!);
       else if (kind === Rec.Known) {
-        const node = byNumber[r[o + 3]!]!;
+        const node = byNumber[r[o + Word.Arg]!]!;
         if (node >= 0) tree.addSelf(node, b.numbers[i * NUMS]!);
         else if (this.skipped++ === 0) this.firstSkipped = lineNo;
       } else if (kind === Rec.Frame) {
         // (met once: the scanner numbers labels; the table that finds labels fast for lines read
         // as text is left to those lines, which intern the same frames)
-        this.numbered(r[o + 3]!, this.frameOfLabel(b.decode(r[o + 1]!, r[o + 2]!)));
+        this.numbered(r[o + Word.Arg]!, this.frameOfLabel(b.decode(r[o + Word.Start]!, r[o + Word.End]!)));
       } else if (kind === Rec.Node) {
-        const parent = r[o + 1]!;
-        this.numbered(r[o + 3]!, this.childOf(parent < 0 ? tree.root : byNumber[parent]!, byNumber[r[o + 2]!]!));
+        const parent = r[o + Word.Start]!;
+        this.numbered(r[o + Word.Arg]!, this.childOf(parent < 0 ? tree.root : byNumber[parent]!, byNumber[r[o + Word.End]!]!));
       } else {
         const text = b.text(i, lineNo);
         this.breaks.reset(text);
         const node = this.readLine(text, 0, text.length, lineNo);
-        if (kind === Rec.New) this.numbered(r[o + 3]!, node);
+        if (kind === Rec.New) this.numbered(r[o + Word.Arg]!, node);
       }
     }
   }
