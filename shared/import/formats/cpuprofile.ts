@@ -24,183 +24,13 @@
  */
 import { CallTreeBuilder, FrameTableBuilder, finishProfile } from '../../model/builders';
 import { MAX_WEIGHT, type Profile, type RunMeta, isTime } from '../../model/types';
+import { MICROSECONDS_PER_SECOND, type Raw, isObject, readRaw } from './cpuprofile-raw';
 import { ImportError } from '../errors';
 import type { Importer } from '../importer';
-import { streamJson } from '../json-stream';
-import { IdMap } from './id-map';
 import { type V8CallFrame, internV8Frame, producerFromUrls, v8Shape } from './v8-frames';
-
-type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-/** The profile as read, before the call tree is built. */
-interface Raw {
-  /** modern form: one entry per node, in file order */
-  ids: number[];
-  index: IdMap;
-  frame: number[];
-  /** the node's `parent` id, NaN when the node gives none */
-  parentId: number[];
-  hitCount: number[];
-  /** `children` links: node index → child id */
-  edgeParent: number[];
-  edgeChild: number[];
-  duplicateIds: number;
-  /** legacy form */
-  head?: unknown;
-  samples: number[];
-  timeDeltas: number[];
-  timestamps: number[];
-  startTime?: number;
-  endTime?: number;
-  urls: Set<string>;
-}
-
-const MICROSECONDS_PER_SECOND = 1e6;
-
-/**
- * A value as a message shows it: short, and never by walking a container (a 200,000-character
- * string went whole into a message, and `JSON.stringify` recurses on 100,000 nested arrays).
- */
-function preview(v: unknown): string {
-  if (Array.isArray(v)) return v.length === 0 ? '[]' : 'an array';
-  if (v !== null && typeof v === 'object') return 'an object';
-  const s = JSON.stringify(v) ?? String(v);
-  return s.length > 40 ? `${s.slice(0, 40)}…` : s;
-}
 
 function note(warnings: string[], count: number, text: string): void {
   if (count > 0) warnings.push(text);
-}
-
-/** Reads the whole file into `Raw`, streaming the big arrays. */
-async function read(file: string, chunks: AsyncIterable<Uint8Array>, frames: FrameTableBuilder): Promise<Raw> {
-  const raw: Raw = {
-    ids: [],
-    index: new IdMap(),
-    frame: [],
-    parentId: [],
-    hitCount: [],
-    edgeParent: [],
-    edgeChild: [],
-    duplicateIds: 0,
-    samples: [],
-    timeDeltas: [],
-    timestamps: [],
-    urls: new Set(),
-  };
-  const number = (key: string, v: unknown, offset: number): number => {
-    if (typeof v === 'number' && Number.isFinite(v)) return v;
-    throw new ImportError({ file, offset, message: `"${key}" holds ${preview(v)}, expected a number` });
-  };
-  // Frames by script id and position, then url and name: a profile names a few thousand frames
-  // in each of its nodes, and interning builds a key string each time (a fifth of a big
-  // profile's import). The script id (`"scriptId":"65"`, short) and the position are cheap keys;
-  // url and name, fresh strings of every parsed node, are only compared, never hashed. The
-  // script id only narrows the search: equal url, name and position make the same frame.
-  const frameCache = new Map<unknown, Map<number, { url: string; name: string; id: number }[]>>();
-  const frameOf = (cf: V8CallFrame & { scriptId?: unknown }): number => {
-    const line = cf.lineNumber;
-    const column = cf.columnNumber;
-    const small = (p: unknown): p is number => typeof p === 'number' && Number.isInteger(p) && p >= -1 && p < 2 ** 21;
-    if (!small(line) || !small(column)) {
-      if (typeof cf.url === 'string' && cf.url !== '') raw.urls.add(cf.url);
-      return internV8Frame(frames, cf, 0);
-    }
-    const url = typeof cf.url === 'string' ? cf.url : '';
-    const name = typeof cf.functionName === 'string' ? cf.functionName : '';
-    const script = typeof cf.scriptId === 'string' || typeof cf.scriptId === 'number' ? cf.scriptId : '';
-    let byPosition = frameCache.get(script);
-    if (byPosition === undefined) frameCache.set(script, (byPosition = new Map()));
-    const at = (line + 1) * 2 ** 22 + column + 1;
-    let list = byPosition.get(at);
-    if (list === undefined) byPosition.set(at, (list = []));
-    for (let i = 0; i < list.length; i++) {
-      const f = list[i]!;
-      if (f.url === url && f.name === name) return f.id;
-    }
-    if (url !== '') raw.urls.add(url);
-    const id = internV8Frame(frames, cf, 0);
-    list.push({ url, name, id });
-    return id;
-  };
-  const readNode = (v: unknown, offset: number) => {
-    if (!isObject(v)) throw new ImportError({ file, offset, message: 'a node in "nodes" has no numeric "id"' });
-    const id = v.id;
-    if (typeof id !== 'number') throw new ImportError({ file, offset, message: 'a node in "nodes" has no numeric "id"' });
-    const cf = v.callFrame;
-    if (!isObject(cf)) throw new ImportError({ file, offset, message: `node ${id} has no "callFrame" object` });
-    if (raw.index.has(id)) {
-      raw.duplicateIds++;
-      return;
-    }
-    const at = raw.ids.length;
-    raw.index.set(id, at);
-    raw.ids.push(id);
-    raw.frame.push(frameOf(cf as V8CallFrame));
-    const parent = v.parent;
-    raw.parentId.push(typeof parent === 'number' ? parent : NaN);
-    const hits = v.hitCount;
-    raw.hitCount.push(typeof hits === 'number' && hits > 0 && hits <= MAX_WEIGHT ? hits : 0);
-    const children = v.children;
-    if (Array.isArray(children)) {
-      for (let i = 0; i < children.length; i++) {
-        const c: unknown = children[i];
-        if (typeof c !== 'number') continue;
-        raw.edgeParent.push(at);
-        raw.edgeChild.push(c);
-      }
-    }
-  };
-
-  const result = await streamJson(
-    chunks,
-    {
-      element(key, v, offset) {
-        switch (key) {
-          case 'nodes':
-            return readNode(v, offset);
-          case 'samples':
-            return void raw.samples.push(number(key, v, offset));
-          case 'timeDeltas':
-            return void raw.timeDeltas.push(number(key, v, offset));
-          case 'timestamps':
-            return void raw.timestamps.push(number(key, v, offset));
-          case '':
-            throw new ImportError({
-              file,
-              offset,
-              message: 'not a V8 CPU profile: the file is a JSON array (a trace?), expected an object with "nodes"',
-            });
-          case 'traceEvents':
-            throw new ImportError({ file, offset, message: 'not a V8 CPU profile: this is a trace-event file ("traceEvents")' });
-        }
-      },
-      // Offsets serve only error messages, which get them from the stream (see `places`).
-      places: false,
-      value(key, v) {
-        if (key === 'head') raw.head = v;
-        else if (key === 'startTime' && isTime(v)) raw.startTime = v;
-        else if (key === 'endTime' && isTime(v)) raw.endTime = v;
-      },
-    },
-    file,
-  );
-  if (result.truncated) {
-    throw new ImportError({
-      file,
-      offset: result.bytes,
-      message:
-        'the file ends before the profile is complete (cut off while copying?). V8 writes a .cpuprofile whole, ' +
-        'and the end holds the samples and their times, so a cut-off profile would silently lose samples',
-    });
-  }
-  if (result.root !== 'object')
-    throw new ImportError({ file, offset: 0, message: 'not a V8 CPU profile: expected a JSON object with "nodes"' });
-  return raw;
 }
 
 /**
@@ -378,7 +208,7 @@ export const cpuprofileImporter: Importer = {
     const frames = new FrameTableBuilder();
     const tree = new CallTreeBuilder();
     const warnings: string[] = [];
-    const raw = await read(file, source.chunks(), frames);
+    const raw = await readRaw(file, source.chunks(), frames);
     const legacy = raw.head !== undefined && raw.ids.length === 0;
     if (!legacy && raw.ids.length === 0)
       throw new ImportError({ file, message: 'not a V8 CPU profile: no "nodes" (and no legacy "head")' });
