@@ -25,7 +25,8 @@ import { streamJson } from '../json-stream';
 import { HermesSamples } from './trace-hermes';
 import { ChromeSamples } from './trace-samples';
 import { buildThreads, chooseThreads, threadInfo, threadRootName } from './trace-threads';
-import { AsyncSpans, BEGIN, COMPLETE, END, SpanFrames, SyncSpans } from './trace-spans';
+import { AsyncSpans } from './trace-async-spans';
+import { BEGIN, COMPLETE, END, SpanFrames, SyncSpans } from './trace-spans';
 import { StatTable } from './trace-stats';
 
 type Obj = Record<string, unknown>;

@@ -5,10 +5,7 @@
  *   writes an `X` when it completes, after the spans nested in it), so each one is kept as a small
  *   record (numbers only, 36 bytes) and the threads are replayed at the end the way speedscope's
  *   trace-event importer does it, which is the reference the tests compare with;
- * - async `b`/`e` spans (and the legacy `S`/`F`), paired as they stream by on category + id (+
- *   scope, id2) and nested per id as the format specifies: Node writes `PROMISE` at init and
- *   `PROMISE_CALLBACK` around each callback under the same id, so callbacks nest under the
- *   resource. Only the open ones are kept; finished ones only add to a small path trie.
+ * - async `b`/`e` spans (and the legacy `S`/`F`): see trace-async-spans.ts.
  */
 import type { CallTreeBuilder, FrameInput } from '../../model/builders';
 import { GrowFloat64, GrowInt32 } from '../../model/grow';
@@ -158,42 +155,8 @@ export class SyncSpans {
    * differs is ignored, and what is still open at the end closes at the thread's last time.
    */
   private replayThread(thread: number, records: number[], sink: SpanSink): void {
-    // Local copies, indexed by position in `records`. Times are rebased on the thread's first
-    // one before X ends are computed, as speedscope does, so that float rounding agrees with it.
-    const m = records.length;
-    const kind = new Uint8Array(m);
-    const start = new Float64Array(m);
-    const stop = new Float64Array(m);
-    const nameId = new Int32Array(m);
-    const key = new Int32Array(m);
-    let first = Infinity;
-    for (const r of records) first = Math.min(first, this.ts.data[r]!);
-    for (let i = 0; i < m; i++) {
-      const r = records[i]!;
-      kind[i] = this.threadKind.data[r]! & 3;
-      start[i] = this.ts.data[r]! - first;
-      stop[i] = start[i]! + this.dur.data[r]!;
-      nameId[i] = this.nameId.data[r]!;
-      key[i] = this.key.data[r]!;
-    }
-    const begins: number[] = [];
-    const ends: number[] = [];
-    const completes: number[] = [];
-    for (let i = 0; i < m; i++) {
-      if (kind[i] === BEGIN) begins.push(i);
-      else if (kind[i] === END) ends.push(i);
-      else completes.push(i);
-    }
-    // Two X at the same ts: the longer one must be the parent.
-    completes.sort((a, b) => start[a]! - start[b]! || stop[b]! - start[b]! - (stop[a]! - start[a]!) || a - b);
-    for (const i of completes) {
-      begins.push(i);
-      ends.push(i);
-    }
-    // Array.prototype.sort is stable, as the ties need.
-    begins.sort((a, b) => start[a]! - start[b]!);
-    ends.sort((a, b) => stop[a]! - stop[b]!);
-
+    const s = this.collect(records);
+    const { begins, ends } = queues(s);
     const { tree } = sink;
     const open: number[] = []; // the open spans (positions in `records`), outermost first
     const nodes: number[] = [sink.threadNode(thread)]; // tree nodes: the thread, then one per open span
@@ -203,219 +166,137 @@ export class SyncSpans {
       if (open.length > 0) tree.addSelf(nodes[nodes.length - 1]!, t - last);
       last = t;
     };
-
     let bi = 0;
     let ei = 0;
     while (bi < begins.length || ei < ends.length) {
-      let takeBegin: boolean;
-      if (ei >= ends.length) takeBegin = true;
-      else if (bi >= begins.length) takeBegin = false;
-      else {
-        const b = begins[bi]!;
-        const e = ends[ei]!;
-        const bt = start[b]!;
-        const et = stop[e]!;
-        takeBegin = bt < et || (bt === et && nameId[b] === nameId[e] && key[b] === key[e]);
-      }
-      if (takeBegin) {
+      if (ei >= ends.length || (bi < begins.length && beginsFirst(s, begins[bi]!, ends[ei]!))) {
         const b = begins[bi++]!;
-        advance(start[b]!);
+        advance(s.start[b]!);
         open.push(b);
         nodes.push(tree.child(nodes[nodes.length - 1]!, sink.frame(this.spec.data[records[b]!]!)));
         continue;
       }
       const top = open.length > 0 ? open[open.length - 1]! : -1;
-      if (top >= 0) {
-        // Bring forward an end at the same time that matches the top of the stack: by name and
-        // args first, then by name.
-        const t0 = stop[ends[ei]!]!;
-        const limit = Math.min(ends.length, ei + SAME_TS_SCAN_LIMIT);
-        let found = -1;
-        for (let i = ei + 1; i < limit && stop[ends[i]!] === t0; i++) {
-          const e = ends[i]!;
-          if (nameId[e] === nameId[top] && key[e] === key[top]) {
-            found = i;
-            break;
-          }
-        }
-        if (found < 0) {
-          for (let i = ei + 1; i < limit && stop[ends[i]!] === t0; i++) {
-            if (nameId[ends[i]!] === nameId[top]) {
-              found = i;
-              break;
-            }
-          }
-        }
-        if (found > ei) {
-          const tmp = ends[ei]!;
-          ends[ei] = ends[found]!;
-          ends[found] = tmp;
-        }
-      }
+      if (top >= 0) bringForwardMatch(s, ends, ei, top);
       const e = ends[ei++]!;
       if (top < 0) {
         this.unmatchedEnds++;
         continue;
       }
-      if (nameId[e] !== nameId[top]) {
+      if (s.nameId[e] !== s.nameId[top]) {
         this.mismatchedEnds++;
         continue;
       }
-      const t = stop[e]!;
+      const t = s.stop[e]!;
       advance(t);
       open.pop();
       nodes.pop();
       // Its start back on the trace's clock: spans of other threads are put together with it.
-      if (kind[top] === BEGIN) sink.addDuration(this.stat.data[records[top]!]!, start[top]! + first, Math.max(0, t - start[top]!));
+      if (s.kind[top] === BEGIN) sink.addDuration(this.stat.data[records[top]!]!, s.start[top]! + s.first, Math.max(0, t - s.start[top]!));
     }
     // Spans never ended close at the thread's last time, which adds nothing more.
     this.stillOpen += open.length;
   }
-}
-
-interface OpenAsync {
-  name: string;
-  /** its path in the trie: the names of the open spans of its id, outermost first */
-  path: number;
-  ts: number;
-  stat: number;
-  /** time of the spans nested in this one that have ended */
-  childTime: number;
-}
-
-/** Path trie key: parent path * SPEC_SPACE + spec (exact while paths stay below 2^27). */
-const SPEC_SPACE = 2 ** 26;
-
-export class AsyncSpans {
-  /** open spans by group (process, category, scope) and then id: two short lookups, no key built per event */
-  private readonly open = new Map<string, Map<string, OpenAsync[]>>();
-  // Path trie: path 0 is the `async` root; a path's parent always has a smaller index.
-  private readonly pathIndex = new Map<number, number>();
-  private readonly pathParent: number[] = [-1];
-  private readonly pathSpec: number[] = [-1];
-  private readonly pathSelf: number[] = [0];
-  /** self time of outermost spans (a resource's lifetime), kept apart: see `materialize` */
-  private readonly pathLifetime: number[] = [0];
-  private readonly pathEnded: number[] = [0];
-  /** a span ended inside another of the same id (Node's `*_CALLBACK` inside its resource) */
-  private nested = false;
-
-  /** ends met with no open span of that id */
-  unmatchedEnds = 0;
-  /** spans closed because an enclosing span of the same id ended first */
-  closedByParent = 0;
-  /** spans that ended before they began (clamped to zero) */
-  negative = 0;
-
-  constructor(
-    private readonly frames: SpanFrames,
-    private readonly addDuration: (stat: number, start: number, duration: number) => void,
-  ) {}
-
-  get hasSpans(): boolean {
-    for (let p = 1; p < this.pathEnded.length; p++) if (this.pathEnded[p]! > 0) return true;
-    return false;
-  }
-
-  begin(group: string, id: string, name: string, ts: number, stat: number): void {
-    let ids = this.open.get(group);
-    if (!ids) this.open.set(group, (ids = new Map()));
-    let stack = ids.get(id);
-    if (!stack) ids.set(id, (stack = []));
-    const parent = stack.length > 0 ? stack[stack.length - 1]!.path : 0;
-    stack.push({ name, path: this.pathChild(parent, this.frames.spec(name, undefined)), ts, stat, childTime: 0 });
-  }
-
-  end(group: string, id: string, name: string, ts: number): void {
-    const ids = this.open.get(group);
-    const stack = ids?.get(id);
-    if (!ids || !stack) {
-      this.unmatchedEnds++;
-      return;
-    }
-    // An end names the span it ends; one without a name ends the innermost.
-    let at = stack.length - 1;
-    if (name !== '') while (at >= 0 && stack[at]!.name !== name) at--;
-    if (at < 0) {
-      this.unmatchedEnds++;
-      return;
-    }
-    while (stack.length - 1 > at) {
-      this.close(stack, ts);
-      this.closedByParent++;
-    }
-    this.close(stack, ts);
-    if (stack.length === 0) ids.delete(id);
-  }
-
-  private close(stack: OpenAsync[], ts: number): void {
-    const span = stack.pop()!;
-    let dur = ts - span.ts;
-    if (!(dur >= 0)) {
-      this.negative++;
-      dur = 0;
-    }
-    const parent = stack[stack.length - 1];
-    const self = Math.max(0, dur - span.childTime);
-    if (parent) {
-      this.pathSelf[span.path]! += self;
-      parent.childTime += dur;
-      this.nested = true;
-    } else this.pathLifetime[span.path]! += self;
-    this.pathEnded[span.path]!++;
-    this.addDuration(span.stat, span.ts, dur);
-  }
-
-  private pathChild(parent: number, spec: number): number {
-    const k = parent * SPEC_SPACE + spec;
-    let p = this.pathIndex.get(k);
-    if (p === undefined) {
-      p = this.pathParent.length;
-      this.pathIndex.set(k, p);
-      this.pathParent.push(parent);
-      this.pathSpec.push(spec);
-      this.pathSelf.push(0);
-      this.pathLifetime.push(0);
-      this.pathEnded.push(0);
-    }
-    return p;
-  }
-
-  /** Names and counts of the spans never ended, most frequent first. */
-  unfinished(): { total: number; byName: [string, number][] } {
-    const counts = new Map<string, number>();
-    let total = 0;
-    for (const ids of this.open.values()) {
-      for (const stack of ids.values()) {
-        for (const s of stack) {
-          counts.set(s.name, (counts.get(s.name) ?? 0) + 1);
-          total++;
-        }
-      }
-    }
-    return { total, byName: [...counts].sort((a, b) => b[1] - a[1]) };
-  }
 
   /**
-   * Adds the finished spans under `root` (the `async` node). Paths of spans that never ended
-   * (and hold no finished ones) are left out.
-   *
-   * Weights: where callbacks nest inside their resource's span (Node writes `PROMISE` from init
-   * to destroy and `PROMISE_CALLBACK` around each run of its callback), a resource's own width is
-   * only the time its callbacks ran: lifetimes — 1,500 s of mostly idle promises in a 3 s run —
-   * would dwarf everything the threads did and are not time spent. Lifetimes stay in the event
-   * statistics (duration). Traces without such nesting keep each span's duration.
+   * Local copies of one thread's records, indexed by position in `records`. Times are rebased on
+   * the thread's first one before X ends are computed, as speedscope does, so that float
+   * rounding agrees with it.
    */
-  materialize(tree: CallTreeBuilder, root: number, frame: (spec: number) => number): void {
-    const n = this.pathParent.length;
-    const used = new Uint8Array(n);
-    for (let p = n - 1; p > 0; p--) if (used[p] || this.pathEnded[p]! > 0) used[this.pathParent[p]!] = used[p] = 1;
-    const node = new Int32Array(n);
-    node[0] = root;
-    for (let p = 1; p < n; p++) {
-      if (!used[p]) continue;
-      node[p] = tree.child(node[this.pathParent[p]!]!, frame(this.pathSpec[p]!));
-      tree.addSelf(node[p]!, this.pathSelf[p]! + (this.nested ? 0 : this.pathLifetime[p]!));
+  private collect(records: number[]): ThreadSpans {
+    const m = records.length;
+    const s = new ThreadSpans(m);
+    let first = Infinity;
+    for (const r of records) first = Math.min(first, this.ts.data[r]!);
+    s.first = first;
+    for (let i = 0; i < m; i++) {
+      const r = records[i]!;
+      s.kind[i] = this.threadKind.data[r]! & 3;
+      s.start[i] = this.ts.data[r]! - first;
+      s.stop[i] = s.start[i]! + this.dur.data[r]!;
+      s.nameId[i] = this.nameId.data[r]!;
+      s.key[i] = this.key.data[r]!;
     }
+    return s;
+  }
+}
+
+/** One thread's spans (see `SyncSpans.collect`). */
+class ThreadSpans {
+  readonly kind: Uint8Array;
+  readonly start: Float64Array;
+  readonly stop: Float64Array;
+  readonly nameId: Int32Array;
+  readonly key: Int32Array;
+  /** the thread's first time, which `start` and `stop` are counted from */
+  first = 0;
+
+  constructor(m: number) {
+    this.kind = new Uint8Array(m);
+    this.start = new Float64Array(m);
+    this.stop = new Float64Array(m);
+    this.nameId = new Int32Array(m);
+    this.key = new Int32Array(m);
+  }
+}
+
+/** The begin queue sorted by start and the end queue by stop, file order breaking ties; an X is in both. */
+function queues(s: ThreadSpans): { begins: number[]; ends: number[] } {
+  const { kind, start, stop } = s;
+  const begins: number[] = [];
+  const ends: number[] = [];
+  const completes: number[] = [];
+  for (let i = 0; i < kind.length; i++) {
+    if (kind[i] === BEGIN) begins.push(i);
+    else if (kind[i] === END) ends.push(i);
+    else completes.push(i);
+  }
+  // Two X at the same ts: the longer one must be the parent.
+  completes.sort((a, b) => start[a]! - start[b]! || stop[b]! - start[b]! - (stop[a]! - start[a]!) || a - b);
+  for (const i of completes) {
+    begins.push(i);
+    ends.push(i);
+  }
+  // Array.prototype.sort is stable, as the ties need.
+  begins.sort((a, b) => start[a]! - start[b]!);
+  ends.sort((a, b) => stop[a]! - stop[b]!);
+  return { begins, ends };
+}
+
+/** Whether begin `b` is taken before end `e`: it is earlier, or at the same time the same span (a zero-length one). */
+function beginsFirst(s: ThreadSpans, b: number, e: number): boolean {
+  const bt = s.start[b]!;
+  const et = s.stop[e]!;
+  return bt < et || (bt === et && s.nameId[b] === s.nameId[e] && s.key[b] === s.key[e]);
+}
+
+/**
+ * Brings to `ends[ei]` an end at the same time that matches the open span `top`: by name and args
+ * first, then by name (looking at most SAME_TS_SCAN_LIMIT ends ahead).
+ */
+function bringForwardMatch(s: ThreadSpans, ends: number[], ei: number, top: number): void {
+  const { stop, nameId, key } = s;
+  const t0 = stop[ends[ei]!]!;
+  const limit = Math.min(ends.length, ei + SAME_TS_SCAN_LIMIT);
+  let found = -1;
+  for (let i = ei + 1; i < limit && stop[ends[i]!] === t0; i++) {
+    const e = ends[i]!;
+    if (nameId[e] === nameId[top] && key[e] === key[top]) {
+      found = i;
+      break;
+    }
+  }
+  if (found < 0) {
+    for (let i = ei + 1; i < limit && stop[ends[i]!] === t0; i++) {
+      if (nameId[ends[i]!] === nameId[top]) {
+        found = i;
+        break;
+      }
+    }
+  }
+  if (found > ei) {
+    const tmp = ends[ei]!;
+    ends[ei] = ends[found]!;
+    ends[found] = tmp;
   }
 }
