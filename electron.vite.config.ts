@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
@@ -7,6 +8,8 @@ import { defineConfig } from 'electron-vite';
  * cannot be ES modules) and the renderer, which is also served as a plain web page where no
  * Electron binary exists. The `flamelens` command line is built by vite.cli.config.ts.
  */
+const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
+
 export default defineConfig({
   main: {
     build: {
@@ -24,6 +27,8 @@ export default defineConfig({
     root: 'renderer',
     base: './',
     plugins: [react()],
+    // the version the About box shows
+    define: { __FLAMELENS_VERSION__: JSON.stringify(version) },
     worker: { format: 'es' },
     build: {
       outDir: resolve('out/renderer'),

@@ -41,12 +41,14 @@ describe('menu', () => {
     const t = menuTemplate({ isMac: false, isPackaged: true, recent: [], actions: a });
     expect(t.map((m) => m.label ?? m.role)).toEqual(['File', 'editMenu', 'View', 'help']);
     const expected: [string, string][] = [
+      ['Save Workspace…', 'save'],
       ['Export…', 'export'],
       ['Reset Zoom', 'reset-zoom'],
       ['Zoom Out', 'zoom-out'],
       ['Toggle Layout', 'toggle-layout'],
       ['Toggle Icicle', 'toggle-orientation'],
       ['Find…', 'find'],
+      ['Keyboard Shortcuts', 'shortcuts'],
       ['About Flamelens', 'about'],
     ];
     for (const [label, cmd] of expected) {

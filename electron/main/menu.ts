@@ -46,6 +46,7 @@ export function menuTemplate({ isMac, isPackaged, recent, actions }: MenuOptions
       { label: 'Open Folder…', accelerator: 'CmdOrCtrl+Shift+O', click: () => actions.openFolder() },
       { label: 'Open Recent', submenu: recentItems },
       { type: 'separator' },
+      command('Save Workspace…', 'save', 'CmdOrCtrl+S'),
       command('Export…', 'export', 'CmdOrCtrl+E'),
       ...(isMac ? [] : [{ type: 'separator' as const }, { role: 'quit' as const }]),
     ],
@@ -57,8 +58,8 @@ export function menuTemplate({ isMac, isPackaged, recent, actions }: MenuOptions
       command('Reset Zoom', 'reset-zoom', 'Escape'),
       command('Zoom Out', 'zoom-out', 'Backspace'),
       { type: 'separator' },
-      command('Toggle Layout', 'toggle-layout'),
-      command('Toggle Icicle', 'toggle-orientation'),
+      command('Toggle Layout', 'toggle-layout', 'L'),
+      command('Toggle Icicle', 'toggle-orientation', 'I'),
       { type: 'separator' },
       command('Find…', 'find', 'CmdOrCtrl+F'),
       ...(isPackaged ? [] : [{ type: 'separator' as const }, { role: 'reload' as const }, { role: 'toggleDevTools' as const }]),
@@ -67,7 +68,7 @@ export function menuTemplate({ isMac, isPackaged, recent, actions }: MenuOptions
 
   const help: MenuItemConstructorOptions = {
     role: 'help',
-    submenu: [command('About Flamelens', 'about')],
+    submenu: [command('Keyboard Shortcuts', 'shortcuts', 'Shift+/'), command('About Flamelens', 'about')],
   };
 
   return [...(isMac ? [{ role: 'appMenu' as const }] : []), file, { role: 'editMenu' }, view, help];

@@ -28,16 +28,19 @@ export interface FolderRef {
 export type ChosenItem = { kind: 'file'; file: FileRef } | { kind: 'folder'; folder: FolderRef };
 
 /** Commands the native menu sends to the renderer. */
-export type MenuCommand = 'open' | 'export' | 'reset-zoom' | 'zoom-out' | 'toggle-layout' | 'toggle-orientation' | 'find' | 'about';
+export type MenuCommand =
+  'open' | 'save' | 'export' | 'reset-zoom' | 'zoom-out' | 'toggle-layout' | 'toggle-orientation' | 'find' | 'shortcuts' | 'about';
 
 export const MENU_COMMANDS: readonly MenuCommand[] = [
   'open',
+  'save',
   'export',
   'reset-zoom',
   'zoom-out',
   'toggle-layout',
   'toggle-orientation',
   'find',
+  'shortcuts',
   'about',
 ];
 

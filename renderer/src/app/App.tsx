@@ -10,8 +10,11 @@ import { host } from '../host/host';
 import { openChosen, openSources, sourcesFromDrop, withDiskPaths } from '../import/open';
 import { useStore } from '../store/store';
 import { TraceStats } from '../trace-stats/TraceStats';
+import { type CommandContext, commandForKey, runCommand } from './commands';
 import { RemovedNotice } from './RemovedNotice';
+import { ShortcutsDialog } from './ShortcutsDialog';
 import { ErrorBoundary } from './ErrorBoundary';
+import { dialogOpen } from './dialog-escape';
 import { Toolbar } from './Toolbar';
 import { type AppView, ViewPanel, ViewTabs } from './ViewTabs';
 
@@ -27,6 +30,7 @@ export function App() {
   const [dragging, setDragging] = useState(false);
   const [view, setView] = useState<AppView>('flamegraphs');
   const [exporting, setExporting] = useState(false);
+  const [shortcuts, setShortcuts] = useState(false);
   const [recovered, setRecovered] = useState<Recovered | undefined>(undefined);
   const recoveryDecided = useRef<() => void>(() => {});
   const fileInput = useRef<HTMLInputElement>(null);
@@ -55,57 +59,23 @@ export function App() {
       else autosave();
     })();
     recoveryDecided.current = autosave;
-    const offMenu = host.onMenuCommand((cmd) => {
-      const s = useStore.getState();
-      if (cmd === 'open') open();
-      else if (cmd === 'reset-zoom') s.focusReset();
-      else if (cmd === 'zoom-out') s.focusUp();
-      else if (cmd === 'toggle-layout') s.layoutChosen(s.layout === 'rows' ? 'columns' : 'rows');
-      else if (cmd === 'toggle-orientation') s.orientationChosen(s.orientation === 'flame' ? 'icicle' : 'flame');
-      else if (cmd === 'find') searchRef.current?.focus();
-      else if (cmd === 'export') setExporting(true);
-    });
+    const ctx: CommandContext = {
+      open,
+      openFolder,
+      save: () => void saveWorkspace().catch((e: Error) => useStore.getState().noticeShown(`Saving failed: ${e.message}`)),
+      exportPicture: () => setExporting(true),
+      focusSearch: () => searchRef.current?.focus(),
+      showShortcuts: () => setShortcuts(true),
+      showView: setView,
+    };
+    const offMenu = host.onMenuCommand((cmd) => runCommand(cmd, ctx));
     const offOpen = host.onOpenItems(openChosen);
     const onKey = (ev: KeyboardEvent) => {
-      const s = useStore.getState();
-      if ((ev.ctrlKey || ev.metaKey) && ev.key.toLowerCase() === 'f') {
-        ev.preventDefault();
-        searchRef.current?.focus();
-        return;
-      }
-      if ((ev.ctrlKey || ev.metaKey) && ev.key.toLowerCase() === 'e') {
-        ev.preventDefault();
-        setExporting(true);
-        return;
-      }
-      if ((ev.ctrlKey || ev.metaKey) && ev.key.toLowerCase() === 's') {
-        ev.preventDefault();
-        void saveWorkspace().catch((e: Error) => s.noticeShown(`Saving failed: ${e.message}`));
-        return;
-      }
-      if ((ev.ctrlKey || ev.metaKey) && ev.key.toLowerCase() === 'o') {
-        ev.preventDefault();
-        if (ev.shiftKey) openFolder();
-        else open();
-        return;
-      }
-      if (typing(ev)) return;
-      if ((ev.ctrlKey || ev.metaKey) && (ev.key.toLowerCase() === 'y' || (ev.key.toLowerCase() === 'z' && ev.shiftKey))) {
-        ev.preventDefault();
-        s.annotationsRedone();
-        return;
-      }
-      if ((ev.ctrlKey || ev.metaKey) && ev.key.toLowerCase() === 'z') {
-        ev.preventDefault();
-        s.annotationsUndone();
-        return;
-      }
-      if (ev.key === 'Escape' && s.pointerMode !== 'inspect') s.pointerModeChosen('inspect');
-      else if (ev.key === 'Escape') s.focusReset();
-      else if (ev.key === 'Backspace') {
-        ev.preventDefault();
-        s.focusUp();
-      }
+      const press = { key: ev.key, mod: ev.ctrlKey || ev.metaKey, shift: ev.shiftKey };
+      const command = commandForKey(press, typing(ev) || dialogOpen());
+      if (!command) return;
+      ev.preventDefault();
+      command.run(ctx);
     };
     window.addEventListener('keydown', onKey);
     return () => {
@@ -242,6 +212,11 @@ export function App() {
       {exporting && (
         <ErrorBoundary what="The export dialog" dialog onClose={() => setExporting(false)}>
           <ExportDialog onClose={() => setExporting(false)} />
+        </ErrorBoundary>
+      )}
+      {shortcuts && (
+        <ErrorBoundary what="The shortcuts" dialog onClose={() => setShortcuts(false)}>
+          <ShortcutsDialog onClose={() => setShortcuts(false)} />
         </ErrorBoundary>
       )}
       {dragging && (

@@ -25,7 +25,11 @@ export function Toolbar({ onOpen, onOpenFolder, onExport, searchRef }: Props) {
       <button type="button" onClick={onOpenFolder} title="Open a 0x output folder (Ctrl+Shift+O)">
         Open folder…
       </button>
-      <button type="button" onClick={() => void saveWorkspace().catch((e: Error) => useStore.getState().noticeShown(`Saving failed: ${e.message}`))} title="Save the comparison as a .flamelens workspace (Ctrl+S)">
+      <button
+        type="button"
+        onClick={() => void saveWorkspace().catch((e: Error) => useStore.getState().noticeShown(`Saving failed: ${e.message}`))}
+        title="Save the comparison as a .flamelens workspace (Ctrl+S)"
+      >
         Save
       </button>
       <button type="button" onClick={onExport} title="Export a picture or data (Ctrl+E)">
@@ -34,17 +38,35 @@ export function Toolbar({ onOpen, onOpenFolder, onExport, searchRef }: Props) {
       <SearchBar inputRef={searchRef} />
       <DiffControls />
       <div className="view-controls" role="group" aria-label="View">
-        <button type="button" aria-pressed={layout === 'columns'} onClick={() => s.layoutChosen(layout === 'rows' ? 'columns' : 'rows')} title="Stack panes or place them in columns">
+        <button
+          type="button"
+          aria-pressed={layout === 'columns'}
+          onClick={() => s.layoutChosen(layout === 'rows' ? 'columns' : 'rows')}
+          title="Stack panes or place them in columns"
+        >
           {layout === 'rows' ? 'Columns' : 'Rows'}
         </button>
-        <button type="button" aria-pressed={orientation === 'icicle'} onClick={() => s.orientationChosen(orientation === 'flame' ? 'icicle' : 'flame')}>
+        <button
+          type="button"
+          aria-pressed={orientation === 'icicle'}
+          onClick={() => s.orientationChosen(orientation === 'flame' ? 'icicle' : 'flame')}
+        >
           {orientation === 'flame' ? 'Icicle' : 'Flame'}
         </button>
-        <button type="button" aria-pressed={sort === 'weight'} onClick={() => s.sortChosen(sort === 'name' ? 'weight' : 'name')} title="Order children by name (aligned across panes) or heaviest first">
+        <button
+          type="button"
+          aria-pressed={sort === 'weight'}
+          onClick={() => s.sortChosen(sort === 'name' ? 'weight' : 'name')}
+          title="Order children by name (aligned across panes) or heaviest first"
+        >
           {sort === 'name' ? 'Heaviest first' : 'By name'}
         </button>
         <label className="check">
-          <input type="checkbox" checked={palette === 'colorblind'} onChange={(e) => s.paletteChosen(e.currentTarget.checked ? 'colorblind' : 'default')} />
+          <input
+            type="checkbox"
+            checked={palette === 'colorblind'}
+            onChange={(e) => s.paletteChosen(e.currentTarget.checked ? 'colorblind' : 'default')}
+          />
           Colour-blind palette
         </label>
       </div>

@@ -14,6 +14,11 @@ function onKey(ev: KeyboardEvent): void {
   open[open.length - 1]!.current();
 }
 
+/** Whether a dialog is open (the app's single-key shortcuts then wait). */
+export function dialogOpen(): boolean {
+  return open.length > 0;
+}
+
 /** Makes Esc close this dialog while it is mounted (and on top of any other). */
 export function useEscapeCloses(close: () => void): void {
   const ref = useRef(close);

@@ -34,7 +34,7 @@ function Breadcrumbs() {
           </button>
         </span>
       ))}
-      <span className="muted hint">Esc resets · Backspace goes up</span>
+      <span className="muted hint">Esc resets · Backspace goes up · ? shortcuts</span>
     </nav>
   );
 }
