@@ -16,7 +16,8 @@ import { ShortcutsDialog } from './ShortcutsDialog';
 import { ErrorBoundary } from './ErrorBoundary';
 import { dialogOpen } from './dialog-escape';
 import { Toolbar } from './Toolbar';
-import { type AppView, ViewPanel, ViewTabs } from './ViewTabs';
+import { ViewPanel, ViewTabs } from './ViewTabs';
+import { SandwichView } from '../sandwich/SandwichView';
 
 /** Whether a key press belongs to a text field rather than to the app's shortcuts. */
 function typing(ev: KeyboardEvent): boolean {
@@ -24,11 +25,14 @@ function typing(ev: KeyboardEvent): boolean {
   return !!t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || t.isContentEditable);
 }
 
+const VIEW_NAMES = { flamegraphs: 'The comparison', sandwich: 'The sandwich view', 'trace-stats': 'The trace statistics' } as const;
+
 export function App() {
   const runs = useStore((s) => s.runs);
   const notice = useStore((s) => s.notice);
   const [dragging, setDragging] = useState(false);
-  const [view, setView] = useState<AppView>('flamegraphs');
+  const view = useStore((s) => s.appView);
+  const setView = useStore((s) => s.appViewChosen);
   const [exporting, setExporting] = useState(false);
   const [shortcuts, setShortcuts] = useState(false);
   const [recovered, setRecovered] = useState<Recovered | undefined>(undefined);
@@ -66,7 +70,7 @@ export function App() {
       exportPicture: () => setExporting(true),
       focusSearch: () => searchRef.current?.focus(),
       showShortcuts: () => setShortcuts(true),
-      showView: setView,
+      showView: (v) => useStore.getState().appViewChosen(v),
     };
     const offMenu = host.onMenuCommand((cmd) => runCommand(cmd, ctx));
     const offOpen = host.onOpenItems(openChosen);
@@ -197,8 +201,8 @@ export function App() {
         <>
           <ViewTabs view={view} onChange={setView} />
           <ViewPanel view={view}>
-            <ErrorBoundary what={view === 'trace-stats' ? 'The trace statistics' : 'The comparison'} resetKey={view}>
-              {view === 'trace-stats' ? <TraceStats /> : <Comparison />}
+            <ErrorBoundary what={VIEW_NAMES[view]} resetKey={view}>
+              {view === 'trace-stats' ? <TraceStats /> : view === 'sandwich' ? <SandwichView /> : <Comparison />}
             </ErrorBoundary>
           </ViewPanel>
         </>

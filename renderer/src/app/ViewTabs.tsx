@@ -1,14 +1,14 @@
 /**
- * The app's two views of the open runs: synchronized flamegraphs, and the trace-event statistics
- * table. ARIA tabs: arrow keys move between them, the panel is labelled by its tab.
+ * The app's views of the open runs: synchronized flamegraphs, one function's callers and callees
+ * (sandwich), and the trace-event statistics table. ARIA tabs: arrow keys move between them, the panel is labelled by its tab.
  */
 import type { ReactNode } from 'react';
+import type { AppView } from '../store/panel-slice';
 import './view-tabs.css';
-
-export type AppView = 'flamegraphs' | 'trace-stats';
 
 const TABS: { id: AppView; label: string }[] = [
   { id: 'flamegraphs', label: 'Flamegraphs' },
+  { id: 'sandwich', label: 'Sandwich' },
   { id: 'trace-stats', label: 'Trace statistics' },
 ];
 

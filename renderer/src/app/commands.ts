@@ -5,7 +5,7 @@
  */
 import type { MenuCommand } from '../../../shared/ipc/contract';
 import { useStore } from '../store/store';
-import type { AppView } from './ViewTabs';
+import type { AppView } from '../store/panel-slice';
 
 /** What commands need from the app around them (its dialogs and fields). */
 export interface CommandContext {
@@ -26,7 +26,15 @@ export interface KeyPress {
 }
 
 export type CommandId =
-  MenuCommand | 'open-folder' | 'save' | 'undo' | 'redo' | 'inspect' | 'shortcuts' | 'view-flamegraphs' | 'view-trace-stats';
+  | MenuCommand
+  | 'open-folder'
+  | 'undo'
+  | 'redo'
+  | 'inspect'
+  | 'view-flamegraphs'
+  | 'view-sandwich'
+  | 'view-trace-stats'
+  | 'sandwich-hovered';
 
 export interface Command {
   id: CommandId;
@@ -109,11 +117,26 @@ export const COMMANDS: readonly Command[] = [
   },
   { id: 'view-flamegraphs', label: 'Show the flamegraphs', keys: ['1'], matches: plain('1'), run: (c) => c.showView('flamegraphs') },
   {
-    id: 'view-trace-stats',
-    label: 'Show the trace statistics',
+    id: 'view-sandwich',
+    label: "Show a function's callers and callees",
     keys: ['2'],
     matches: plain('2'),
+    run: (c) => c.showView('sandwich'),
+  },
+  {
+    id: 'view-trace-stats',
+    label: 'Show the trace statistics',
+    keys: ['3'],
+    matches: plain('3'),
     run: (c) => c.showView('trace-stats'),
+  },
+  {
+    id: 'sandwich-hovered',
+    label: 'Callers and callees of the frame under the pointer',
+    keys: ['S'],
+    matches: (k) => !k.mod && k.key.toLowerCase() === 's',
+    when: () => state().hoveredKey !== null,
+    run: () => state().sandwichShown(state().hoveredKey!),
   },
   { id: 'shortcuts', label: 'Keyboard shortcuts', keys: ['?'], matches: plain('?'), run: (c) => c.showShortcuts() },
   { id: 'about', label: 'About Flamelens', keys: [], run: (c) => c.showShortcuts() },

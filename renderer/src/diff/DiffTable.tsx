@@ -41,7 +41,8 @@ export function DiffTable() {
     );
   }
   const d = result?.diff;
-  const value = (side: 'baseline' | 'run', w: number) => (d!.measure === 'fraction' ? formatShare(shareOf(d!, side, w)) : formatWeight(w, d!.unit));
+  const value = (side: 'baseline' | 'run', w: number) =>
+    d!.measure === 'fraction' ? formatShare(shareOf(d!, side, w)) : formatWeight(w, d!.unit);
   return (
     <aside className="diff-table" aria-label="Diff table">
       <div className="diff-table-controls">
@@ -52,7 +53,11 @@ export function DiffTable() {
             </option>
           ))}
         </select>
-        <select aria-label="Which functions" value={status} onChange={(e) => s.tableStatusChosen(e.currentTarget.value as DiffStatus | 'all')}>
+        <select
+          aria-label="Which functions"
+          value={status}
+          onChange={(e) => s.tableStatusChosen(e.currentTarget.value as DiffStatus | 'all')}
+        >
           <option value="all">All changes</option>
           <option value="new">New</option>
           <option value="removed">Removed</option>
@@ -82,6 +87,18 @@ export function DiffTable() {
                 >
                   <td title={f.file}>
                     <span className={`status status-${f.status}`}>{f.status}</span> {f.name}
+                    <button
+                      type="button"
+                      className="sandwich-link"
+                      aria-label={`Callers and callees of ${f.name}`}
+                      title="Callers and callees in every run (sandwich)"
+                      onClick={(e) => {
+                        e.stopPropagation();
+                        useStore.getState().sandwichShown(f.key);
+                      }}
+                    >
+                      ⇅
+                    </button>
                     {f.file && <span className="muted file"> {f.file.replace(/^.*node_modules\//, '')}</span>}
                   </td>
                   <td>{value('baseline', f.baseline[measure])}</td>

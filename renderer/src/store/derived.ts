@@ -91,7 +91,7 @@ export function totalsFor(p: Profile, rw?: RangeWeights): Totals {
 const busyCache = lastOf<Profile, Float64Array>();
 
 /** Per-node self weights with idle samples left out (within the time range when there is one). */
-function busyFor(p: Profile, rw?: RangeWeights): Float64Array {
+export function busyFor(p: Profile, rw?: RangeWeights): Float64Array {
   return busyCache(p, rangeId(rw), () => busyWeights(p, rw?.self, idleFor(p)));
 }
 

@@ -2,12 +2,13 @@
 import { create } from 'zustand';
 import { type AnnotationsSlice, createAnnotationsSlice } from './annotations-slice';
 import { type DiffSlice, createDiffSlice } from './diff-slice';
+import { type PanelSlice, createPanelSlice } from './panel-slice';
 import { type RangesSlice, createRangesSlice } from './ranges-slice';
 import { type RunsSlice, createRunsSlice } from './runs-slice';
 import { type SearchSlice, createSearchSlice } from './search-slice';
 import { type ViewSlice, createViewSlice } from './view-slice';
 
-export type AppState = RunsSlice & ViewSlice & SearchSlice & DiffSlice & RangesSlice & AnnotationsSlice;
+export type AppState = RunsSlice & ViewSlice & SearchSlice & DiffSlice & RangesSlice & AnnotationsSlice & PanelSlice;
 
 export const useStore = create<AppState>()((...a) => ({
   ...createRunsSlice(...a),
@@ -16,4 +17,5 @@ export const useStore = create<AppState>()((...a) => ({
   ...createDiffSlice(...a),
   ...createRangesSlice(...a),
   ...createAnnotationsSlice(...a),
+  ...createPanelSlice(...a),
 }));

@@ -1,0 +1,327 @@
+/**
+ * The sandwich view: one function, chosen by name here or from the diff table, with what calls
+ * it (callers, inverted: the closest caller first) and what it calls (callees), every run side by
+ * side in columns with its weight and the change against the baseline. This is where a user sees
+ * which agent wrapper calls a hot function. Weights are each run's busy CPU (idle left out)
+ * within its time range, as the panes count them.
+ */
+import { useState } from 'react';
+import { formatWeight } from '../../../shared/diff/diff-query';
+import type { Profile, Unit } from '../../../shared/model/types';
+import { type Sandwich, type SandwichRow, sandwich, sandwichRows } from '../../../shared/view/sandwich';
+import { busyFor, comparedProfile, rangeFor, statsFor, totalsFor } from '../store/derived';
+import { useStore } from '../store/store';
+import './sandwich.css';
+
+interface Column {
+  id: string;
+  title: string;
+  baseline: boolean;
+  unit: Unit;
+  busy: number;
+  s: Sandwich | undefined;
+}
+
+const sandwichCache = new WeakMap<Float64Array, { key: string; s: Sandwich | undefined }>();
+
+/** The sandwich of `key` in `p` weighed by `self` (the same weights object gives the same sandwich). */
+function sandwichOf(p: Profile, key: string, self: Float64Array): Sandwich | undefined {
+  const hit = sandwichCache.get(self);
+  if (hit?.key === key) return hit.s;
+  const s = sandwich(p, key, self);
+  sandwichCache.set(self, { key, s });
+  return s;
+}
+
+/** Rows smaller than this share of the function's largest total are left out. */
+const MIN_SHARE = 0.002;
+
+export function SandwichView() {
+  const runs = useStore((s) => s.runs);
+  const baselineId = useStore((s) => s.baselineId);
+  const ranges = useStore((s) => s.ranges);
+  const matchEntry = useStore((s) => s.matchEntry);
+  const key = useStore((s) => s.sandwichKey);
+  const ready = runs.filter((r) => r.status === 'ready' && r.profile);
+  const baseline = ready.find((r) => r.id === baselineId)?.profile;
+  // each run as compared with the baseline (entry scripts matched), so keys line up
+  const profiles = ready.map((r) => ({ run: r, p: comparedProfile(r.profile!, baseline, matchEntry) }));
+
+  const columns: Column[] = profiles.map(({ run, p }) => {
+    const rw = rangeFor(p, ranges[run.id]);
+    return {
+      id: run.id,
+      title: run.title,
+      baseline: run.id === baselineId,
+      unit: p.unit,
+      busy: totalsFor(p, rw).busy,
+      s: key === undefined ? undefined : sandwichOf(p, key, busyFor(p, rw)),
+    };
+  });
+  const found = columns.find((c) => c.s)?.s;
+
+  return (
+    <section className="sandwich" aria-label="Sandwich">
+      <FunctionPicker profiles={profiles.map((x) => x.p)} chosen={found} />
+      {key !== undefined && !found && <p className="muted">No open run has this function.</p>}
+      {found && (
+        <>
+          <Summary columns={columns} />
+          <SandwichTable title={`Callers of ${found.name}`} hint="who calls it, closest caller first" columns={columns} which="callers" />
+          <SandwichTable
+            title={`Callees of ${found.name}`}
+            hint="what it calls, from every place it runs"
+            columns={columns}
+            which="callees"
+          />
+        </>
+      )}
+    </section>
+  );
+}
+
+/** A search over the functions of every run, heaviest first; choosing one shows its sandwich. */
+function FunctionPicker({ profiles, chosen }: { profiles: Profile[]; chosen: Sandwich | undefined }) {
+  const [text, setText] = useState('');
+  const all = heaviestFunctions(profiles);
+  const q = text.trim().toLowerCase();
+  const shown = (q ? all.filter((f) => f.name.toLowerCase().includes(q) || f.file.toLowerCase().includes(q)) : all).slice(0, 12);
+  return (
+    <div className="sandwich-picker">
+      <label>
+        Function{' '}
+        <input
+          type="search"
+          value={text}
+          placeholder={chosen ? chosen.name : 'name or file'}
+          aria-label="Function to show"
+          onChange={(e) => setText(e.currentTarget.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' && shown[0]) {
+              useStore.getState().sandwichShown(shown[0].key);
+              setText('');
+            }
+          }}
+        />
+      </label>
+      {chosen && (
+        <span className="sandwich-chosen" title={chosen.file}>
+          {chosen.name} <span className="muted">{shortFile(chosen.file)}</span>
+        </span>
+      )}
+      {(q || !chosen) && (
+        <ul className="sandwich-choices" aria-label="Functions">
+          {shown.map((f) => (
+            <li key={f.key}>
+              <button
+                type="button"
+                title={f.file}
+                onClick={() => {
+                  useStore.getState().sandwichShown(f.key);
+                  setText('');
+                }}
+              >
+                {f.name} <span className="muted">{shortFile(f.file)}</span>
+              </button>
+            </li>
+          ))}
+          {shown.length === 0 && <li className="muted">No function matches.</li>}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+interface FunctionEntry {
+  key: string;
+  name: string;
+  file: string;
+  weight: number;
+}
+
+const functionsCache = new WeakMap<Profile, FunctionEntry[]>();
+
+/** The functions of one run by frame key, heaviest first (weight: share of the run's total). */
+function functionsOf(p: Profile): FunctionEntry[] {
+  let list = functionsCache.get(p);
+  if (list) return list;
+  const st = statsFor(p);
+  const first = new Int32Array(st.keys.keys.length).fill(-1);
+  for (let f = 0; f < p.frames.length; f++) if (first[st.keys.ofFrame[f]!] === -1) first[st.keys.ofFrame[f]!] = f;
+  list = st.keys.keys.map((key, k) => ({
+    key,
+    name: p.frames.name[first[k]!]!,
+    file: p.frames.file[first[k]!]!,
+    weight: st.grandTotal > 0 ? st.total[k]! / st.grandTotal : 0,
+  }));
+  list.sort((a, b) => b.weight - a.weight);
+  functionsCache.set(p, list);
+  return list;
+}
+
+/** Functions of all runs by frame key, ranked by their largest share of a run's total. */
+function heaviestFunctions(profiles: Profile[]): FunctionEntry[] {
+  const byKey = new Map<string, FunctionEntry>();
+  for (const p of profiles)
+    for (const f of functionsOf(p)) {
+      const e = byKey.get(f.key);
+      if (!e || e.weight < f.weight) byKey.set(f.key, f);
+    }
+  return [...byKey.values()].sort((a, b) => b.weight - a.weight);
+}
+
+function shortFile(file: string): string {
+  return file.replace(/^.*node_modules\//, '').replace(/^file:\/\//, '');
+}
+
+function share(w: number, busy: number): string {
+  return busy > 0 ? `${((w / busy) * 100).toFixed(1)}%` : '';
+}
+
+function delta(w: number, base: number | undefined, unit: Unit): string {
+  if (base === undefined) return '';
+  const d = w - base;
+  if (d === 0) return '±0';
+  return `${d > 0 ? '+' : '−'}${formatWeight(Math.abs(d), unit)}`;
+}
+
+/** Per run: the function's total (share of busy CPU), self, and the change of its total against the baseline. */
+function Summary({ columns }: { columns: Column[] }) {
+  const base = columns.find((c) => c.baseline);
+  return (
+    <table className="sandwich-summary" aria-label="Function totals">
+      <thead>
+        <tr>
+          <th />
+          {columns.map((c) => (
+            <th key={c.id} scope="col">
+              {c.title}
+              {c.baseline && <span className="muted"> (baseline)</span>}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        <tr>
+          <th scope="row">total</th>
+          {columns.map((c) => (
+            <td key={c.id}>
+              {c.s ? (
+                <>
+                  {formatWeight(c.s.total, c.unit)} <span className="muted">{share(c.s.total, c.busy)}</span>
+                </>
+              ) : (
+                <span className="muted">not in this run</span>
+              )}
+            </td>
+          ))}
+        </tr>
+        <tr>
+          <th scope="row">self</th>
+          {columns.map((c) => (
+            <td key={c.id}>{c.s ? formatWeight(c.s.self, c.unit) : '—'}</td>
+          ))}
+        </tr>
+        {base && (
+          <tr>
+            <th scope="row">Δ total vs baseline</th>
+            {columns.map((c) => (
+              <td key={c.id} className={deltaClass(c, base, (x) => x.s?.total ?? 0)}>
+                {c.baseline ? '' : delta(c.s?.total ?? 0, base.s?.total ?? 0, c.unit)}
+              </td>
+            ))}
+          </tr>
+        )}
+      </tbody>
+    </table>
+  );
+}
+
+function deltaClass(c: Column, base: Column | undefined, w: (c: Column) => number): string {
+  if (!base || c.baseline) return '';
+  const d = w(c) - w(base);
+  return d > 0 ? 'up' : d < 0 ? 'down' : '';
+}
+
+/** A caller or callee tree of every run as one table, folding by row. */
+function SandwichTable({ title, hint, columns, which }: { title: string; hint: string; columns: Column[]; which: 'callers' | 'callees' }) {
+  const [expanded, setExpanded] = useState<Set<string> | undefined>(undefined);
+  const trees = columns.map((c) => c.s?.[which]);
+  const all = sandwichRows(trees, { minShare: MIN_SHARE });
+  // until the user folds or unfolds a row, the first two levels are open
+  const open = expanded ?? new Set(all.filter((r) => r.depth < 1).map((r) => r.path.join('\u0000')));
+  const rows = sandwichRows(trees, { minShare: MIN_SHARE, expanded: open });
+  const baseIndex = columns.findIndex((c) => c.baseline);
+  const toggle = (r: SandwichRow) => {
+    const id = r.path.join('\u0000');
+    const next = new Set(open);
+    if (next.has(id)) next.delete(id);
+    else next.add(id);
+    setExpanded(next);
+  };
+  return (
+    <div className="sandwich-tree">
+      <h3>
+        {title} <span className="muted">{hint}</span>
+      </h3>
+      {rows.length === 0 ? (
+        <p className="muted">{which === 'callers' ? 'Nothing calls it: it is a root.' : 'It calls nothing: all of its time is its own.'}</p>
+      ) : (
+        <table aria-label={title}>
+          <thead>
+            <tr>
+              <th scope="col">function</th>
+              {columns.map((c) => (
+                <th key={c.id} scope="col">
+                  {c.title}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((r) => {
+              const id = r.path.join('\u0000');
+              return (
+                <tr key={id} aria-level={r.depth + 1} aria-expanded={r.hasChildren ? open.has(id) : undefined}>
+                  <td style={{ paddingLeft: `${r.depth * 14 + 4}px` }} title={r.file}>
+                    {r.hasChildren ? (
+                      <button
+                        type="button"
+                        className="fold"
+                        aria-label={open.has(id) ? `Fold ${r.name}` : `Unfold ${r.name}`}
+                        onClick={() => toggle(r)}
+                      >
+                        {open.has(id) ? '▾' : '▸'}
+                      </button>
+                    ) : (
+                      <span className="fold" />
+                    )}
+                    <button
+                      type="button"
+                      className="link"
+                      title={`Show the sandwich of ${r.name}`}
+                      onClick={() => useStore.getState().sandwichShown(r.key)}
+                    >
+                      {r.name}
+                    </button>{' '}
+                    <span className="muted file">{shortFile(r.file)}</span>
+                  </td>
+                  {columns.map((c, i) => {
+                    const base = baseIndex >= 0 && i !== baseIndex ? r.weights[baseIndex] : undefined;
+                    const w = r.weights[i]!;
+                    return (
+                      <td key={c.id} className={base === undefined ? '' : w > base ? 'up' : w < base ? 'down' : ''}>
+                        {w > 0 ? formatWeight(w, c.unit) : '—'}
+                        {base !== undefined && w !== base && <span className="delta"> {delta(w, base, c.unit)}</span>}
+                      </td>
+                    );
+                  })}
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      )}
+    </div>
+  );
+}
