@@ -41,6 +41,7 @@ test('annotate, export PNG and SVG, save a workspace and open it again after a r
   await page.getByLabel('Comparison title').fill('Fastify: baseline vs dd-trace');
   await page.getByLabel('Compare with baseline').selectOption('diff');
   await page.getByRole('searchbox').fill('dd-trace');
+  await page.getByText('View', { exact: true }).click();
   await page.getByRole('button', { name: 'Columns' }).click();
   // The note follows its frame through zoom: focus an ancestor, the note is still there.
   await pane(page, 'dd-trace.cpuprofile').locator('g.frame[name="runMicrotasks"]').first().click();
@@ -82,6 +83,7 @@ test('annotate, export PNG and SVG, save a workspace and open it again after a r
   await expect(page.getByLabel('Comparison title')).toHaveValue('Fastify: baseline vs dd-trace');
   await expect(page.getByLabel('Compare with baseline')).toHaveValue('diff');
   await expect(page.getByRole('searchbox')).toHaveValue('dd-trace');
+  await page.getByText('View', { exact: true }).click();
   await expect(page.getByRole('button', { name: 'Rows' })).toBeVisible(); // the layout is columns
   await expect(page.getByRole('navigation', { name: 'Focused call path' }).locator('[aria-current="location"]')).toHaveText('runMicrotasks');
   await expect(pane(page, 'baseline.cpuprofile').getByText('baseline', { exact: true })).toBeVisible();

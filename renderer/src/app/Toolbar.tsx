@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { useStore } from '../store/store';
 import { DiffControls } from '../diff/DiffControls';
 import { SearchBar } from '../search/SearchBar';
@@ -11,11 +12,6 @@ interface Props {
 }
 
 export function Toolbar({ onOpen, onOpenFolder, onExport, searchRef }: Props) {
-  const layout = useStore((s) => s.layout);
-  const orientation = useStore((s) => s.orientation);
-  const sort = useStore((s) => s.sort);
-  const palette = useStore((s) => s.palette);
-  const s = useStore.getState();
   return (
     <header className="toolbar">
       <span className="brand">Flamelens</span>
@@ -37,12 +33,40 @@ export function Toolbar({ onOpen, onOpenFolder, onExport, searchRef }: Props) {
       </button>
       <SearchBar inputRef={searchRef} />
       <DiffControls />
-      <div className="view-controls" role="group" aria-label="View">
+      <ViewMenu />
+    </header>
+  );
+}
+
+/**
+ * The layout choices, used less than the rest of the toolbar, in a menu of their own so that the
+ * toolbar fits one row at 1280 px (L and I switch layout and orientation from the keyboard).
+ */
+function ViewMenu() {
+  const layout = useStore((s) => s.layout);
+  const orientation = useStore((s) => s.orientation);
+  const sort = useStore((s) => s.sort);
+  const palette = useStore((s) => s.palette);
+  const s = useStore.getState();
+  const menu = useRef<HTMLDetailsElement>(null);
+  useEffect(() => {
+    // a click elsewhere closes it, as menus do
+    const away = (ev: PointerEvent) => {
+      const d = menu.current;
+      if (d?.open && !d.contains(ev.target as Node)) d.open = false;
+    };
+    document.addEventListener('pointerdown', away);
+    return () => document.removeEventListener('pointerdown', away);
+  }, []);
+  return (
+    <details className="toolbar-menu" ref={menu}>
+      <summary title="Layout, orientation, order and palette">View</summary>
+      <div className="toolbar-menu-items" role="group" aria-label="View">
         <button
           type="button"
           aria-pressed={layout === 'columns'}
           onClick={() => s.layoutChosen(layout === 'rows' ? 'columns' : 'rows')}
-          title="Stack panes or place them in columns"
+          title="Stack panes or place them in columns (L)"
         >
           {layout === 'rows' ? 'Columns' : 'Rows'}
         </button>
@@ -50,6 +74,7 @@ export function Toolbar({ onOpen, onOpenFolder, onExport, searchRef }: Props) {
           type="button"
           aria-pressed={orientation === 'icicle'}
           onClick={() => s.orientationChosen(orientation === 'flame' ? 'icicle' : 'flame')}
+          title="Roots at the bottom or at the top (I)"
         >
           {orientation === 'flame' ? 'Icicle' : 'Flame'}
         </button>
@@ -70,6 +95,6 @@ export function Toolbar({ onOpen, onOpenFolder, onExport, searchRef }: Props) {
           Colour-blind palette
         </label>
       </div>
-    </header>
+    </details>
   );
 }

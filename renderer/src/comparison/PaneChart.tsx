@@ -67,6 +67,7 @@ export function PaneChart({ run, baseline }: { run: Run; baseline: Profile | und
   const [drawTick, setDrawTick] = useState(0);
   const hoverCtx = useRef<HoverContext | null>(null);
   const drawnFocus = useRef<unknown>(null);
+  const drawnOrientation = useRef(orientation);
   const width = useWidth(chartRef);
 
   // Each derived value below is memoized by the shared function that makes it.
@@ -150,11 +151,13 @@ export function PaneChart({ run, baseline }: { run: Run; baseline: Profile | und
     });
     // Flame orientation grows upwards: keep the root in sight. Done in the next frame so that all
     // panes' updates are laid out once, not once per pane. An icicle's root is at the top: a new
-    // focus scrolls back there, where the focused frame is drawn (third row at most).
+    // focus, or the switch from flame, scrolls back there, where the focused frame is drawn (third
+    // row at most).
     const el = chartRef.current!;
     if (orientation === 'flame') requestAnimationFrame(() => (el.scrollTop = el.scrollHeight));
-    else if (drawnFocus.current !== focus) requestAnimationFrame(() => (el.scrollTop = 0));
+    else if (drawnFocus.current !== focus || drawnOrientation.current !== orientation) requestAnimationFrame(() => (el.scrollTop = 0));
     drawnFocus.current = focus;
+    drawnOrientation.current = orientation;
     setDrawTick((t) => t + 1);
   }, [view, focus, width, orientation, palette, filterMode, diffOn, diff, measure]);
 
