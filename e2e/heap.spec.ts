@@ -28,3 +28,38 @@ test('four heap snapshots open side by side as retained-size flamegraphs of the 
   );
   await page.screenshot({ path: 'test-results/heap-snapshots.png' });
 });
+
+test("the heap view: classes side by side with dd-trace's new ones marked, what dd-trace's code keeps alive, and why an object is alive", async ({
+  page,
+}) => {
+  await dropFiles(page, SNAPSHOTS);
+  for (const s of SNAPSHOTS) await expectDrawn(pane(page, s.name), 5);
+  await page.getByRole('tab', { name: 'Heap' }).click();
+  const classes = page.getByRole('table', { name: 'Classes' });
+  for (const s of SNAPSHOTS)
+    await expect(classes.getByRole('columnheader', { name: new RegExp(s.name.replace(/\./g, '\\.')) })).toBeVisible();
+  // a class only dd-trace makes is new against the baseline
+  await page.getByRole('searchbox').fill('DatadogSpan');
+  const span = classes.getByRole('row', { name: /DatadogSpan/ }).first();
+  await expect(span).toContainText('new');
+
+  await page.getByRole('searchbox').fill('dd-trace');
+  const kept = page.getByRole('status', { name: 'Kept alive by matches' });
+  await expect(kept).toContainText('dd-trace');
+  const text = (await kept.textContent())!;
+  const bytesOf = (title: string) => {
+    const m = new RegExp(`${title.replace(/\./g, '\\.')} ([\\d.]+) (B|kB|MB)`).exec(text)!;
+    return Number(m[1]) * { B: 1, kB: 1e3, MB: 1e6 }[m[2] as 'B' | 'kB' | 'MB'];
+  };
+  expect(bytesOf('baseline-after.heapsnapshot.gz')).toBe(0);
+  expect(bytesOf('ddtrace-after.heapsnapshot.gz')).toBeGreaterThan(1e6);
+
+  await page.getByRole('searchbox').fill('DatadogSpan');
+  await span.click();
+  const why = page.getByRole('complementary', { name: 'Retainer path' });
+  await expect(why).toContainText('Why DatadogSpan is alive');
+  const steps = why.getByRole('listitem');
+  expect(await steps.count()).toBeGreaterThan(2);
+  await expect(steps.last()).toContainText('DatadogSpan');
+  await page.screenshot({ path: 'test-results/heap-view.png' });
+});

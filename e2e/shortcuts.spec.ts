@@ -32,7 +32,7 @@ test('? lists the keyboard shortcuts, which do what they say; Esc closes the lis
 
   await page.keyboard.press('l');
   await expect(panes).toHaveClass(/panes-columns/);
-  await page.keyboard.press('3');
+  await page.keyboard.press('4');
   await expect(page.getByRole('tab', { name: 'Trace statistics' })).toHaveAttribute('aria-selected', 'true');
   await page.keyboard.press('1');
   await expect(page.getByRole('tab', { name: 'Flamegraphs' })).toHaveAttribute('aria-selected', 'true');

@@ -70,15 +70,22 @@ function outermostSums(g: HeapGraph, groupOf: (i: number) => number, groups: num
   return sums;
 }
 
+/**
+ * How objects are grouped into classes: by node type and name (`flamelens heap`), or by type and
+ * class name (`HeapFields.className`: strings, code, arrays… each one class per type, as the
+ * app's class table and Chrome DevTools' Summary show them).
+ */
+export type ClassGrouping = 'type-name' | 'class';
+
 /** Node ordinal → class number, and the classes' type and name. */
-function classesOf(g: HeapGraph): { classOf: Int32Array; keys: { type: string; name: string }[] } {
+function classesOf(g: HeapGraph, grouping: ClassGrouping): { classOf: Int32Array; keys: { type: string; name: string }[] } {
   const f = heapFields(g);
   const index = new Map<string, number>();
   const keys: { type: string; name: string }[] = [];
   const classOf = new Int32Array(g.nodeCount);
   for (let i = 0; i < g.nodeCount; i++) {
     const type = f.type(i);
-    const name = f.name(i);
+    const name = grouping === 'class' ? f.className(i) : f.name(i);
     const key = `${type}\u0000${name}`;
     let k = index.get(key);
     if (k === undefined) {
@@ -90,9 +97,9 @@ function classesOf(g: HeapGraph): { classOf: Int32Array; keys: { type: string; n
   return { classOf, keys };
 }
 
-export function heapSummary(g: HeapGraph, largestCount = 25): HeapSummary {
+export function heapSummary(g: HeapGraph, largestCount = 25, grouping: ClassGrouping = 'type-name'): HeapSummary {
   const f = heapFields(g);
-  const { classOf, keys } = classesOf(g);
+  const { classOf, keys } = classesOf(g, grouping);
   const count = new Float64Array(keys.length);
   const self = new Float64Array(keys.length);
   let totalSize = 0;

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { createElement, useEffect, useRef, useState } from 'react';
 import { Comparison } from '../comparison/Comparison';
 import { NoteDialog } from '../annotate/NoteDialog';
 import { ExportDialog } from '../export/ExportDialog';
@@ -18,6 +18,7 @@ import { dialogOpen } from './dialog-escape';
 import { Toolbar } from './Toolbar';
 import { ViewPanel, ViewTabs } from './ViewTabs';
 import { SandwichView } from '../sandwich/SandwichView';
+import { HeapView } from '../heap/HeapView';
 
 /** Whether a key press belongs to a text field rather than to the app's shortcuts. */
 function typing(ev: KeyboardEvent): boolean {
@@ -25,7 +26,14 @@ function typing(ev: KeyboardEvent): boolean {
   return !!t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || t.isContentEditable);
 }
 
-const VIEW_NAMES = { flamegraphs: 'The comparison', sandwich: 'The sandwich view', 'trace-stats': 'The trace statistics' } as const;
+const VIEW_NAMES = {
+  flamegraphs: 'The comparison',
+  sandwich: 'The sandwich view',
+  heap: 'The heap view',
+  'trace-stats': 'The trace statistics',
+} as const;
+
+const VIEWS = { flamegraphs: Comparison, sandwich: SandwichView, heap: HeapView, 'trace-stats': TraceStats };
 
 export function App() {
   const runs = useStore((s) => s.runs);
@@ -202,7 +210,7 @@ export function App() {
           <ViewTabs view={view} onChange={setView} />
           <ViewPanel view={view}>
             <ErrorBoundary what={VIEW_NAMES[view]} resetKey={view}>
-              {view === 'trace-stats' ? <TraceStats /> : view === 'sandwich' ? <SandwichView /> : <Comparison />}
+              {createElement(VIEWS[view])}
             </ErrorBoundary>
           </ViewPanel>
         </>

@@ -9,6 +9,7 @@ import './view-tabs.css';
 const TABS: { id: AppView; label: string }[] = [
   { id: 'flamegraphs', label: 'Flamegraphs' },
   { id: 'sandwich', label: 'Sandwich' },
+  { id: 'heap', label: 'Heap' },
   { id: 'trace-stats', label: 'Trace statistics' },
 ];
 

@@ -33,6 +33,7 @@ export type CommandId =
   | 'inspect'
   | 'view-flamegraphs'
   | 'view-sandwich'
+  | 'view-heap'
   | 'view-trace-stats'
   | 'sandwich-hovered';
 
@@ -123,11 +124,12 @@ export const COMMANDS: readonly Command[] = [
     matches: plain('2'),
     run: (c) => c.showView('sandwich'),
   },
+  { id: 'view-heap', label: 'Show the heap classes', keys: ['3'], matches: plain('3'), run: (c) => c.showView('heap') },
   {
     id: 'view-trace-stats',
     label: 'Show the trace statistics',
-    keys: ['3'],
-    matches: plain('3'),
+    keys: ['4'],
+    matches: plain('4'),
     run: (c) => c.showView('trace-stats'),
   },
   {

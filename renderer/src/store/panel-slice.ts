@@ -1,8 +1,8 @@
 import type { StateCreator } from 'zustand';
 import type { AppState } from './store';
 
-/** The app's views of the open runs (tabs): synchronized flamegraphs, one function's sandwich, trace statistics. */
-export type AppView = 'flamegraphs' | 'sandwich' | 'trace-stats';
+/** The app's views of the open runs (tabs): synchronized flamegraphs, one function's sandwich, heap classes, trace statistics. */
+export type AppView = 'flamegraphs' | 'sandwich' | 'heap' | 'trace-stats';
 
 export interface PanelSlice {
   appView: AppView;
