@@ -1,0 +1,161 @@
+import { describe, expect, it } from 'vitest';
+import { folded } from '../test/folded';
+import type { Profile } from '../model/types';
+import { benjaminiHochberg, compareRepeats, welch } from './repeats';
+
+/** A seeded generator (mulberry32) and normal draws from it (Box–Muller). */
+function random(seed: number): { uniform(): number; normal(): number } {
+  let a = seed >>> 0;
+  const uniform = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return { uniform, normal: () => Math.sqrt(-2 * Math.log(1 - uniform())) * Math.cos(2 * Math.PI * uniform()) };
+}
+
+const FUNCTIONS = 80;
+/** each function's expected samples per run: a long tail, as real profiles have */
+const BASE_WEIGHT = Array.from({ length: FUNCTIONS }, (_, i) => Math.round(40_000 / (1 + i * 0.35)));
+
+/**
+ * Run-to-run variation, larger than sampling noise for all but the lightest functions: a factor
+ * the whole run shares (load, CPU frequency; sd 1.5%) and each function's own drift in each run
+ * (GC and JIT timing; sd 1.5%).
+ */
+const RUN_SD = 0.015;
+const DRIFT_SD = 0.015;
+
+interface Plan {
+  /** factor on a function's weight (by index) in this variant */
+  factor?: Record<number, number>;
+  /** a function the variant adds, with its weight */
+  extra?: number;
+}
+
+/**
+ * One repeat's folded profile: each function's samples are its weight × a factor the whole run
+ * shares (load, CPU frequency) × its own drift in this run (GC, JIT timing) × the planted
+ * change, plus sampling (Poisson) noise.
+ */
+function repeat(rng: ReturnType<typeof random>, plan: Plan): string {
+  const runFactor = Math.exp(RUN_SD * rng.normal());
+  const lines: string[] = [];
+  BASE_WEIGHT.forEach((w, i) => {
+    const mean = w * runFactor * Math.exp(DRIFT_SD * rng.normal()) * (plan.factor?.[i] ?? 1);
+    const n = Math.max(0, Math.round(mean + Math.sqrt(mean) * rng.normal()));
+    if (n > 0) lines.push(`main;handler;f${i} ${n}`);
+  });
+  if (plan.extra) lines.push(`main;handler;agentWrap;newFn ${Math.round(plan.extra * runFactor * Math.exp(DRIFT_SD * rng.normal()))}`);
+  return lines.join('\n');
+}
+
+async function variant(seed: number, k: number, plan: Plan = {}): Promise<Profile[]> {
+  const rng = random(seed);
+  return Promise.all(Array.from({ length: k }, () => folded(repeat(rng, plan))));
+}
+
+const keyOf = (p: Profile, name: string) => p.frames.key[p.frames.name.indexOf(name)]!;
+
+describe('changes across repeated runs', () => {
+  it.each([
+    [1, 2, 3],
+    [11, 12, 13],
+    [21, 22, 23],
+  ])(
+    'flags every planted change with its sign and few unchanged functions; the baseline against itself flags few (seeds %i, %i, %i)',
+    async (s1, s2, s3) => {
+      const SLOW = 3; // +12%
+      const FAST = 7; // −15%
+      const base = await variant(s1, 5);
+      const run = await variant(s2, 5, { factor: { [SLOW]: 1.12, [FAST]: 0.85 }, extra: 3000 });
+      const c = compareRepeats(base, run);
+      expect(c.repeats).toEqual({ baseline: 5, run: 5 });
+      const p0 = run[0]!;
+      const byKey = new Map(c.functions.map((f) => [f.key, f]));
+      const slow = byKey.get(keyOf(p0, `f${SLOW}`))!;
+      const fast = byKey.get(keyOf(p0, `f${FAST}`))!;
+      const added = byKey.get(keyOf(p0, 'newFn'))!;
+      for (const [f, sign] of [
+        [slow, 1],
+        [fast, -1],
+        [added, 1],
+      ] as const) {
+        expect(f.significant).toBe(true);
+        expect(Math.sign(f.delta)).toBe(sign);
+        expect(Math.sign(f.interval!.low)).toBe(sign); // the whole interval on one side of 0
+        expect(Math.sign(f.interval!.high)).toBe(sign);
+      }
+      const planted = new Set([slow.key, fast.key, added.key]);
+      // the path functions main and handler carry the sum of the changes in their total, not in their self
+      const unchanged = c.functions.filter((f) => !planted.has(f.key) && /f\d+$/.test(f.key.split(' ')[0]!));
+      expect(unchanged.length).toBe(FUNCTIONS - 2);
+      expect(unchanged.filter((f) => f.significant).length).toBeLessThanOrEqual(Math.floor(0.05 * unchanged.length));
+
+      const again = await variant(s3, 5);
+      const same = compareRepeats(base, again).functions.filter((f) => f.p !== undefined);
+      expect(same.filter((f) => f.significant).length).toBeLessThanOrEqual(Math.floor(0.05 * same.length));
+    },
+  );
+
+  it('is needed: a test that pools the repeats and ignores their spread flags many unchanged functions', async () => {
+    const base = await variant(1, 5);
+    const again = await variant(3, 5);
+    // pooled sample counts with a Poisson (sampling-only) standard error, as one profile against one
+    const counts = (ps: Profile[]) => {
+      const m = new Map<string, number>();
+      for (const p of ps)
+        for (let i = 1; i < p.tree.length; i++)
+          m.set(p.frames.key[p.tree.frame[i]!]!, (m.get(p.frames.key[p.tree.frame[i]!]!) ?? 0) + p.tree.self[i]!);
+      return m;
+    };
+    const a = counts(base);
+    const b = counts(again);
+    let flagged = 0;
+    let tested = 0;
+    for (const [k, x] of a) {
+      const y = b.get(k) ?? 0;
+      if (x + y === 0) continue;
+      tested++;
+      if (Math.abs(y - x) / Math.sqrt(x + y) > 1.96) flagged++;
+    }
+    expect(flagged / tested).toBeGreaterThan(0.05);
+  });
+
+  it("gives the run's total its interval", async () => {
+    const base = await variant(1, 5);
+    const run = await variant(2, 5, { factor: Object.fromEntries(BASE_WEIGHT.map((_, i) => [i, 1.3])) });
+    const t = compareRepeats(base, run).total;
+    expect(t.ratio).toBeGreaterThan(0.25);
+    expect(t.ratio).toBeLessThan(0.35);
+    expect(t.ratioInterval!.low).toBeLessThan(0.3);
+    expect(t.ratioInterval!.high).toBeGreaterThan(0.3);
+    expect(t.ratioInterval!.high - t.ratioInterval!.low).toBeLessThan(0.1);
+  });
+
+  it('one profile a side gives the change without an interval or a verdict', async () => {
+    const c = compareRepeats(await variant(1, 1), await variant(2, 1));
+    expect(c.functions.every((f) => f.interval === undefined && f.significant === undefined)).toBe(true);
+  });
+});
+
+describe('the statistics', () => {
+  it("Welch's interval and p-value agree with a worked example", () => {
+    // SciPy 1.17: stats.ttest_ind(x, y, equal_var=False) → t = -2.4554, df = 24.989,
+    // p = 0.021378, confidence_interval(0.95) of (x − y): -3.984096 to -0.349237
+    const x = [27.5, 21, 19, 23.6, 17, 17.9, 16.9, 20.1, 21.9, 22.6, 23.1, 19.6, 19, 21.7, 21.4];
+    const y = [27.1, 22, 20.8, 23.4, 23.4, 23.5, 25.8, 22, 24.8, 20.2, 21.9, 22.1, 22.9, 20.5, 24.4];
+    const c = welch(y, x); // delta = mean(x) − mean(y)
+    expect(c.p!).toBeCloseTo(0.021378, 5);
+    expect(c.interval!.low).toBeCloseTo(-3.984096, 5);
+    expect(c.interval!.high).toBeCloseTo(-0.349237, 5);
+  });
+
+  it('Benjamini–Hochberg keeps the p-values under the stepped line', () => {
+    // Benjamini & Hochberg (1995), m = 15: at q = 0.05 the four smallest are discoveries
+    const p = [0.0001, 0.0004, 0.0019, 0.0095, 0.0201, 0.0278, 0.0298, 0.0344, 0.0459, 0.324, 0.4262, 0.5719, 0.6528, 0.759, 1];
+    expect(benjaminiHochberg(p, 0.05).filter(Boolean).length).toBe(4);
+  });
+});

@@ -1,0 +1,173 @@
+/**
+ * Changes that hold up across repeated runs. A profile is a sample: run the same load twice and
+ * every function's time moves by a few percent, more from run to run (warm-up, scheduling, GC
+ * timing) than from sampling alone. With several profiles of each variant, each function's time
+ * is a value per repeat; its change against the baseline is the difference of the two means with
+ * a 95% interval by Welch's t (unequal variances, Welch–Satterthwaite degrees of freedom), which
+ * holds up at 3–10 repeats a side because it estimates the spread from the repeats themselves.
+ * A flamegraph tests hundreds of functions at once, so a change is called significant only after
+ * Benjamini–Hochberg control of the false discovery rate at 5%.
+ */
+import tCdf from '@stdlib/stats-base-dists-t-cdf';
+import tQuantile from '@stdlib/stats-base-dists-t-quantile';
+import type { Profile } from '../model/types';
+import { functionStats } from '../view/function-stats';
+
+/** A variant's values of one quantity: one per repeat. */
+export interface Spread {
+  n: number;
+  mean: number;
+  /** sample standard deviation (n − 1); 0 for one repeat */
+  sd: number;
+}
+
+export interface Change {
+  base: Spread;
+  run: Spread;
+  /** run mean − base mean */
+  delta: number;
+  /** 95% interval of `delta` (undefined with fewer than two repeats on a side) */
+  interval?: { low: number; high: number };
+  /** two-sided p-value of Welch's t */
+  p?: number;
+  /**
+   * the smallest change these repeats would detect with 80% power at the 5% level, as a
+   * positive number (the test's noise floor for this quantity)
+   */
+  detectable?: number;
+}
+
+export interface FunctionChange extends Change {
+  key: string;
+  /** after false-discovery-rate control across every function compared (absent without repeats) */
+  significant?: boolean;
+}
+
+export interface RepeatsComparison {
+  repeats: { baseline: number; run: number };
+  /** every function present in either variant, largest |delta| first */
+  functions: FunctionChange[];
+  /** the whole run's total (the cost line): its change and interval, and the change as a ratio of the baseline's mean */
+  total: Change & { ratio: number; ratioInterval?: { low: number; high: number } };
+}
+
+export interface RepeatsOptions {
+  /** self (default) or total (inclusive) time per function */
+  measure?: 'self' | 'total';
+  /** compare shares of each profile's own total instead of absolute weights */
+  relative?: boolean;
+  /** per call-tree node self weights of a profile (default: its own; pass busy weights to leave idle out) */
+  weights?: (p: Profile) => Float64Array;
+  /** false discovery rate (default 0.05) */
+  fdr?: number;
+}
+
+function spread(values: readonly number[]): Spread {
+  const n = values.length;
+  const mean = values.reduce((a, b) => a + b, 0) / n;
+  const ss = values.reduce((a, v) => a + (v - mean) ** 2, 0);
+  return { n, mean, sd: n > 1 ? Math.sqrt(ss / (n - 1)) : 0 };
+}
+
+/** Welch's comparison of two sets of repeats. */
+export function welch(base: readonly number[], run: readonly number[]): Change {
+  const b = spread(base);
+  const r = spread(run);
+  const delta = r.mean - b.mean;
+  const out: Change = { base: b, run: r, delta };
+  if (b.n < 2 || r.n < 2) return out;
+  const vb = (b.sd * b.sd) / b.n;
+  const vr = (r.sd * r.sd) / r.n;
+  const se = Math.sqrt(vb + vr);
+  if (se === 0) {
+    // no spread at all (a function in none of the repeats, or identical values)
+    out.interval = { low: delta, high: delta };
+    out.p = delta === 0 ? 1 : 0;
+    out.detectable = 0;
+    return out;
+  }
+  const df = (vb + vr) ** 2 / ((vb * vb) / (b.n - 1) + (vr * vr) / (r.n - 1));
+  const t975 = tQuantile(0.975, df);
+  out.interval = { low: delta - t975 * se, high: delta + t975 * se };
+  out.p = Math.min(1, 2 * tCdf(-Math.abs(delta / se), df));
+  out.detectable = (t975 + tQuantile(0.8, df)) * se;
+  return out;
+}
+
+/** Benjamini–Hochberg: which of the p-values are discoveries at false discovery rate `q`. */
+export function benjaminiHochberg(p: readonly number[], q: number): boolean[] {
+  const order = p.map((_, i) => i).sort((a, b) => p[a]! - p[b]!);
+  const m = p.length;
+  let cut = -1;
+  order.forEach((i, rank) => {
+    if (p[i]! <= ((rank + 1) / m) * q) cut = rank;
+  });
+  const out = p.map(() => false);
+  for (let rank = 0; rank <= cut; rank++) out[order[rank]!] = true;
+  return out;
+}
+
+/** Per repeat: each function's value by key, and the profile's total. */
+function valuesOf(p: Profile, opts: RepeatsOptions): { byKey: Map<string, number>; total: number } {
+  const self = opts.weights?.(p) ?? p.tree.self;
+  const totals = new Float64Array(p.tree.length);
+  for (let i = p.tree.length - 1; i >= 0; i--) {
+    totals[i]! += self[i]!;
+    if (i > 0) totals[p.tree.parent[i]!]! += totals[i]!;
+  }
+  const st = functionStats(p, self, totals);
+  const per = opts.measure === 'total' ? st.total : st.self;
+  const total = st.grandTotal;
+  const byKey = new Map<string, number>();
+  st.keys.keys.forEach((k, i) => byKey.set(k, opts.relative ? (total > 0 ? per[i]! / total : 0) : per[i]!));
+  return { byKey, total };
+}
+
+/** Every function's change between two variants of several profiles each, with intervals and significance. */
+export function compareRepeats(base: readonly Profile[], run: readonly Profile[], opts: RepeatsOptions = {}): RepeatsComparison {
+  const bv = base.map((p) => valuesOf(p, opts));
+  const rv = run.map((p) => valuesOf(p, opts));
+  const keys = new Set<string>();
+  for (const v of [...bv, ...rv]) for (const k of v.byKey.keys()) keys.add(k);
+  const functions: FunctionChange[] = [...keys].map((key) => ({
+    key,
+    ...welch(
+      bv.map((v) => v.byKey.get(key) ?? 0),
+      rv.map((v) => v.byKey.get(key) ?? 0),
+    ),
+  }));
+  const tested = functions.filter((f) => f.p !== undefined);
+  const discoveries = benjaminiHochberg(
+    tested.map((f) => f.p!),
+    opts.fdr ?? 0.05,
+  );
+  tested.forEach((f, i) => (f.significant = discoveries[i]));
+  functions.sort((a, b) => Math.abs(b.delta) - Math.abs(a.delta) || (a.key < b.key ? -1 : 1));
+
+  const total = welch(
+    bv.map((v) => v.total),
+    rv.map((v) => v.total),
+  );
+  const out: RepeatsComparison = { repeats: { baseline: base.length, run: run.length }, functions, total: { ...total, ...ratioOf(total) } };
+  return out;
+}
+
+/**
+ * The change of a mean as a ratio of the baseline's (+0.3 for +30%), with its 95% interval by the
+ * delta method on the log of the ratio of means, which counts the baseline mean's own uncertainty
+ * (dividing the difference's interval by the baseline mean would not).
+ */
+function ratioOf(c: Change): { ratio: number; ratioInterval?: { low: number; high: number } } {
+  const { base: b, run: r } = c;
+  if (!(b.mean > 0) || !(r.mean > 0)) return { ratio: b.mean > 0 ? c.delta / b.mean : NaN };
+  const ratio = r.mean / b.mean - 1;
+  if (b.n < 2 || r.n < 2) return { ratio };
+  const vb = (b.sd / b.mean) ** 2 / b.n;
+  const vr = (r.sd / r.mean) ** 2 / r.n;
+  const se = Math.sqrt(vb + vr);
+  if (se === 0) return { ratio, ratioInterval: { low: ratio, high: ratio } };
+  const df = (vb + vr) ** 2 / ((vb * vb) / (b.n - 1) + (vr * vr) / (r.n - 1));
+  const half = tQuantile(0.975, df) * se;
+  const log = Math.log(r.mean / b.mean);
+  return { ratio, ratioInterval: { low: Math.exp(log - half) - 1, high: Math.exp(log + half) - 1 } };
+}
