@@ -21,7 +21,8 @@ export default defineConfig({
       fileName: (_format, name) => `${name}.js`,
     },
     rollupOptions: {
-      external: [...builtinModules, ...builtinModules.map((m) => `node:${m}`)],
+      // autocannon (record's load) runs workers from its own files: loaded from node_modules
+      external: [...builtinModules, ...builtinModules.map((m) => `node:${m}`), 'autocannon'],
     },
   },
   ssr: { noExternal: true },

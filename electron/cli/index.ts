@@ -13,6 +13,7 @@ import { heatmapCommand } from './heatmap';
 import { infoCommand } from './info';
 import { loadThread } from './load';
 import { openCommand } from './open';
+import { recordCommand } from './record';
 import { statsCommand } from './stats';
 import { COMMANDS, usage } from './usage';
 
@@ -60,6 +61,8 @@ export async function main(argv: string[]): Promise<number> {
         return await heapCommand(rest);
       case 'stats':
         return await statsCommand(rest);
+      case 'record':
+        return await recordCommand(rest);
       default:
         throw new CliError(`unknown command "${cmd}". Commands: ${COMMANDS.map((c) => c.name).join(', ')} (flamelens --help)`);
     }

@@ -4,6 +4,7 @@ import { DIFF_HELP } from './diff';
 import { HEAP_HELP } from './heap';
 import { HEATMAP_HELP } from './heatmap';
 import { INFO_HELP } from './info';
+import { RECORD_HELP } from './record';
 import { STATS_HELP } from './stats';
 
 export interface CommandHelp {
@@ -42,6 +43,7 @@ export const COMMANDS: CommandHelp[] = [
   HEATMAP_HELP,
   HEAP_HELP,
   STATS_HELP,
+  RECORD_HELP,
 ];
 
 export function usage(command?: string): string {

@@ -1,0 +1,258 @@
+/**
+ * `flamelens record`: the overhead experiment in one command. Each variant (a command that starts
+ * the server, the baseline first or named so) is started, loaded with autocannon and stopped,
+ * `--repeat` times, interleaved (baseline, a, b, baseline, a, b…) so that drift hits all alike;
+ * then once more each with profilers on, in runs apart from the timed ones because profilers
+ * change the timings. DIR gets each variant's profiles and `summary.json`: every run's figures,
+ * the medians, and the overhead against the baseline with a 95% bootstrap interval.
+ */
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { CliError } from './errors';
+import { writeJson, writeText } from './output';
+import { LIMITS, type Load, RecordError, type RunFigures, freePort, runOnce, running } from './record-run';
+import type { CommandHelp } from './usage';
+
+export const RECORD_HELP: CommandHelp = {
+  name: 'record',
+  synopsis:
+    'flamelens record --out DIR --variant NAME=COMMAND --variant NAME=COMMAND… [--requests N | --duration S] [--connections C] [--repeat R] [--url-path /] [--port P] [--capture cpu,trace] [--json]',
+  summary: 'run the overhead experiment: each variant started, loaded, stopped, timed and profiled',
+  details:
+    'COMMAND starts the server on the port in $PORT (e.g. "node server.js", "node -r dd-trace/init\n' +
+    'server.js", "npm start"); the first variant, or the one named baseline, is the baseline. Each\n' +
+    'repetition runs every variant once, in turn; then each runs once more with the profilers on\n' +
+    '(flags in NODE_OPTIONS). Load goes to 127.0.0.1 only. A variant that fails is reported and the\n' +
+    'others are recorded.\n\n' +
+    '  --out DIR            where profiles and summary.json go (created; nothing is written elsewhere)\n' +
+    '  --requests N         requests per run (default 10000), or --duration S seconds per run\n' +
+    '  --connections C      concurrent connections (default 10)\n' +
+    '  --repeat R           timed runs per variant (default 3)\n' +
+    '  --url-path PATH      what to request (default /)\n' +
+    '  --port P             the port to give $PORT (default: a free one each run)\n' +
+    '  --capture LIST       profiled run: cpu (.cpuprofile), trace (trace events); default\n' +
+    '                       cpu,trace; none for timing only\n' +
+    '  --json               print summary.json\n',
+};
+
+interface Variant {
+  name: string;
+  command: string;
+}
+
+interface VariantSummary {
+  name: string;
+  command: string;
+  runs: RunFigures[];
+  median?: { seconds: number; rps: number };
+  overhead?: { median: number; low: number; high: number };
+  /** why a run of it failed */
+  error?: string;
+  files: string[];
+}
+
+const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+function variantsOf(specs: string[]): Variant[] {
+  const variants = specs.map((s) => {
+    const eq = s.indexOf('=');
+    if (eq <= 0) throw new CliError(`--variant "${s}": write NAME=COMMAND, e.g. --variant baseline="node server.js"`);
+    const name = s.slice(0, eq);
+    if (!SAFE_NAME.test(name)) throw new CliError(`--variant "${name}": a name is letters, digits, ".", "_" and "-" (it names a folder)`);
+    return { name, command: s.slice(eq + 1) };
+  });
+  if (variants.length < 2) throw new CliError('record compares at least two variants: give --variant twice or more');
+  const names = new Set(variants.map((v) => v.name));
+  if (names.size !== variants.length) throw new CliError('two variants have the same name');
+  const base = variants.findIndex((v) => v.name === 'baseline');
+  if (base > 0) variants.unshift(...variants.splice(base, 1));
+  return variants;
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+
+/** Seconds per request of a run: what the overhead compares, whether runs are counted in requests or in seconds. */
+const costOf = (r: RunFigures) => r.seconds / Math.max(1, r.requests);
+
+/**
+ * The overhead of `runs` against `base` (ratio of median cost per request, minus one) with a 95%
+ * interval from 4,000 bootstrap resamples of the runs of each side (seeded: the same runs give the
+ * same interval).
+ */
+export function overhead(base: RunFigures[], runs: RunFigures[]): { median: number; low: number; high: number } {
+  const b = base.map(costOf);
+  const r = runs.map(costOf);
+  let seed = 0x9e3779b9;
+  const next = () => {
+    seed = (Math.imul(seed ^ (seed >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0;
+    return seed / 4294967296;
+  };
+  const resample = (xs: number[]) => xs.map(() => xs[Math.floor(next() * xs.length)]!);
+  const ratios: number[] = [];
+  for (let i = 0; i < 4000; i++) ratios.push(median(resample(r)) / median(resample(b)) - 1);
+  ratios.sort((x, y) => x - y);
+  return {
+    median: median(r) / median(b) - 1,
+    low: ratios[Math.floor(0.025 * ratios.length)]!,
+    high: ratios[Math.ceil(0.975 * ratios.length) - 1]!,
+  };
+}
+
+/** `NODE_OPTIONS` for the profiled run of a variant writing into `dir`. */
+function profilerFlags(dir: string, capture: Set<string>, exitHook: string): string {
+  const q = (s: string) => (/[\s"]/.test(s) ? JSON.stringify(s) : s);
+  // V8 writes --cpu-prof and trace files at a normal exit only: the hook turns SIGINT and SIGTERM into one
+  const flags = [`--require=${q(exitHook)}`];
+  if (capture.has('cpu')) flags.push('--cpu-prof', `--cpu-prof-dir=${q(dir)}`);
+  if (capture.has('trace'))
+    flags.push(
+      '--trace-event-categories=v8,node,node.async_hooks',
+      `--trace-event-file-pattern=${q(join(dir, 'node_trace.${rotation}.log'))}`,
+    );
+  return flags.join(' ');
+}
+
+const EXIT_HOOK = `// written by flamelens record: exit normally on SIGINT/SIGTERM so that V8 writes its profiles
+for (const s of ['SIGINT', 'SIGTERM']) process.once(s, () => process.exit(0));
+`;
+
+function parse(args: string[]) {
+  const { values } = parseArgs({
+    args,
+    options: {
+      out: { type: 'string' },
+      variant: { type: 'string', multiple: true },
+      requests: { type: 'string' },
+      duration: { type: 'string' },
+      connections: { type: 'string' },
+      repeat: { type: 'string' },
+      'url-path': { type: 'string' },
+      port: { type: 'string' },
+      capture: { type: 'string' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const int = (name: string, v: string | undefined, dflt: number, min = 1) => {
+    if (v === undefined) return dflt;
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < min) throw new CliError(`--${name} must be a whole number of at least ${min}, not "${v}"`);
+    return n;
+  };
+  if (values.help) return { help: true as const };
+  if (!values.out) throw new CliError('record needs --out DIR (see flamelens record --help)');
+  if (values.requests && values.duration) throw new CliError('give --requests or --duration, not both');
+  const path = values['url-path'] ?? '/';
+  if (!path.startsWith('/')) throw new CliError(`--url-path must start with "/", not "${path}"`);
+  const capture = new Set((values.capture ?? 'cpu,trace').split(',').filter((c) => c && c !== 'none'));
+  for (const c of capture)
+    if (!['cpu', 'trace', 'heap'].includes(c)) throw new CliError(`--capture: unknown "${c}" (cpu, trace, heap, none)`);
+  const load: Load = {
+    connections: int('connections', values.connections, 10),
+    urlPath: path,
+    ...(values.duration ? { duration: int('duration', values.duration, 10) } : { requests: int('requests', values.requests, 10_000) }),
+  };
+  return {
+    help: false as const,
+    out: resolve(values.out),
+    variants: variantsOf(values.variant ?? []),
+    load,
+    repeat: int('repeat', values.repeat, 3),
+    port: values.port === undefined ? undefined : int('port', values.port, 1),
+    capture,
+    json: !!values.json,
+  };
+}
+
+export async function recordCommand(args: string[]): Promise<number> {
+  const o = parse(args);
+  if (o.help) return (void process.stdout.write(`Usage: ${RECORD_HELP.synopsis}\n\n${RECORD_HELP.details}`), 0);
+  if (existsSync(o.out) && readdirSync(o.out).length > 0)
+    throw new CliError(`${o.out} is not empty: record writes into a new or empty folder`);
+  mkdirSync(o.out, { recursive: true });
+  const hook = join(o.out, '.flamelens-exit-on-signal.cjs');
+  writeFileSync(hook, EXIT_HOOK);
+  const say = (s: string) => void process.stderr.write(`${s}\n`);
+  const summaries: VariantSummary[] = o.variants.map((v) => ({ name: v.name, command: v.command, runs: [], files: [] }));
+  const stopAll = () => {
+    for (const s of running) s.signal('SIGKILL');
+    process.exit(130);
+  };
+  process.once('SIGINT', stopAll);
+  try {
+    for (let rep = 1; rep <= o.repeat; rep++)
+      for (const [i, v] of o.variants.entries()) {
+        const s = summaries[i]!;
+        if (s.error) continue;
+        say(`run ${rep}/${o.repeat}: ${v.name}`);
+        try {
+          s.runs.push(await runOnce({ variant: v.name, command: v.command, port: o.port ?? (await freePort()), load: o.load }));
+        } catch (e) {
+          if (!(e instanceof RecordError)) throw e;
+          s.error = e.message;
+          say(`flamelens: ${e.message}`);
+        }
+      }
+    if (o.capture.size > 0)
+      for (const [i, v] of o.variants.entries()) {
+        const s = summaries[i]!;
+        if (s.error) continue;
+        const dir = join(o.out, v.name);
+        mkdirSync(dir, { recursive: true });
+        say(`profiled run: ${v.name}`);
+        try {
+          await runOnce({
+            variant: v.name,
+            command: v.command,
+            port: o.port ?? (await freePort()),
+            load: o.load,
+            nodeOptions: profilerFlags(dir, o.capture, hook),
+          });
+        } catch (e) {
+          if (!(e instanceof RecordError)) throw e;
+          s.error = `profiled run: ${e.message}`;
+          say(`flamelens: ${e.message}`);
+        }
+        s.files = readdirSync(dir).map((f) => join(v.name, f));
+      }
+  } finally {
+    process.removeListener('SIGINT', stopAll);
+  }
+  const summary = summarize(summaries);
+  writeFileSync(join(o.out, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
+  if (o.json) writeJson(process.stdout, `${JSON.stringify(summary, null, 2)}\n`);
+  else writeText(process.stdout, table(summary));
+  return summaries.some((s) => s.error) ? 1 : 0;
+}
+
+function summarize(summaries: VariantSummary[]) {
+  const base = summaries[0]!;
+  const variants = summaries.map((s) => {
+    const out: VariantSummary = { ...s };
+    if (s.runs.length > 0) out.median = { seconds: median(s.runs.map((r) => r.seconds)), rps: median(s.runs.map((r) => r.rps)) };
+    if (s !== base && s.runs.length > 0 && base.runs.length > 0) out.overhead = overhead(base.runs, s.runs);
+    return out;
+  });
+  return { baseline: base.name, limits: LIMITS, variants };
+}
+
+function table(summary: ReturnType<typeof summarize>): string {
+  const pct = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
+  const lines = summary.variants.map((v) => {
+    const figures = v.median
+      ? `${v.runs.length} runs, median ${v.median.seconds.toFixed(2)} s, ${Math.round(v.median.rps)} req/s`
+      : 'no run';
+    const o = v.overhead
+      ? `, overhead ${pct(v.overhead.median)} (95%: ${pct(v.overhead.low)} to ${pct(v.overhead.high)})`
+      : v.name === summary.baseline
+        ? ' (baseline)'
+        : '';
+    return `${v.name}: ${figures}${o}${v.error ? `\n  failed: ${v.error}` : ''}`;
+  });
+  return `${lines.join('\n')}\n`;
+}
