@@ -6,7 +6,7 @@
 import { toImportErrorData } from '../../../shared/import/errors';
 import { importProfile } from '../../../shared/import/import-profile';
 import type { ByteSource, ImportSource } from '../../../shared/import/source';
-import { ALL_THREADS, type ThreadPart, mergeThreads, threadKey } from '../../../shared/model/threads';
+import { ALL_THREADS, type ThreadPart, hasThreadRoots, mergeThreads, threadKey } from '../../../shared/model/threads';
 import type { Profile } from '../../../shared/model/types';
 import { weighByDefault } from '../../../shared/model/weigh';
 import { fineDensity } from '../../../shared/heatmap/heatmap';
@@ -87,17 +87,15 @@ const onProgress = (read: number, size: number | undefined) => post({ type: 'pro
 
 /**
  * The source's profile, weighed as the app weighs it (V8 samples are not evenly spaced:
- * model/weigh.ts). A trace with samples of several threads is read for every thread, each under
- * its root frame, so that any of them can be shown without the file; `thread` is the one shown
- * first, the importer's default.
+ * model/weigh.ts), read once. A file with samples of several threads (a trace, a perf capture)
+ * keeps every thread, so that any of them can be shown without the file; `thread` is the one
+ * shown first, the one an import without a choice shows.
  */
 async function importSource(source: WorkerSource): Promise<{ profile: Profile; thread?: string }> {
   if (source.kind === 'threads') return importThreadFiles(source.name, source.files);
-  const first = await importProfile(toImportSource(source), { options: {}, onProgress });
-  const shown = first.meta.threads?.[0];
-  if (first.format !== 'trace-events' || (first.meta.threads?.length ?? 0) < 2 || !shown) return { profile: weighByDefault(first) };
-  const all = await importProfile(toImportSource(source), { options: { thread: ALL_THREADS } });
-  return { profile: weighByDefault(all), thread: threadKey(shown) };
+  const profile = weighByDefault(await importProfile(toImportSource(source), { options: { keepThreads: true }, onProgress }));
+  if (!hasThreadRoots(profile)) return { profile };
+  return { profile, thread: profile.meta.defaultThread ?? ALL_THREADS };
 }
 
 /** One `.cpuprofile` per thread of a process (`node --cpu-prof`), the main thread's first. */
