@@ -9,7 +9,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { ALL_THREADS, threadKey, threadView } from '../../shared/model/threads';
 import type { Profile } from '../../shared/model/types';
-import { groupSources, threadFilesRun } from '../../shared/runs/group-sources';
+import { folderAsRuns, groupSources, threadFilesRun } from '../../shared/runs/group-sources';
 import { CliError } from './errors';
 import { STDIN, importAt, loadThread, sayThread } from './load';
 import { fileSource } from './node-source';
@@ -30,12 +30,14 @@ function isFolder(path: string): boolean {
   }
 }
 
-/** The per-thread files of one process that a folder holds (all its `.cpuprofile` files), or undefined. */
+/**
+ * The per-thread files of one process when they are every profile a folder holds (as the app
+ * takes a folder, `folderAsRuns`), or undefined: a folder with other profiles is read as before.
+ */
 function folderThreads(dir: string): string[] | undefined {
-  const items = readdirSync(dir)
-    .filter((name) => /\.cpuprofile(\.gz)?$/i.test(name))
-    .map((name) => ({ name, path: join(dir, name) }));
-  const groups = groupSources(items);
+  const names = folderAsRuns(readdirSync(dir).filter((name) => statSync(join(dir, name)).isFile()));
+  if (names === 'folder') return undefined;
+  const groups = groupSources(names.map((name) => ({ name, path: join(dir, name) })));
   return groups.length === 1 && groups[0]!.kind === 'threads' ? groups[0]!.items.map((i) => i.path!) : undefined;
 }
 

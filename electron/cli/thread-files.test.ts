@@ -4,9 +4,9 @@
  * threads for `info`, `collapse`, `heatmap` and `diff`, as in the app.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { readV8Profiles } from '../../shared/test/v8-raw';
 import { type Captured, capture } from './capture';
@@ -108,6 +108,16 @@ describe("a process's per-thread .cpuprofile files on the command line", () => {
     expect(folders.err.split('\n').filter((l) => /thread main \(\d+\/0\); 1 other thread/.test(l))).toHaveLength(2);
     const workers = await run('diff', join(dir, 'base'), join(dir, 'agent'), '--thread', 'worker', '--json');
     expect(totals(workers)).toEqual(totals(await run('diff', files.base[1]!, files.agent[1]!, '--json')));
+  });
+
+  it('reads a folder that holds other profiles too as before, not as the threads alone', async () => {
+    const mixed = join(dir, 'mixed');
+    mkdirSync(mixed);
+    for (const f of files.base) copyFileSync(f, join(mixed, basename(f)));
+    writeFileSync(join(mixed, 'other.cpuprofile'), readFileSync(files.agent[0]!));
+    const r = await run('collapse', mixed);
+    expect(r.code).toBe(1);
+    expect(r.out).toBe('');
   });
 
   it('heatmap counts the samples of the thread chosen', async () => {
