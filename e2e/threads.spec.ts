@@ -122,6 +122,10 @@ test("a perf capture's threads: together by default, one at a time, or a root ea
   const sum = (k: 'period' | 'fastify') => [...raw.values()].reduce((n, t) => n + t[k], 0);
   await page.getByRole('searchbox').fill('fastify');
   await expect(share).toContainText(pct(sum('fastify'), sum('period')));
+  // the flamegraph's total, its root box's weight, is the periods of the samples shown
+  const rootValue = () =>
+    p.locator('g.frame[name="perf.script.txt"]').evaluate((g) => (g as unknown as { __data__: { value: number } }).__data__.value);
+  expect(await rootValue()).toBe(sum('period'));
 
   const [main, t] = byCount[0]!;
   await picker.selectOption(`:${main}`);
@@ -131,6 +135,7 @@ test("a perf capture's threads: together by default, one at a time, or a root ea
   await picker.selectOption(`:${worker}`);
   await expect(p).toContainText(`node (${worker}), 1 of ${raw.size} threads with samples`);
   await expect(share).toContainText(pct(raw.get(worker)!.fastify, raw.get(worker)!.period));
+  await expect.poll(rootValue).toBe(raw.get(worker)!.period);
   await page.screenshot({ path: 'test-results/perf-thread.png' });
 
   await picker.selectOption('all');
