@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { type Locator, expect, test } from '@playwright/test';
+import { type Locator, type Page, expect, test } from '@playwright/test';
 import { type RunningServer, startServer } from '../electron/server/serve';
 import { readV8Profiles } from '../shared/test/v8-raw';
 import { dropFiles, expectDrawn, pane } from './support';
@@ -146,7 +146,34 @@ test("a perf capture's threads: together by default, one at a time, or a root ea
   }).toPass();
   await expect(share).toContainText(pct(sum('fastify'), sum('period')));
   await page.screenshot({ path: 'test-results/perf-threads-roots.png' });
+
+  // crash recovery keeps the choice: the page reloaded and its work restored shows the same thread
+  await picker.selectOption(`:${worker}`);
+  await expect.poll(() => recoveredThreads(page), { timeout: 15_000 }).toEqual([`:${worker}`]);
+  await page.reload();
+  await page.getByRole('alert').getByRole('button', { name: 'Restore' }).click();
+  await expect(p).toContainText(`node (${worker}), 1 of ${raw.size} threads with samples`);
+  await expect(p.getByRole('combobox', { name: 'Thread of perf.script.txt' })).toHaveValue(`:${worker}`);
+  await expect.poll(rootValue).toBe(raw.get(worker)!.period);
 });
+
+/** The thread of each run in the crash-recovery record the page stored. */
+function recoveredThreads(page: Page): Promise<(string | undefined)[] | undefined> {
+  return page.evaluate(
+    () =>
+      new Promise((resolve) => {
+        const req = indexedDB.open('flamelens');
+        req.onerror = () => resolve(undefined);
+        req.onsuccess = () => {
+          const db = req.result;
+          if (!db.objectStoreNames.contains('recovery')) return resolve(undefined);
+          const get = db.transaction('recovery').objectStore('recovery').get('last');
+          get.onsuccess = () => resolve(get.result?.workspace?.runs?.map((r: { thread?: string }) => r.thread));
+          get.onerror = () => resolve(undefined);
+        };
+      }),
+  );
+}
 
 test.describe('the files node --cpu-prof writes for a program with a worker', () => {
   let dir: string;
