@@ -42,6 +42,7 @@ interface Expected {
     thread: { pid: number; tid: number } | null;
     attributedWeight: number;
     frames: { name: string; file: string; line: number | null; col: number | null; self: number }[];
+    stacks: [number[], number][];
   }[];
 }
 
@@ -111,6 +112,50 @@ function ourSelf(p: Profile): Map<string, number> {
   return out;
 }
 
+/**
+ * A profile's call paths, each frame keyed as `ourSelf` keys it: `has(keys)` says whether the
+ * path of frames `keys` (root first) leads from the root to a node. (Paths are held as a
+ * parent's path number and a frame's, not as text: some stacks are 98 frames deep.)
+ */
+function ourPaths(p: Profile): { has(keys: string[]): boolean } {
+  const f = p.frames;
+  const frameIds = new Map<string, number>();
+  const frameId = (k: string) => frameIds.get(k) ?? (frameIds.set(k, frameIds.size), frameIds.size - 1);
+  const paths = new Map<string, number>();
+  const pathOf = new Int32Array(p.tree.length);
+  for (let i = 1; i < p.tree.length; i++) {
+    const fr = p.tree.frame[i]!;
+    const step = `${pathOf[p.tree.parent[i]!]}:${frameId(`${f.name[fr]} ${f.file[fr]}:${f.line[fr]}:${f.column[fr]}`)}`;
+    pathOf[i] = paths.get(step) ?? (paths.set(step, paths.size + 1), paths.size);
+  }
+  return {
+    has(keys) {
+      let at: number | undefined = 0;
+      for (const k of keys) {
+        const id = frameIds.get(k);
+        at = id === undefined ? undefined : paths.get(`${at}:${id}`);
+        if (at === undefined) return false;
+      }
+      return true;
+    },
+  };
+}
+
+/**
+ * speedscope's stacks with weight, keyed as `ourSelf` keys frames, root first, with its
+ * structure undone (PROVENANCE.md): `(program)` and `(garbage collector)`, which it draws on the
+ * previous sample's stack, back at the root where V8 records them.
+ */
+function speedscopePaths(ref: Expected['profiles'][number]): string[][] {
+  return ref.stacks
+    .filter(([, w]) => w > 0)
+    .map(([ids]) => {
+      const keys = ids.map((i) => speedscopeKey(ref.frames[i]!));
+      const leaf = ref.frames[ids[ids.length - 1]!]!.name;
+      return leaf === '(program)' || leaf === '(garbage collector)' ? keys.slice(-1) : keys;
+    });
+}
+
 /** The raw profiles grouped by thread (`pid:tid`; '' for a .cpuprofile), in file order. */
 function byThread(all: RawProfile[]): Map<string, RawProfile[]> {
   const out = new Map<string, RawProfile[]>();
@@ -175,7 +220,7 @@ describe('V8 samples weighed by time, on DevTools recordings', () => {
         // so what sets the two tools apart is the rule alone — the mean interval of the last
         // sample, runs of equal samples at their first time and clamped times against sorted
         // ones — and not what either reads from the file. (speedscope draws `(program)` on the
-        // previous sample's stack: that moves no self weight between functions.)
+        // previous sample's stack: that moves no self weight between functions, and is undone below.)
         const ref = expected.profiles.find(
           (x) => x.thread === null || (String(x.thread.pid) === raw[0]!.pid && String(x.thread.tid) === raw[0]!.tid),
         )!;
@@ -188,6 +233,14 @@ describe('V8 samples weighed by time, on DevTools recordings', () => {
           const mine = theirs.get(fn) ?? 0;
           if (Math.abs(mine - w) > 0.5) expect.fail(`${key} ${fn}: speedscope ${w} µs, its rule here ${mine} µs`);
         }
+        // Its stacks are ours once its structure is undone: every stack it weighs is a call path here.
+        const ours = ourPaths(p);
+        const theirPaths = speedscopePaths(ref);
+        expect(theirPaths.length, key).toBeGreaterThan(0);
+        expect(
+          theirPaths.filter((x) => !ours.has(x)).map((x) => x.join(';')),
+          key,
+        ).toEqual([]);
       }
     });
   }
