@@ -16,7 +16,7 @@ import { compileQuery } from '../../shared/search/matcher';
 import { writeJson, writeText } from './output';
 import { CliError } from './errors';
 import { stdinOnce } from './load';
-import { type RunArg, expectRuns, loadRun } from './runs';
+import { type RunArg, expectRuns, loadRun, runArgs } from './runs';
 import type { CommandHelp } from './usage';
 
 export const DIFF_HELP: CommandHelp = {
@@ -127,12 +127,16 @@ function parse(args: string[]): Parsed | 'help' {
   const { values: v, positionals } = parsed;
   if (v.help) return 'help';
   stdinOnce(positionals);
-  const [baseRun, runRun] = expectRuns(
-    positionals,
-    2,
-    'diff',
-    "exactly two files, BASE and RUN (either may be a process's per-thread .cpuprofile files, named together or as their folder)",
-  );
+  // Two files of one process's threads are compared with each other, as two files always were.
+  const twoFiles = positionals.length === 2 && runArgs(positionals).length === 1;
+  const [baseRun, runRun] = twoFiles
+    ? positionals.map((label) => ({ label }))
+    : expectRuns(
+        positionals,
+        2,
+        'diff',
+        "exactly two files, BASE and RUN (either may be a process's per-thread .cpuprofile files, named together or as their folder)",
+      );
   const normalize = v.normalize ?? 'absolute';
   if (normalize !== 'relative' && normalize !== 'absolute')
     throw new CliError(`--normalize must be relative or absolute, not "${normalize}"`);

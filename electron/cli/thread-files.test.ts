@@ -108,6 +108,12 @@ describe("a process's per-thread .cpuprofile files on the command line", () => {
     expect(folders.err.split('\n').filter((l) => /thread main \(\d+\/0\); 1 other thread/.test(l))).toHaveLength(2);
     const workers = await run('diff', join(dir, 'base'), join(dir, 'agent'), '--thread', 'worker', '--json');
     expect(totals(workers)).toEqual(totals(await run('diff', files.base[1]!, files.agent[1]!, '--json')));
+    // two files of one process are two sides, the main thread against the worker, as before
+    const pair = await run('diff', ...files.base, '--json');
+    expect(pair.code).toBe(0);
+    expect(pair.err).toBe('');
+    expect(JSON.parse(pair.out).baseline.file).toBe(files.base[0]);
+    expect(JSON.parse(pair.out).run.file).toBe(files.base[1]);
   });
 
   it('reads a folder that holds other profiles too as before, not as the threads alone', async () => {
