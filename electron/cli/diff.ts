@@ -15,7 +15,8 @@ import { mdCode } from '../../shared/report/fields';
 import { compileQuery } from '../../shared/search/matcher';
 import { writeJson, writeText } from './output';
 import { CliError } from './errors';
-import { loadThread, stdinOnce } from './load';
+import { stdinOnce } from './load';
+import { type RunArg, expectRuns, loadRun, runArgs } from './runs';
 import type { CommandHelp } from './usage';
 
 export const DIFF_HELP: CommandHelp = {
@@ -24,6 +25,9 @@ export const DIFF_HELP: CommandHelp = {
     'flamelens diff BASE RUN [--match PATTERN] [--weight time|samples] [--idle exclude|include] [--normalize absolute|relative] [--no-match-entry] [--top N] [--json|--markdown] [--fail-above PERCENT]',
   summary: 'compare a run with the baseline: total cost change, agent share, functions that changed most',
   details:
+    "BASE and RUN are each a file, or a Node.js process's per-thread .cpuprofile files\n" +
+    '(node --cpu-prof with worker_threads) named together or as their folder: one run, a thread\n' +
+    'per file, the main thread compared by default.\n' +
     'Call paths and functions are matched across the two files by name and file (V8 tiers,\n' +
     'addresses and absolute path prefixes left out). Both files must be measured alike (samples\n' +
     'with samples, time with time, bytes with bytes).\n\n' +
@@ -52,7 +56,7 @@ export const DIFF_HELP: CommandHelp = {
     "  --fail-above PERCENT   exit status 2 when the run's total exceeds the baseline's by more\n" +
     '                         than PERCENT (a CI gate)\n' +
     '  --event NAME           perf script: the event type to keep (default: the first one)\n' +
-    '  --thread PID:TID|NAME|all  traces with samples of several threads: the thread to compare\n' +
+    '  --thread PID:TID|NAME|all  files with samples of several threads: the thread to compare\n' +
     '                         (default: the busiest main thread; stderr says which)\n' +
     '  --json                 one JSON object: unit, normalize, idle, change (run total / baseline\n' +
     '                         total - 1), baseline and run {file, name, total, idle, match}, and\n' +
@@ -74,8 +78,11 @@ function help(): string {
 }
 
 interface Parsed {
+  /** what names each side: its path (a process's files: the main thread's file) */
   base: string;
   run: string;
+  /** the two runs, as named */
+  sides: [RunArg, RunArg];
   match?: string;
   normalize: Normalize;
   weight?: Weighing;
@@ -119,7 +126,17 @@ function parse(args: string[]): Parsed | 'help' {
   }
   const { values: v, positionals } = parsed;
   if (v.help) return 'help';
-  if (positionals.length !== 2) throw new CliError('diff takes exactly two files, BASE and RUN (see flamelens diff --help)');
+  stdinOnce(positionals);
+  // Two files of one process's threads are compared with each other, as two files always were.
+  const twoFiles = positionals.length === 2 && runArgs(positionals).length === 1;
+  const [baseRun, runRun] = twoFiles
+    ? positionals.map((label) => ({ label }))
+    : expectRuns(
+        positionals,
+        2,
+        'diff',
+        "exactly two files, BASE and RUN (either may be a process's per-thread .cpuprofile files, named together or as their folder)",
+      );
   const normalize = v.normalize ?? 'absolute';
   if (normalize !== 'relative' && normalize !== 'absolute')
     throw new CliError(`--normalize must be relative or absolute, not "${normalize}"`);
@@ -144,8 +161,9 @@ function parse(args: string[]): Parsed | 'help' {
   }
   if (v.match !== undefined && v.match.trim() === '') throw new CliError('--match needs a PATTERN');
   const p: Parsed = {
-    base: positionals[0]!,
-    run: positionals[1]!,
+    base: baseRun!.label,
+    run: runRun!.label,
+    sides: [baseRun!, runRun!] as [RunArg, RunArg],
     normalize,
     top,
     threshold,
@@ -376,10 +394,7 @@ export async function diffCommand(args: string[]): Promise<number> {
     if (q.error) throw new CliError(`--match ${a.match}: ${q.error}`);
     matcher = q.match;
   }
-  stdinOnce([a.base, a.run]);
-  const [base, run] = await Promise.all([loadThread(a.base, a.event, a.thread), loadThread(a.run, a.event, a.thread)]).then(([b, r]) =>
-    weighBoth(a, b, r),
-  );
+  const [base, run] = await Promise.all(a.sides.map((side) => loadRun(side, a.event, a.thread))).then(([b, r]) => weighBoth(a, b!, r!));
   if (!commonUnit(base.unit, run.unit))
     throw new CliError(
       `cannot compare ${a.base} (measured in ${base.unit}) with ${a.run} (measured in ${run.unit}): diff needs two profiles measured alike`,

@@ -9,7 +9,8 @@ import { DEFAULT_ROWS, type Heatmap, hasTimestamps, heatmap, rowOffsetMs } from 
 import type { Profile } from '../../shared/model/types';
 import { writeJson, writeText } from './output';
 import { CliError } from './errors';
-import { importAt, loadThread } from './load';
+import { importAt } from './load';
+import { type RunArg, expectRuns, loadRun } from './runs';
 import { fileSource } from './node-source';
 import type { CommandHelp } from './usage';
 
@@ -46,9 +47,10 @@ const ISOLATE_JSON = /^isolate-.*-v8\.log\.json(\.gz)?$/;
  * The profile at `path`, with sample times when it has any. A 0x folder is read from its
  * `ticks.json` first, which has no times; its isolate log has them, so that is read instead.
  */
-async function loadTimed(path: string, perfEvent?: string, thread?: string): Promise<Profile> {
-  const p = await loadThread(path, perfEvent, thread);
-  if (hasTimestamps(p) || !statSync(path).isDirectory()) return p;
+async function loadTimed(run: RunArg, perfEvent?: string, thread?: string): Promise<Profile> {
+  const path = run.label;
+  const p = await loadRun(run, perfEvent, thread);
+  if (hasTimestamps(p) || run.files || !statSync(path).isDirectory()) return p;
   const log = readdirSync(path).find((f) => ISOLATE_JSON.test(f));
   if (!log) return p;
   const timed = await importAt(join(path, log), fileSource(join(path, log)), perfEvent);
@@ -127,14 +129,14 @@ export async function heatmapCommand(args: string[]): Promise<number> {
     process.stdout.write(help());
     return 0;
   }
-  if (positionals.length !== 1) throw new CliError('heatmap takes exactly one FILE (see flamelens heatmap --help)');
+  const [run] = expectRuns(positionals, 1, 'heatmap', "exactly one FILE (or one process's per-thread .cpuprofile files)");
   let rows = DEFAULT_ROWS;
   if (values.rows !== undefined) {
     rows = /^\d+$/.test(values.rows.trim()) ? Number(values.rows) : NaN;
     if (!(rows >= 1 && rows <= MAX_ROWS)) throw new CliError(`--rows must be a whole number from 1 to ${MAX_ROWS}, not "${values.rows}"`);
   }
-  const path = positionals[0]!;
-  const p = await loadTimed(path, values.event, values.thread);
+  const path = run!.label;
+  const p = await loadTimed(run!, values.event, values.thread);
   if (!hasTimestamps(p))
     throw new CliError(
       `${path} has no sample timestamps; heatmaps need perf script, .cpuprofile, Chrome traces with samples or 0x isolate logs`,

@@ -11,9 +11,9 @@ import { diffCommand } from './diff';
 import { heapCommand } from './heap';
 import { heatmapCommand } from './heatmap';
 import { infoCommand } from './info';
-import { loadThread } from './load';
 import { openCommand } from './open';
 import { recordCommand } from './record';
+import { expectRuns, loadRun } from './runs';
 import { statsCommand } from './stats';
 import { COMMANDS, usage } from './usage';
 
@@ -24,11 +24,11 @@ async function collapseCommand(args: string[]): Promise<void> {
     options: { weight: { type: 'string' }, event: { type: 'string' }, thread: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
   });
   if (values.help) return void process.stdout.write(usage('collapse'));
-  if (positionals.length !== 1) throw new CliError('collapse takes exactly one FILE (see flamelens collapse --help)');
+  const [run] = expectRuns(positionals, 1, 'collapse', "exactly one FILE (or one process's per-thread .cpuprofile files)");
   const weight = values.weight as WeightChoice | undefined;
   if (weight && !['samples', 'time', 'bytes'].includes(weight))
     throw new CliError(`--weight must be samples, time or bytes, not "${weight}"`);
-  const p = await loadThread(positionals[0]!, values.event, values.thread);
+  const p = await loadRun(run!, values.event, values.thread);
   writeText(process.stdout, collapseText(p, weight));
 }
 

@@ -5,19 +5,23 @@
  */
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
+import { threadLabel } from '../../shared/model/threads';
 import type { Profile, ThreadInfo } from '../../shared/model/types';
 import { writeJson, writeText } from './output';
 import { CliError } from './errors';
 import { load } from './load';
+import { expectRuns, readThreadFiles } from './runs';
 import type { CommandHelp } from './usage';
 
 export const INFO_HELP: CommandHelp = {
   name: 'info',
-  synopsis: 'flamelens info FILE [--json] [--event NAME]',
+  synopsis: 'flamelens info FILE|THREAD-FILES… [--json] [--event NAME]',
   summary: 'say what a profile holds: format, unit, duration, samples and its threads',
   details:
     'Threads are those with samples, as counted in the file: every thread of a trace with CPU\n' +
-    'samples (the one the other commands use by default first), or the one thread of other files.\n\n' +
+    'samples or a perf capture (the one the other commands use by default first), or the one\n' +
+    "thread of other files. A Node.js process's per-thread .cpuprofile files, named together or\n" +
+    'as their folder, are one run: a thread per file, the main thread first.\n\n' +
     '  --json         print {"file","format","producer","unit","seconds","samples","shown",\n' +
     '                 "threads":[{"pid","tid","name","samples","seconds"}]}\n' +
     '  --event NAME   perf script: the event type to read (default: the first one)\n',
@@ -74,10 +78,12 @@ export async function infoCommand(args: string[]): Promise<number> {
     process.stdout.write(help());
     return 0;
   }
-  if (positionals.length !== 1) throw new CliError('info takes exactly one FILE (see flamelens info --help)');
-  const path = positionals[0]!;
-  const p = await load(path, values.event);
+  const [run] = expectRuns(positionals, 1, 'info', "exactly one FILE (or one process's per-thread .cpuprofile files)");
+  const path = run!.label;
+  const p = run!.files ? await readThreadFiles({ ...run!, files: run!.files }) : await load(path, values.event);
   const threads = threadsOf(path, p);
+  // a process's files: the main thread is shown by default
+  const shown = run!.files ? threadLabel(threads[0]!) : (p.meta.thread ?? null);
   const samples = p.meta.threads ? threads.reduce((n, t) => n + t.samples, 0) : sampleCount(p);
   const info = {
     file: path,
@@ -86,7 +92,7 @@ export async function infoCommand(args: string[]): Promise<number> {
     unit: p.unit,
     seconds: seconds(p),
     samples,
-    shown: p.meta.thread ?? null,
+    shown,
     threads,
   };
   if (values.json) {
@@ -99,7 +105,7 @@ export async function infoCommand(args: string[]): Promise<number> {
     `  unit      ${p.unit}`,
     ...(info.seconds !== null ? [`  duration  ${info.seconds.toFixed(2)} s`] : []),
     ...(samples !== null ? [`  samples   ${int.format(samples)}`] : []),
-    `  threads   ${threads.length} with samples${p.meta.threads && p.meta.thread ? `; shown by default: ${p.meta.thread}` : ''}`,
+    `  threads   ${threads.length} with samples${p.meta.threads && shown ? `; shown by default: ${shown}` : ''}`,
   ];
   if (threads.length > 0) {
     const rows = threads.map((t) => [t.pid, t.tid, t.name, int.format(t.samples), t.seconds.toFixed(2)]);

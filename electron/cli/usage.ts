@@ -26,7 +26,7 @@ export const COMMANDS: CommandHelp[] = [
   },
   {
     name: 'collapse',
-    synopsis: 'flamelens collapse FILE [--weight samples|time|bytes] [--event NAME] [--thread PID:TID|NAME|all]',
+    synopsis: 'flamelens collapse FILE|THREAD-FILES… [--weight samples|time|bytes] [--event NAME] [--thread PID:TID|NAME|all]',
     summary: 'print folded stacks ("frame;frame;frame WEIGHT"), one line per distinct stack',
     details:
       'Lines are sorted by byte order and weights are integers. The default weight is the number of\n' +
@@ -34,9 +34,11 @@ export const COMMANDS: CommandHelp[] = [
       'profiles.\n\n' +
       '  --weight samples|time|bytes   choose the weight (time: microseconds)\n' +
       '  --event NAME                  perf script: the event type to keep (default: the first one)\n' +
-      '  --thread PID:TID|NAME|all     traces with samples of several threads: the thread to print\n' +
+      '  --thread PID:TID|NAME|all     files with samples of several threads: the thread to print\n' +
       '                                (default: the busiest main thread; stderr says which; all:\n' +
-      '                                each thread under a root frame "NAME PID/TID")\n',
+      '                                each thread under a root frame "NAME PID/TID")\n\n' +
+      "THREAD-FILES: a Node.js process's per-thread .cpuprofile files (node --cpu-prof with\n" +
+      'worker_threads), named together or as their folder, are one run: a thread per file.\n',
   },
   INFO_HELP,
   DIFF_HELP,

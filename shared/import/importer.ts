@@ -14,6 +14,12 @@ export interface ImportOptions {
    * default: the busiest main thread
    */
   thread?: string;
+  /**
+   * how the app reads a file once for every thread: where a trace has samples of several
+   * threads, all of them (as `thread: 'all'`) with `meta.defaultThread` the one shown without a
+   * choice; otherwise as without a choice (a perf capture keeps its threads' samples apart then)
+   */
+  keepThreads?: boolean;
 }
 
 export interface ImportContext {

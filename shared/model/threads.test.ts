@@ -83,18 +83,33 @@ describe('threadView: every thread together', () => {
       );
       expect(together.meta.thread, f).toBe(plain.meta.thread);
       expect(together.meta.threads, f).toEqual(plain.meta.threads);
+      // The app reads a capture once, as perf script is read by default: every view comes from that.
+      const many = (all.meta.threads?.length ?? 0) > 1;
+      expect(plain.meta.defaultThread, f).toBe(many ? THREADS_TOGETHER : undefined);
+      if (many) {
+        expect(threadView(plain, THREADS_TOGETHER), f).toBe(plain);
+        const roots = threadView(plain, ALL_THREADS)!;
+        expect(checkProfile(roots), f).toEqual([]);
+        // a root per thread named as --tid names it (Java frames keep the names of the default reading)
+        expect(folded(f, roots), f).toEqual(folded(f, all));
+        if (!/java|vertx/.test(f)) expect(byPath(roots), f).toEqual(byPath(all));
+        expect(Array.from(roots.samples!.thread!), f).toEqual(Array.from(all.samples!.thread!));
+        expect(roots.meta.defaultThread, f).toBeUndefined();
+        expect(threadView(roots, THREADS_TOGETHER)!.meta.defaultThread, f).toBe(THREADS_TOGETHER);
+      }
       // and each thread alone as its import alone gives it, its process name at the root
       for (const t of (all.meta.threads ?? []).slice(0, 3)) {
         const one = await importProfile(fileSource(fixturePath(f)), { options: { thread: threadKey(t) } });
-        const view = threadView(all, threadKey(t))!;
-        expect(checkProfile(view), f).toEqual([]);
-        expect(folded(f, view), `${f} ${threadKey(t)}`).toEqual(folded(f, one));
-        // (an import of one thread keeps the other threads' call paths, weighing nothing)
-        const nonZero = (m: Map<string, number>) => new Map([...m].filter(([, v]) => v !== 0));
-        expect(nonZero(byPath(view)), `${f} ${threadKey(t)}`).toEqual(nonZero(byPath(one)));
-        expect(view.meta.thread).toBe(one.meta.thread);
-        expect(view.meta.threads).toEqual(one.meta.threads);
-        expect([view.meta.startTime, view.meta.endTime]).toEqual([one.meta.startTime, one.meta.endTime]);
+        for (const view of [threadView(all, threadKey(t))!, threadView(plain, threadKey(t))!]) {
+          expect(checkProfile(view), f).toEqual([]);
+          expect(folded(f, view), `${f} ${threadKey(t)}`).toEqual(folded(f, one));
+          // (an import of one thread keeps the other threads' call paths, weighing nothing)
+          const nonZero = (m: Map<string, number>) => new Map([...m].filter(([, v]) => v !== 0));
+          expect(nonZero(byPath(view)), `${f} ${threadKey(t)}`).toEqual(nonZero(byPath(one)));
+          expect(view.meta.thread).toBe(one.meta.thread);
+          expect(view.meta.threads).toEqual(one.meta.threads);
+          expect([view.meta.startTime, view.meta.endTime]).toEqual([one.meta.startTime, one.meta.endTime]);
+        }
       }
     }
     expect(several).toBeGreaterThan(2);

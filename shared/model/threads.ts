@@ -38,15 +38,15 @@ export function hasThreadRoots(p: Profile): boolean {
  * The profile that shows `choice` of `all` (a profile with thread roots): `ALL_THREADS` gives
  * `all` itself; `PID:TID` gives that thread alone, its root frame taken away, as if the file had
  * been imported for that thread. The frame table is shared. Undefined when no thread is `choice`.
+ * A perf capture's profile may also be perf script read as by default (see `perfThreadView`).
  */
 export function threadView(all: Profile, choice: string): Profile | undefined {
+  // perf script's comm is part of every stack: a thread alone keeps it as its root
+  if (all.format === 'perf-script') return perfThreadView(all, choice);
   if (choice === ALL_THREADS) return all;
-  if (choice === THREADS_TOGETHER) return threadsTogether(all);
   const threads = all.meta.threads ?? [];
   const s = all.samples;
   const index = threads.findIndex((t) => threadKey(t) === choice);
-  // perf script's process name is part of every stack: a thread alone keeps it as its root
-  if (all.format === 'perf-script') return index < 0 ? undefined : threadsTogether(all, index);
   if (index < 0 || !s?.thread) return undefined;
   // The thread's root frame: the depth-1 ancestor of any of its samples.
   let first = -1;
@@ -108,12 +108,32 @@ function reinterned(f: FrameTable, frames: FrameTableBuilder): (id: number) => n
 }
 
 /**
- * `all` (perf script read with a root per thread, `node-6794/6802`) with each thread's root
- * frame replaced by its name as perf script's default reading names it (`node`; blanks made `_`
- * in its folded label) and the trees merged: nodes made in the order samples first reach them,
- * as the importer makes them. Samples keep their thread.
+ * A perf capture's profile of every thread shown as `choice`. `p` is perf script read as it is
+ * by default (each stack under its comm, `meta.defaultThread` `together`) or read with a root per
+ * thread (`comm-pid/tid`, as `stackcollapse-perf.pl --tid` names them); either gives every view.
  */
-function threadsTogether(all: Profile, only?: number): Profile | undefined {
+function perfThreadView(p: Profile, choice: string): Profile | undefined {
+  const together = p.meta.defaultThread === THREADS_TOGETHER;
+  if (choice === THREADS_TOGETHER) return together ? p : regrouped(p, 'together');
+  if (choice === ALL_THREADS) return together ? regrouped(p, 'roots') : p;
+  const index = (p.meta.threads ?? []).findIndex((t) => threadKey(t) === choice);
+  return index < 0 ? undefined : regrouped(p, 'together', index);
+}
+
+/** perf script's root label of a sample's stack: its comm, blanks made `_`, without `-pid/tid`. */
+function commLabel(p: Profile, root: number): string {
+  const label = p.frames.label[p.tree.frame[root]!] || p.frames.name[p.tree.frame[root]!]!;
+  return p.meta.defaultThread === THREADS_TOGETHER ? label : label.replace(/-[^-/]*\/[^/]*$/, '');
+}
+
+/**
+ * A perf capture's samples (of thread `only`, or of every thread) rebuilt with each stack's root
+ * frame named by its comm (`together`: `node`, as perf script is read by default; blanks `_` in
+ * the folded label) or by its comm and thread (`roots`: `node-6794/6802`, as `--tid` names it).
+ * Nodes are made in the order samples first reach them, as the importer makes them; the frame
+ * table is made anew. Samples keep their thread, except with `only`.
+ */
+function regrouped(all: Profile, roots: 'together' | 'roots', only?: number): Profile | undefined {
   const s = all.samples;
   const threads = all.meta.threads ?? [];
   if (!s) return undefined;
@@ -121,9 +141,29 @@ function threadsTogether(all: Profile, only?: number): Profile | undefined {
   const frames = new FrameTableBuilder();
   const frameOf = reinterned(all.frames, frames);
   const tree = new CallTreeBuilder();
-  const mapped = new Int32Array(t.length).fill(-1);
-  mapped[0] = tree.root;
-  const nameFrames = new Map<string, number>();
+  // With a root per thread, one node of a stack under a comm is as many nodes as threads reach it.
+  const perThread = roots === 'roots';
+  const mapped = new Map<number, number>();
+  const slot = (n: number, k: number) => (perThread ? n * threads.length + k : n);
+  const rootFrames = new Map<string, number>();
+  const rootFrame = (c: number, k: number) => {
+    const comm = commLabel(all, c);
+    const ids = threads[k] ? `${threads[k].pid || '?'}/${threads[k].tid}` : '';
+    const label = perThread ? `${comm}-${ids}` : comm;
+    let frame = rootFrames.get(label);
+    if (frame === undefined) {
+      const name = threads[k]?.name.trimEnd() ?? '';
+      const category = all.frames.category[t.frame[c]!] as Category;
+      frame = frames.intern({
+        name: perThread ? label : name.replaceAll(' ', '_') === comm ? name : comm,
+        tier: Tier.Unknown,
+        category,
+        label,
+      });
+      rootFrames.set(label, frame);
+    }
+    return frame;
+  };
   const chain: number[] = [];
   let start = Infinity;
   let end = -Infinity;
@@ -133,37 +173,29 @@ function threadsTogether(all: Profile, only?: number): Profile | undefined {
     start = Math.min(start, s.time[i]!);
     end = Math.max(end, s.time[i]!);
     let n = s.node[i]!;
-    for (; mapped[n]! < 0; n = t.parent[n]!) chain.push(n);
+    for (; n !== 0 && !mapped.has(slot(n, k)); n = t.parent[n]!) chain.push(n);
     while (chain.length > 0) {
       const c = chain.pop()!;
-      let frame: number;
-      if (t.depth[c] === 1) {
-        // The root's label is `comm-pid/tid`, blanks made `_`; a thread that ran exec has a root per comm.
-        const rootLabel = all.frames.label[t.frame[c]!] || all.frames.name[t.frame[c]!]!;
-        const label = rootLabel.replace(/-[^-/]*\/[^/]*$/, '');
-        const comm = threads[k]?.name.trimEnd() ?? '';
-        const name = comm.replaceAll(' ', '_') === label ? comm : label;
-        frame =
-          nameFrames.get(label) ??
-          frames.intern({ name, tier: Tier.Unknown, category: all.frames.category[t.frame[c]!] as Category, label });
-        nameFrames.set(label, frame);
-      } else frame = frameOf(t.frame[c]!);
-      mapped[c] = tree.child(mapped[t.parent[c]!]!, frame);
+      const parent = t.parent[c] === 0 ? tree.root : mapped.get(slot(t.parent[c]!, k))!;
+      mapped.set(slot(c, k), tree.child(parent, t.depth[c] === 1 ? rootFrame(c, k) : frameOf(t.frame[c]!)));
     }
     tree.thread = only === undefined ? k : 0;
-    tree.addSample(mapped[s.node[i]!]!, s.weight[i]!, s.time[i]!);
+    tree.addSample(s.node[i] === 0 ? tree.root : mapped.get(slot(s.node[i]!, k))!, s.weight[i]!, s.time[i]!);
   }
   tree.thread = 0;
-  let meta = all.meta;
+  const { defaultThread: _, ...meta } = all.meta;
   if (only !== undefined) {
     const others = threads.filter((_, k) => k !== only);
-    const warnings = [
+    meta.warnings = [
       ...all.meta.warnings,
-      `samples of ${others.length} other thread(s) are not shown: ${others.map((t) => `${threadLabel(t)} (${t.samples} samples)`).join(', ')}`,
+      `samples of ${others.length} other thread(s) are not shown: ${others.map((x) => `${threadLabel(x)} (${x.samples} samples)`).join(', ')}`,
     ];
-    meta = { ...all.meta, thread: threadLabel(threads[only]!), threads: [threads[only]!, ...others], warnings };
+    Object.assign(meta, { thread: threadLabel(threads[only]!), threads: [threads[only]!, ...others] });
     if (start <= end) Object.assign(meta, { startTime: start, endTime: end });
-  } else if (threads.length > 1) meta = { ...all.meta, thread: `all ${threads.length} threads` };
+  } else if (threads.length > 1) {
+    meta.thread = `all ${threads.length} threads`;
+    if (roots === 'together') Object.assign(meta, { defaultThread: THREADS_TOGETHER });
+  }
   return finishProfile({ name: all.name, format: all.format, kind: all.kind, unit: all.unit, frames, tree, meta });
 }
 

@@ -245,6 +245,13 @@ export interface RunMeta {
    * entry or none when the file has one thread
    */
   threads?: ThreadInfo[];
+  /**
+   * where the profile holds every thread of the file (`SampleTable.thread`): the choice of
+   * thread (model/threads) that shows what an import without a choice shows — the busiest main
+   * thread's `PID:TID` for a trace read with every thread, `together` for a perf capture read
+   * as perf script is read by default (this profile itself)
+   */
+  defaultThread?: string;
   /** things the importer tolerated (skipped lines, unmatched end events…), for the user to see */
   warnings: string[];
 }

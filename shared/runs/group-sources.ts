@@ -7,6 +7,8 @@
  * when it started): those of one process, from one folder, are one run with a thread per file.
  */
 import { zeroExImporter } from '../import/formats/zeroex';
+import { type ThreadPart, mergeThreads } from '../model/threads';
+import type { Profile } from '../model/types';
 import { pathSegments } from './run-names';
 
 export interface NamedItem {
@@ -30,6 +32,21 @@ const CPU_PROF = /^CPU\.(\d{8})\.\d{6}\.(\d+)\.(\d+)\.\d+\.cpuprofile(\.gz)?$/i;
 export function cpuProfIds(name: string): { pid: string; tid: string } | undefined {
   const m = CPU_PROF.exec(name);
   return m ? { pid: m[2]!, tid: m[3]! } : undefined;
+}
+
+/**
+ * One run of the profiles read from a process's per-thread files (a `threads` group, in its
+ * order): each thread under a root frame named by its ids (`main 6494/0`, `worker 6494/1`), the
+ * first file's thread shown first. Unweighed, as importers give them: weigh the run.
+ */
+export function threadFilesRun(name: string, files: readonly { name: string; profile: Profile }[]): Profile {
+  const parts: ThreadPart[] = files.map(({ name: file, profile }, i) => {
+    const ids = cpuProfIds(file) ?? { pid: '', tid: String(i) };
+    const s = profile.samples;
+    const seconds = s && s.length > 1 ? (s.time[s.length - 1]! - s.time[0]!) / 1e6 : 0;
+    return { profile, info: { ...ids, name: ids.tid === '0' ? 'main' : 'worker', samples: s?.length ?? 0, seconds } };
+  });
+  return mergeThreads(name, parts);
 }
 
 const ZEROEX_MEMBER = /^(flamegraph\.html|meta\.json|ticks\.json|isolate-[\w-]+-v8(\.log)?(\.json)?|stacks\.\d+\.json)(\.gz)?$/i;

@@ -9,7 +9,18 @@
  * pre-order, and the finished model goes through `checkProfile`.
  */
 import { checkProfile } from '../model/integrity';
-import type { CallTree, FormatId, FrameTable, Profile, ProfileKind, RunMeta, SampleTable, ThreadInfo, TraceEventStat, Unit } from '../model/types';
+import type {
+  CallTree,
+  FormatId,
+  FrameTable,
+  Profile,
+  ProfileKind,
+  RunMeta,
+  SampleTable,
+  ThreadInfo,
+  TraceEventStat,
+  Unit,
+} from '../model/types';
 import { base64ToTyped, typedToBase64 } from './base64';
 import { type Json, JsonCheck, describe } from './json-check';
 
@@ -157,6 +168,7 @@ function readMeta(c: JsonCheck, v: unknown, path: string): RunMeta {
   const processNames = c.opt(o, 'processNames', path, (x, p) => readNames(c, x, p));
   const threadNames = c.opt(o, 'threadNames', path, (x, p) => readNames(c, x, p));
   const thread = c.opt(o, 'thread', path, (x, p) => c.str(x, p));
+  const defaultThread = c.opt(o, 'defaultThread', path, (x, p) => c.str(x, p));
   const threads = c.opt(o, 'threads', path, (x, p) =>
     c.arr(x, p).map((t, i): ThreadInfo => {
       const q = `${p}[${i}]`;
@@ -178,6 +190,7 @@ function readMeta(c: JsonCheck, v: unknown, path: string): RunMeta {
   if (processNames !== undefined) meta.processNames = processNames;
   if (threadNames !== undefined) meta.threadNames = threadNames;
   if (thread !== undefined) meta.thread = thread;
+  if (defaultThread !== undefined) meta.defaultThread = defaultThread;
   if (threads !== undefined) meta.threads = threads;
   return meta;
 }

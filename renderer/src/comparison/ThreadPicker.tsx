@@ -10,11 +10,7 @@ function optionText(t: ThreadInfo): string {
 }
 
 /** Why a run whose file has several threads cannot show another one. */
-function whyFixed(profile: Profile): string {
-  // Reading a perf capture a second time for its threads would double its import time.
-  if (profile.format === 'perf-script') return 'a perf capture shows all its threads together here; flamelens collapse --thread picks one';
-  return 'this run holds only the samples shown (it was saved without the other threads): open the file again to pick another';
-}
+const FIXED = 'this run holds only the samples shown (it was saved without the other threads): open the file again to pick another';
 
 /**
  * Which thread of the run's file the pane shows, where the file has samples of several: each
@@ -27,7 +23,7 @@ export function ThreadPicker({ run, profile }: { run: Run; profile: Profile }) {
   if (threads.length < 2) return null;
   const perf = profile.format === 'perf-script';
   const shown = run.thread ?? (profile.meta.thread?.startsWith('all ') ? (perf ? THREADS_TOGETHER : ALL_THREADS) : threadKey(threads[0]!));
-  const fixed = run.allThreads ? undefined : whyFixed(profile);
+  const fixed = run.allThreads ? undefined : FIXED;
   return (
     <label className="thread-picker" title={fixed ?? 'which thread of the file this pane shows'}>
       <span>{threads.length} threads</span>

@@ -6,11 +6,11 @@
 import { toImportErrorData } from '../../../shared/import/errors';
 import { importProfile } from '../../../shared/import/import-profile';
 import type { ByteSource, ImportSource } from '../../../shared/import/source';
-import { ALL_THREADS, type ThreadPart, mergeThreads, threadKey } from '../../../shared/model/threads';
+import { ALL_THREADS, hasThreadRoots, threadKey } from '../../../shared/model/threads';
 import type { Profile } from '../../../shared/model/types';
 import { weighByDefault } from '../../../shared/model/weigh';
 import { fineDensity } from '../../../shared/heatmap/heatmap';
-import { cpuProfIds } from '../../../shared/runs/group-sources';
+import { threadFilesRun } from '../../../shared/runs/group-sources';
 import type { FromWorker, ToWorker, WorkerFile, WorkerSource } from './protocol';
 import { profileBuffers } from './protocol';
 import { beginProfileWrite } from '../workspace/profile-store';
@@ -87,31 +87,23 @@ const onProgress = (read: number, size: number | undefined) => post({ type: 'pro
 
 /**
  * The source's profile, weighed as the app weighs it (V8 samples are not evenly spaced:
- * model/weigh.ts). A trace with samples of several threads is read for every thread, each under
- * its root frame, so that any of them can be shown without the file; `thread` is the one shown
- * first, the importer's default.
+ * model/weigh.ts), read once. A file with samples of several threads (a trace, a perf capture)
+ * keeps every thread, so that any of them can be shown without the file; `thread` is the one
+ * shown first, the one an import without a choice shows.
  */
 async function importSource(source: WorkerSource): Promise<{ profile: Profile; thread?: string }> {
   if (source.kind === 'threads') return importThreadFiles(source.name, source.files);
-  const first = await importProfile(toImportSource(source), { options: {}, onProgress });
-  const shown = first.meta.threads?.[0];
-  if (first.format !== 'trace-events' || (first.meta.threads?.length ?? 0) < 2 || !shown) return { profile: weighByDefault(first) };
-  const all = await importProfile(toImportSource(source), { options: { thread: ALL_THREADS } });
-  return { profile: weighByDefault(all), thread: threadKey(shown) };
+  const profile = weighByDefault(await importProfile(toImportSource(source), { options: { keepThreads: true }, onProgress }));
+  if (!hasThreadRoots(profile)) return { profile };
+  return { profile, thread: profile.meta.defaultThread ?? ALL_THREADS };
 }
 
 /** One `.cpuprofile` per thread of a process (`node --cpu-prof`), the main thread's first. */
 async function importThreadFiles(name: string, files: WorkerFile[]): Promise<{ profile: Profile; thread: string }> {
-  const parts: ThreadPart[] = [];
-  for (const f of files) {
-    const profile = await importProfile(byteSource(f), { options: {} });
-    const ids = cpuProfIds(f.name) ?? { pid: '', tid: String(parts.length) };
-    const s = profile.samples;
-    const seconds = s && s.length > 1 ? (s.time[s.length - 1]! - s.time[0]!) / 1e6 : 0;
-    const info = { ...ids, name: ids.tid === '0' ? 'main' : 'worker', samples: s?.length ?? 0, seconds };
-    parts.push({ profile, info });
-  }
-  return { profile: weighByDefault(mergeThreads(name, parts)), thread: threadKey(parts[0]!.info) };
+  const read: { name: string; profile: Profile }[] = [];
+  for (const f of files) read.push({ name: f.name, profile: await importProfile(byteSource(f), { options: {} }) });
+  const profile = weighByDefault(threadFilesRun(name, read));
+  return { profile, thread: threadKey(profile.meta.threads![0]!) };
 }
 
 self.onmessage = async (ev: MessageEvent<ToWorker>) => {

@@ -76,6 +76,34 @@ describe('workspace runs keep their threads', () => {
     ]);
   });
 
+  it("keeps a perf capture's threads, read once as the app reads it, and the one shown", async () => {
+    useStore.setState({ runs: [], ranges: {} });
+    const PERF = 'perf.script.txt';
+    const read = weighByDefault(
+      await importProfile(fileSource(fixturePath(`samples/ddtrace/${PERF}`)), { options: { keepThreads: true } }),
+    );
+    expect(read.meta.defaultThread).toBe('together');
+    useStore.getState().runAdded('p', PERF);
+    useStore.getState().runLoaded('p', read, read.meta.defaultThread);
+    const run = () => useStore.getState().runs.find((r) => r.fileName === PERF)!;
+    expect(run().profile).toBe(read);
+    expect(rootNames(run().profile!)).toEqual(['node']);
+    useStore.getState().threadChosen('p', ':6802');
+    expect(run().profile!.meta.thread).toBe('node (6802)');
+    const chosen = run().profile!.tree.total[0]!;
+
+    const ws = io.collectWorkspace(useStore.getState());
+    expect(ws.runs[0]!.thread).toBe(':6802');
+    io.restoreWorkspace(await decodeWorkspace(await encodeWorkspace(ws), 'perf.flamelens'));
+    expect(run().profile!.meta.thread).toBe('node (6802)');
+    expect(run().profile!.tree.total[0]).toBe(chosen);
+    expect(run().allThreads!.meta.defaultThread).toBe('together');
+    useStore.getState().threadChosen(run().id, 'all');
+    expect(rootNames(run().profile!).sort()).toEqual(['node-?/6794', 'node-?/6801', 'node-?/6802', 'node-?/6803', 'node-?/6804']);
+    useStore.getState().threadChosen(run().id, 'together');
+    expect(run().profile).toBe(run().allThreads);
+  });
+
   it('opens a workspace saved with one thread of the file as before: that thread, no other to choose', async () => {
     const one = weighByDefault(await importProfile(fileSource(fixturePath(`corpus/devtools-frontend/${TRACE}`))));
     const ws = {

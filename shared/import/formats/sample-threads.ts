@@ -3,6 +3,7 @@
  * perf script interleaves every thread of the process): every thread with samples listed in
  * `meta.threads`, and, when one is asked for, only its samples kept.
  */
+import { THREADS_TOGETHER } from '../../model/threads';
 import type { Profile, SampleTable, ThreadInfo } from '../../model/types';
 import { ImportError } from '../errors';
 
@@ -54,7 +55,10 @@ export function withThreads(file: string, p: Profile, keys: string[], names: str
     const renumber = new Int32Array(keys.length);
     order.forEach((k, i) => (renumber[k] = i));
     const thread = s.thread.map((k) => renumber[k]!);
-    return { ...p, samples: { ...s, thread }, meta: { ...p.meta, thread: `all ${order.length} threads`, threads: order.map(info) } };
+    const meta = { ...p.meta, thread: `all ${order.length} threads`, threads: order.map(info) };
+    // read as perf script is by default, each stack under its comm: the view of every thread together
+    if (choice === undefined) meta.defaultThread = THREADS_TOGETHER;
+    return { ...p, samples: { ...s, thread }, meta };
   }
   const listed = [chosen, ...order.filter((k) => k !== chosen)];
   const keep: number[] = [];

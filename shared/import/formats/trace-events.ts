@@ -315,10 +315,12 @@ export const traceEventsImporter: Importer = {
     if (r.hermes.skipped > 0) warnings.push(`${r.hermes.skipped} sample(s) without "ts" or "sf" were skipped`);
 
     if (sampled.length > 0) {
-      const choice = chooseThreads(file, sampled, r.threadNames, options.thread);
+      const wanted = options.keepThreads ? (sampled.length > 1 ? 'all' : undefined) : options.thread;
+      const choice = chooseThreads(file, sampled, r.threadNames, wanted);
       const chosen = choice.shown[0]!;
       meta.thread = choice.all ? `all ${choice.threads.length} threads` : r.threadLabel(chosen.pid, chosen.tid);
       if (sampled.length > 1 || choice.all) meta.threads = choice.threads.map((t) => threadInfo(t, r.threadNames));
+      if (choice.all) meta.defaultThread = `${choice.fallback.pid}:${choice.fallback.tid}`;
       const others = choice.all ? [] : choice.threads.slice(1);
       if (others.length > 0) {
         warnings.push(

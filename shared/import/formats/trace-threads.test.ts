@@ -1,5 +1,6 @@
 /** Every thread of a trace with samples: listed, chosen, or all shown, on DevTools' two-workers recording. */
 import { describe, expect, it } from 'vitest';
+import { collapse } from '../../model/collapse';
 import { checkProfile } from '../../model/integrity';
 import type { Profile } from '../../model/types';
 import { weighProfile } from '../../model/weigh';
@@ -64,6 +65,21 @@ describe('threads of a trace', () => {
       const want = rawDurations(rawOf(tid)).reduce((a, b) => a + b, 0);
       expect(Math.abs(t.tree.total[i]! - want)).toBeLessThanOrEqual(0.001 * want);
     }
+  });
+
+  it('keeps every thread when asked to keep them, naming the one shown without a choice; a file of one thread as it is', async () => {
+    const kept = await importProfile(fileSource(FILE), { options: { keepThreads: true } });
+    const all = await load('all');
+    expect(checkProfile(kept)).toEqual([]);
+    expect(kept.meta.thread).toBe('all 3 threads');
+    expect(kept.meta.defaultThread).toBe('71044:259');
+    expect(rootNames(kept)).toEqual(rootNames(all));
+    expect(Array.from(kept.samples!.thread!)).toEqual(Array.from(all.samples!.thread!));
+    const ONE = fixturePath('corpus/devtools-frontend/recursive-counting-js.json.gz');
+    const one = await importProfile(fileSource(ONE), { options: { keepThreads: true } });
+    const plain = await importProfile(fileSource(ONE));
+    expect(one.meta).toEqual(plain.meta);
+    expect(collapse(one)).toEqual(collapse(plain));
   });
 
   it('names the threads there are when the one asked for is not there', async () => {

@@ -38,6 +38,8 @@ export interface ThreadChoice {
   threads: SampledThread[];
   /** whether all threads are shown, each under a root frame of its own */
   all: boolean;
+  /** the thread shown without a choice */
+  fallback: SampledThread;
 }
 
 /**
@@ -47,9 +49,10 @@ export interface ThreadChoice {
  */
 export function chooseThreads(file: string, sampled: SampledThread[], names: Names, choice?: string): ThreadChoice {
   const bySamples = [...sampled].sort((a, b) => b.samples - a.samples);
-  if (choice === 'all') return { shown: bySamples, threads: bySamples, all: true };
+  const fallback = busiest(sampled, names);
+  if (choice === 'all') return { shown: bySamples, threads: bySamples, all: true, fallback };
   let chosen: SampledThread | undefined;
-  if (choice === undefined || choice === '') chosen = busiest(sampled, names);
+  if (choice === undefined || choice === '') chosen = fallback;
   else {
     chosen = sampled.find((t) => `${t.pid}:${t.tid}` === choice);
     const named = sampled.filter((t) => names[`${t.pid}:${t.tid}`] === choice);
@@ -59,7 +62,7 @@ export function chooseThreads(file: string, sampled: SampledThread[], names: Nam
     const list = bySamples.map((t) => `${names[`${t.pid}:${t.tid}`] ?? 'thread'} ${t.pid}:${t.tid} (${t.samples} samples)`).join(', ');
     throw new ImportError({ file, message: `no thread "${choice}" has samples in this file; its threads: ${list}, or all` });
   }
-  return { shown: [chosen], threads: [chosen, ...bySamples.filter((t) => t !== chosen)], all: false };
+  return { shown: [chosen], threads: [chosen, ...bySamples.filter((t) => t !== chosen)], all: false, fallback };
 }
 
 /** What `flamelens info` and `RunMeta.threads` say of a thread. */
