@@ -32,8 +32,14 @@ declare global {
     readable: ReadableStream<R>;
     writable: WritableStream<W>;
   }
+  interface WritableStreamDefaultWriter<W = unknown> {
+    write(chunk: W): Promise<void>;
+    close(): Promise<void>;
+    abort(reason?: unknown): Promise<void>;
+  }
   interface WritableStream<W = unknown> {
     readonly locked: boolean;
+    getWriter(): WritableStreamDefaultWriter<W>;
     /** brand so that W is used */
     readonly __chunk?: W;
   }

@@ -4,12 +4,12 @@
  */
 /* eslint-disable @typescript-eslint/no-explicit-any -- a fake Electron, loosely typed on purpose */
 import { EventEmitter } from 'node:events';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { CHANNELS, type ChosenItem } from '../../shared/ipc/contract';
+import { CHANNELS, type ChosenItem, type DropChallenge } from '../../shared/ipc/contract';
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 // index.ts serves the renderer next to its own folder: out/renderer when bundled in out/main,
@@ -211,6 +211,41 @@ describe('main process', () => {
     expect(fake.windows).toHaveLength(2);
     const again = (await fake.handlers.get(CHANNELS.initialItems)!({ senderFrame: fake.windows[1].webContents.mainFrame })) as ChosenItem[];
     expect(again.map((i) => (i.kind === 'file' ? i.file.name : ''))).toEqual(['baseline.cpuprofile', 'dd-trace.cpuprofile']);
+  });
+
+  it('puts on Open Recent only the dropped files proven by their bytes: folders and empty files stay off it', async () => {
+    const fake = await launch(['/x/electron', '.']);
+    const call = (channel: string, ...args: unknown[]) => fake.handlers.get(channel)!(trusted(fake), ...args);
+    const file = join(userData, 'dropped.cpuprofile');
+    const empty = join(userData, 'empty.cpuprofile');
+    const folder = join(userData, '4242.0x');
+    writeFileSync(file, '{"nodes":[]}');
+    writeFileSync(empty, '');
+    mkdirSync(folder);
+    /** What the renderer answers: the bytes it read for each range, or what `forge` makes. */
+    async function drop(paths: string[], forge?: (path: string, length: number) => Uint8Array | null) {
+      const claims = paths.map((path) => ({ path, size: statSync(path).size }));
+      const challenge = (await call(CHANNELS.dropChallenge, claims)) as DropChallenge;
+      const answers = challenge.ranges.map((ranges, i) =>
+        ranges.map(([o, l]) => forge?.(paths[i]!, l) ?? new Uint8Array(readFileSync(paths[i]!).subarray(o, o + l))),
+      );
+      await call(CHANNELS.registerDropped, challenge.id, answers);
+    }
+    // A file and an empty file (whose every range is empty: nothing to prove)
+    await drop([file, empty]);
+    // A folder, claimed at the size stat gives it, answered with as many bytes as asked
+    await drop([folder], (_path, length) => new Uint8Array(length));
+    const recentMenu = () =>
+      fake.menu
+        .find((m: { label?: string }) => m.label === 'File')
+        .submenu.find((i: { label?: string }) => i.label === 'Open Recent')
+        .submenu.map((i: { label?: string }) => i.label)
+        .filter((label: string | undefined) => label?.includes(' — '));
+    await vi.waitFor(() => expect(recentMenu()).toEqual([`dropped.cpuprofile — ${file}`]));
+    expect(await call(CHANNELS.recentList)).toEqual([file]);
+    await vi.waitFor(() => expect(JSON.parse(readFileSync(join(userData, 'recent.json'), 'utf8')).paths).toEqual([file]));
+    await expect(call(CHANNELS.openRecent, folder)).rejects.toThrow(/recent list/);
+    await expect(call(CHANNELS.openRecent, empty)).rejects.toThrow(/recent list/);
   });
 
   it('sends menu commands to the renderer', async () => {

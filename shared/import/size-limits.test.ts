@@ -4,11 +4,14 @@
  * the limit, instead of taking the machine's memory first. The sources here hand out the same
  * chunk over and over, so the test itself holds only what the importer keeps.
  */
+import { constants, crc32, deflateRawSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { MAX_PPROF_BYTES } from './formats/pprof';
+import { gzipBomb } from './fuzz/gen-compressed';
 import { importProfile } from './import-profile';
+import { FREE_INFLATED_BYTES, MAX_INFLATE_RATIO } from './inflate-budget';
 import { MAX_JSON_VALUE_BYTES } from './json-stream';
-import type { ByteSource } from './source';
+import { type ByteSource, bytesSource } from './source';
 
 const MiB = 1024 * 1024;
 
@@ -34,6 +37,19 @@ function endless(name: string, head: string, fill: number, bytes: number, tail =
     },
   };
 }
+
+const zlib = {
+  deflateRaw: (b: Uint8Array) => new Uint8Array(deflateRawSync(b, { level: 9, finishFlush: constants.Z_SYNC_FLUSH })),
+  crc32: (b: Uint8Array) => crc32(b),
+  gzip: (b: Uint8Array) => new Uint8Array(gzipSync(b)),
+};
+const enc = new TextEncoder();
+const folded = {
+  name: 'stacks.folded.gz',
+  head: enc.encode('main;work 1\n'),
+  unit: enc.encode('main;work;loop 1\n'),
+  tail: new Uint8Array(),
+};
 
 async function failure(src: ByteSource): Promise<{ message: string; ms: number }> {
   const t = performance.now();
@@ -75,5 +91,48 @@ describe('size limits', () => {
     expect(message).toBe('x.folded:2: line is longer than 67108864 characters');
     // Looking for the line's end again from its start on every chunk took minutes for 1 GB.
     expect(ms).toBeLessThan(20_000);
+  });
+
+  it.each([
+    ['as one chunk', 1 << 30],
+    ['in 4 KiB chunks', 4096],
+  ])('a gzip file that inflates to 1 GB is refused as its content passes gzip’s budget (%s)', async (_how, chunk) => {
+    const bomb = gzipBomb(zlib, { shape: 0, mib: 1024, noise: 0, seed: 1, trailer: 'true', closed: true }, [folded]);
+    expect(bomb.inflates).toBeGreaterThan(1e9);
+    const t = performance.now();
+    const e = await importProfile(bytesSource('bomb.folded.gz', bomb.bytes, chunk)).catch(
+      (err: unknown) => err as Error & { offset?: number },
+    );
+    const ms = performance.now() - t;
+    expect(e).toBeInstanceOf(Error);
+    expect((e as Error).message).toMatch(
+      new RegExp(
+        `^bomb\\.folded\\.gz \\(byte \\d+\\): the gzip data inflates to more than ${MAX_INFLATE_RATIO} times its size \\(16 MiB from \\d+ KiB\\); no profile compresses that well, so the file is not read further \\(if you trust it, decompress it and open the result\\)$`,
+      ),
+    );
+    // Refused just past the free allowance: the compressed bytes counted are the ones used,
+    // however many the stream had handed over (all of them, when it came as one chunk).
+    expect((e as { offset: number }).offset).toBeGreaterThan(FREE_INFLATED_BYTES);
+    expect((e as { offset: number }).offset).toBeLessThan(FREE_INFLATED_BYTES + 4 * 1024 * 1024);
+    expect(ms).toBeLessThan(30_000);
+  });
+
+  it('a gzip file that compresses as real profiles do is read whole, far past the free allowance', async () => {
+    const lines: string[] = [];
+    let total = 0;
+    for (let i = 0; lines.length * 120 < 2 * FREE_INFLATED_BYTES; i++) {
+      const n = (i % 97) + 1;
+      total += n;
+      lines.push(
+        `node;node:internal/main/run_main_module;Module._load;Module._compile;/srv/app/server.js:handle;/srv/app/db.js:query${i % 7};leaf${i % 41} ${n}`,
+      );
+    }
+    const text = enc.encode(`${lines.join('\n')}\n`);
+    const gz = zlib.gzip(text);
+    // (the ratio of the most compressible real files, 30–50:1)
+    expect(text.length / gz.length).toBeGreaterThan(20);
+    expect(text.length).toBeGreaterThan(2 * FREE_INFLATED_BYTES);
+    const p = await importProfile(bytesSource('big.folded.gz', gz, 65_536));
+    expect(p.tree.total[0]).toBe(total);
   });
 });

@@ -1,10 +1,12 @@
 /**
  * Where an importer's bytes come from. A source is a stream (a browser `File`, a Node file
- * stream, a fetched body): gzip is undone with `DecompressionStream`, UTF-16 is re-encoded as
+ * stream, a fetched body): gzip is undone with `DecompressionStream`, within a budget of how far
+ * it may inflate (`inflate-budget.ts`), UTF-16 is re-encoded as
  * UTF-8, a UTF-8 byte-order mark is dropped, and the first 64 KiB are kept as text for sniffing.
  * Nothing here ever holds the whole file.
  */
 import { ImportError } from './errors';
+import { inflateWithin } from './inflate-budget';
 
 export interface ByteSource {
   /** file name (no directories needed); only a hint for format detection */
@@ -226,9 +228,8 @@ export async function openSource(src: ByteSource, opts: OpenOptions = {}): Promi
   const raw0 = concat(first.chunks, 4);
   const gzipped = raw0.length >= 2 && raw0[0] === 0x1f && raw0[1] === 0x8b;
   if (gzipped) {
-    const unzipped = prepend(first.chunks, reader).pipeThrough(
-      new DecompressionStream('gzip') as unknown as ReadableWritablePair<Uint8Array, Uint8Array>,
-    );
+    // (the content may inflate only so far from the compressed bytes read: inflate-budget.ts)
+    const unzipped = inflateWithin(prepend(first.chunks, reader), src.name);
     reader = unzipped.getReader();
     first = await readAtLeast(reader, 4);
   }

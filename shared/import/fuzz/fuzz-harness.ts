@@ -21,6 +21,7 @@ import type { FormatId, Profile } from '../../model/types';
 import { ImportError, type ImportErrorData } from '../errors';
 import type { Importer } from '../importer';
 import { importProfile } from '../import-profile';
+import { FREE_INFLATED_BYTES, MAX_INFLATE_RATIO, withinBudget } from '../inflate-budget';
 import { IMPORTERS } from '../registry';
 import { bytesSource } from '../source';
 
@@ -46,6 +47,12 @@ export interface FuzzInput {
    * when the first 64 KiB look right and the rest does not
    */
   direct?: FormatId;
+  /**
+   * for gzip files made to inflate far: the content's true size. When gzip's budget
+   * (`inflate-budget.ts`) cannot allow it from the file's size, the import must be refused, as
+   * the content passes the budget or earlier: a profile read from it all is a failure.
+   */
+  inflates?: number;
 }
 
 export type Outcome =
@@ -131,6 +138,15 @@ export async function runCase(input: FuzzInput): Promise<Outcome> {
   }
 }
 
+/**
+ * The most content a gzip file of `size` bytes may give before the budget stops it: what the
+ * budget allows the whole file, one 16 KiB piece in hand and the 64 KiB chunk the decompressor
+ * gives at most past it.
+ */
+function budgetFor(size: number): number {
+  return Math.max(FREE_INFLATED_BYTES, MAX_INFLATE_RATIO * size) + 64 * 1024;
+}
+
 /** Upper bounds for an error's location that can be known from the raw bytes. */
 function locationBounds(bytes: Uint8Array): { maxOffset: number; maxLine: number } | undefined {
   // Gzip hides the content's size; UTF-16 is re-encoded as UTF-8 (up to 1.5 times longer).
@@ -145,6 +161,8 @@ function locationBounds(bytes: Uint8Array): { maxOffset: number; maxLine: number
 export function judge(input: FuzzInput, out: Outcome): string | undefined {
   switch (out.kind) {
     case 'profile':
+      if (input.inflates !== undefined && !withinBudget(input.inflates, input.bytes.length))
+        return `a gzip file of ${input.bytes.length} bytes inflated to ${input.inflates} and was read whole, past the budget`;
       return out.problems.length === 0 ? undefined : `unsound profile: ${out.problems.slice(0, 5).join('; ')}`;
     case 'thrown':
       return `threw ${out.name} (not an ImportError): ${out.message}\n${out.stack}`;
@@ -165,6 +183,8 @@ export function judge(input: FuzzInput, out: Outcome): string | undefined {
       const bounds = locationBounds(input.bytes);
       if (bounds && hasLine && e.line! > bounds.maxLine) return `ImportError line ${e.line} is past the file's ${bounds.maxLine} lines`;
       if (bounds && hasOffset && e.offset! > bounds.maxOffset) return `ImportError offset ${e.offset} is past the file's end`;
+      if (input.inflates !== undefined && hasOffset && e.offset! > budgetFor(input.bytes.length))
+        return `ImportError at content byte ${e.offset}, past what the gzip budget allows ${input.bytes.length} bytes to inflate to`;
       if (!hasLine && !hasOffset && !WHOLE_FILE_VERDICTS.some((re) => re.test(e.message)))
         return `ImportError without a line or offset, and not a whole-file verdict: ${JSON.stringify(e.message)}`;
       return undefined;
