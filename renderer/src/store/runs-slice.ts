@@ -34,6 +34,8 @@ export interface Run {
 export interface RunsSlice {
   runs: Run[];
   baselineId: string | undefined;
+  /** the user picked the baseline (Make baseline): it is no longer found from the paths */
+  userChoseBaseline: boolean;
   /** set when a drop or open would exceed MAX_RUNS */
   notice: string | undefined;
   /** runs taken away with ✕, kept while undo or redo can reach their removal */
@@ -66,6 +68,7 @@ function withThread(profile: Profile, thread: string | undefined): Pick<Run, 'pr
 export const createRunsSlice: StateCreator<AppState, [], [], RunsSlice> = (set) => ({
   runs: [],
   baselineId: undefined,
+  userChoseBaseline: false,
   notice: undefined,
   removedRuns: [],
   runAdded: (id, fileName, path) =>

@@ -8,13 +8,10 @@ export interface SearchSlice {
   query: string;
   filterMode: FilterMode;
   customPresets: AgentPreset[];
-  /** frame key under the pointer in any pane (panes subscribe; React does not re-render on it) */
-  hoveredKey: string | null;
   queryChanged(q: string): void;
   filterModeChosen(m: FilterMode): void;
   presetSaved(label: string, query: string): void;
   presetDeleted(id: string): void;
-  frameHovered(key: string | null): void;
 }
 
 const PRESETS_KEY = 'flamelens.customPresets';
@@ -23,7 +20,9 @@ function loadPresets(): AgentPreset[] {
   try {
     const raw = localStorage.getItem(PRESETS_KEY);
     const parsed = raw ? (JSON.parse(raw) as unknown) : [];
-    return Array.isArray(parsed) ? parsed.filter((p): p is AgentPreset => typeof p?.label === 'string' && typeof p?.query === 'string') : [];
+    return Array.isArray(parsed)
+      ? parsed.filter((p): p is AgentPreset => typeof p?.label === 'string' && typeof p?.query === 'string')
+      : [];
   } catch {
     return [];
   }
@@ -41,7 +40,6 @@ export const createSearchSlice: StateCreator<AppState, [], [], SearchSlice> = (s
   query: '',
   filterMode: 'highlight',
   customPresets: loadPresets(),
-  hoveredKey: null,
   queryChanged: (query) => set({ query }),
   filterModeChosen: (filterMode) => set({ filterMode }),
   presetSaved: (label, query) =>
@@ -56,5 +54,4 @@ export const createSearchSlice: StateCreator<AppState, [], [], SearchSlice> = (s
       savePresets(customPresets);
       return { customPresets };
     }),
-  frameHovered: (hoveredKey) => set({ hoveredKey }),
 });

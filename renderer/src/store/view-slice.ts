@@ -9,12 +9,14 @@ export type Palette = 'default' | 'colorblind';
 export interface ViewSlice {
   /** frame keys from the root to the focused frame, shared by every pane */
   focus: string[];
+  /** frame key under the pointer in any pane, outlined in every pane (panes subscribe; React does not re-render on it) */
+  hoveredKey: string | null;
   layout: Layout;
   orientation: Orientation;
   sort: SortMode;
   palette: Palette;
-  userChoseBaseline: boolean;
   pathFocused(keys: string[]): void;
+  frameHovered(key: string | null): void;
   focusReset(): void;
   focusUp(): void;
   layoutChosen(layout: Layout): void;
@@ -25,12 +27,13 @@ export interface ViewSlice {
 
 export const createViewSlice: StateCreator<AppState, [], [], ViewSlice> = (set) => ({
   focus: [],
+  hoveredKey: null,
   layout: 'rows',
   orientation: 'flame',
   sort: 'name',
   palette: 'default',
-  userChoseBaseline: false,
   pathFocused: (keys) => set({ focus: keys }),
+  frameHovered: (hoveredKey) => set({ hoveredKey }),
   focusReset: () => set({ focus: [] }),
   focusUp: () => set((s) => ({ focus: s.focus.slice(0, -1) })),
   layoutChosen: (layout) => set({ layout }),
