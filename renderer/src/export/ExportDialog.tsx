@@ -4,7 +4,8 @@ import { useEscapeCloses } from '../app/dialog-escape';
 import { host } from '../host/host';
 import { comparedProfile, diffFor, rangeFor } from '../store/derived';
 import { useStore } from '../store/store';
-import { diffTableCsv, diffTableMarkdown, exportFileName, foldedText } from './data-export';
+import { diffTableCsv, diffTableMarkdown, foldedText } from './data-export';
+import { exportFileName } from '../host/file-name';
 import { buildExportInput } from './export-input';
 import { type ExportScale, blobBytes, copyPngToClipboard, rasterizeSvg } from './rasterize';
 import { renderComparisonSvg } from './render-svg';
@@ -47,11 +48,19 @@ export function ExportDialog({ onClose }: { onClose(): void }) {
   const savePng = act('PNG', async () => {
     const { svg, width: w, height: h } = renderNow(width);
     const png = await rasterizeSvg(svg, w, h, scale);
-    return host.saveFile({ defaultName: exportFileName(baseName(), 'png'), filters: [{ name: 'PNG image', extensions: ['png'] }], data: await blobBytes(png.blob) });
+    return host.saveFile({
+      defaultName: exportFileName(baseName(), 'png'),
+      filters: [{ name: 'PNG image', extensions: ['png'] }],
+      data: await blobBytes(png.blob),
+    });
   });
   const saveSvg = act('SVG', async () => {
     const { svg } = renderNow(width);
-    return host.saveFile({ defaultName: exportFileName(baseName(), 'svg'), filters: [{ name: 'SVG image', extensions: ['svg'] }], data: svg });
+    return host.saveFile({
+      defaultName: exportFileName(baseName(), 'svg'),
+      filters: [{ name: 'SVG image', extensions: ['svg'] }],
+      data: svg,
+    });
   });
   // The clipboard write starts inside the click so that the browser still counts it as the user's.
   const copyPng = act('Copy', () => {
@@ -62,7 +71,11 @@ export function ExportDialog({ onClose }: { onClose(): void }) {
     const s = useStore.getState();
     const p = run!.profile!;
     const rw = rangeFor(p, s.ranges[run!.id]);
-    return host.saveFile({ defaultName: exportFileName(run!.title, 'folded'), filters: [{ name: 'Folded stacks', extensions: ['folded', 'txt'] }], data: foldedText(p, rw?.self) });
+    return host.saveFile({
+      defaultName: exportFileName(run!.title, 'folded'),
+      filters: [{ name: 'Folded stacks', extensions: ['folded', 'txt'] }],
+      data: foldedText(p, rw?.self),
+    });
   });
   const saveDiff = (kind: 'csv' | 'md') =>
     act(`Diff table (${kind})`, async () => {
@@ -70,11 +83,23 @@ export function ExportDialog({ onClose }: { onClose(): void }) {
       const base = s.runs.find((r) => r.id === s.baselineId);
       if (!base?.profile || !run?.profile || base.id === run.id) throw new Error('choose a run other than the baseline');
       const compared = comparedProfile(run.profile, base.profile, s.matchEntry);
-      const res = diffFor(base.profile, compared, s.normalize, s.noisePercent, rangeFor(base.profile, s.ranges[base.id]), rangeFor(compared, s.ranges[run.id]));
+      const res = diffFor(
+        base.profile,
+        compared,
+        s.normalize,
+        s.noisePercent,
+        rangeFor(base.profile, s.ranges[base.id]),
+        rangeFor(compared, s.ranges[run.id]),
+      );
       if (!res.diff) throw new Error(res.error ?? 'no diff');
       const rows = rankFunctions(res.diff, { by: s.diffMeasure });
-      const data = kind === 'csv' ? diffTableCsv(res.diff, rows) : diffTableMarkdown(res.diff, rows, { baseline: base.title, run: run.title });
-      return host.saveFile({ defaultName: exportFileName(`${run.title} diff`, kind), filters: [{ name: kind === 'csv' ? 'CSV' : 'Markdown', extensions: [kind] }], data });
+      const data =
+        kind === 'csv' ? diffTableCsv(res.diff, rows) : diffTableMarkdown(res.diff, rows, { baseline: base.title, run: run.title });
+      return host.saveFile({
+        defaultName: exportFileName(`${run.title} diff`, kind),
+        filters: [{ name: kind === 'csv' ? 'CSV' : 'Markdown', extensions: [kind] }],
+        data,
+      });
     });
 
   return (
@@ -89,10 +114,20 @@ export function ExportDialog({ onClose }: { onClose(): void }) {
         </header>
         <section>
           <h3>Picture</h3>
-          <p className="muted">All panes with run names, totals, the legend, shares, notes and the date — drawn for export, whatever the window shows.</p>
+          <p className="muted">
+            All panes with run names, totals, the legend, shares, notes and the date — drawn for export, whatever the window shows.
+          </p>
           <label>
             width
-            <input type="number" aria-label="Picture width" min={600} max={6000} step={100} value={width} onChange={(e) => setWidth(Number(e.currentTarget.value) || 1600)} />
+            <input
+              type="number"
+              aria-label="Picture width"
+              min={600}
+              max={6000}
+              step={100}
+              value={width}
+              onChange={(e) => setWidth(Number(e.currentTarget.value) || 1600)}
+            />
             px
           </label>
           <label>

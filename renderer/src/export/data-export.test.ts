@@ -4,7 +4,8 @@ import { rankFunctions } from '../../../shared/diff/diff-query';
 import type { Profile } from '../../../shared/model/types';
 import { folded } from '../../../shared/test/folded';
 import { csvField, mdText } from '../../../shared/report/fields';
-import { diffTableCsv, diffTableMarkdown, exportFileName, foldedText } from './data-export';
+import { diffTableCsv, diffTableMarkdown, foldedText } from './data-export';
+import { exportFileName } from '../host/file-name';
 import { fitScale } from './rasterize';
 
 let base: Profile;

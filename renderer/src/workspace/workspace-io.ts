@@ -4,7 +4,7 @@
  */
 import { type Workspace, WORKSPACE_EXTENSION, decodeWorkspace, encodeWorkspace } from '../../../shared/workspace/workspace';
 import { pathsToKeep } from '../../../shared/runs/run-names';
-import { exportFileName } from '../export/data-export';
+import { exportFileName } from '../host/file-name';
 import { host } from '../host/host';
 import type { AppState } from '../store/store';
 import { useStore } from '../store/store';
@@ -24,7 +24,13 @@ export function collectWorkspace(s: AppState): Workspace {
       path: paths[i]!,
       ...(r.allThreads && r.thread !== undefined ? { profile: r.allThreads, thread: r.thread } : { profile: r.profile! }),
     })),
-    baselineIndex: ready.length === 0 ? -1 : Math.max(0, ready.findIndex((r) => r.id === s.baselineId)),
+    baselineIndex:
+      ready.length === 0
+        ? -1
+        : Math.max(
+            0,
+            ready.findIndex((r) => r.id === s.baselineId),
+          ),
     view: {
       layout: s.layout,
       orientation: s.orientation,
