@@ -63,7 +63,8 @@ export function base64ToBytes(text: string): Uint8Array | undefined {
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
-type Numeric = Int32Array | Float64Array | Uint8Array;
+// 32-bit values go through setInt32/getInt32, which keep the bits of unsigned ones too.
+type Numeric = Int32Array | Uint32Array | Float64Array | Uint8Array;
 
 /** A typed array's bytes in little-endian order. */
 export function typedToBase64(a: Numeric): string {

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { fineDensity } from '../heatmap/heatmap';
 import { importProfile } from '../import/import-profile';
 import { checkProfile } from '../model/integrity';
 import type { Profile } from '../model/types';
@@ -129,7 +130,9 @@ describe('workspace file', () => {
       const { total: tb, ...treeB } = b.tree;
       expect(treeB).toEqual(treeA);
       for (let k = 0; k < ta.length; k++) expect(tb[k]).toBeCloseTo(ta[k]!, 6);
-      expect({ ...b, tree: undefined }).toEqual({ ...a, tree: undefined });
+      // the timeline's density is worked out on reading, as an import works it out
+      expect(b.density).toEqual(fineDensity(b));
+      expect({ ...b, tree: undefined, density: undefined }).toEqual({ ...a, tree: undefined });
     }
     expect(back.runs[0]!.profile.samples!.length).toBeGreaterThan(0);
     expect(back.runs[2]!.profile.traceStats!.length).toBeGreaterThan(0);

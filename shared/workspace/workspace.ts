@@ -11,7 +11,7 @@
  * a newer Flamelens is refused with a message saying so.
  */
 import { type Anchor, type Annotation, type AnnotationDoc, MAX_TEXT, normalizeRegion } from '../annotate/annotations';
-import { hasTimestamps } from '../heatmap/heatmap';
+import { fineDensity, hasTimestamps } from '../heatmap/heatmap';
 import type { Profile } from '../model/types';
 import { type Json, JsonCheck, WorkspaceError, describe } from './json-check';
 import { TooLargeError, gunzipBytes, gzipBytes } from './gzip';
@@ -305,6 +305,13 @@ function readAnnotations(c: JsonCheck, v: unknown, runIds: Set<string>): Annotat
   };
 }
 
+/** The timeline's sample density, worked out as an import works it out (it follows from the samples, so it is not saved). */
+function withDensity(p: Profile): Profile {
+  const density = fineDensity(p);
+  if (density) p.density = density;
+  return p;
+}
+
 function readWorkspace(c: JsonCheck, doc: Json): Workspace {
   if (doc.format !== WORKSPACE_FORMAT) c.fail('format', `expected "${WORKSPACE_FORMAT}", found ${describe(doc.format)}`);
   const runIds = new Set<string>();
@@ -319,7 +326,7 @@ function readWorkspace(c: JsonCheck, doc: Json): Workspace {
       title: c.str(r.title, `${p}.title`, MAX_TEXT),
       fileName: c.str(r.fileName, `${p}.fileName`, MAX_TEXT),
       // Runs saved before V8 samples were weighed by time come back weighed as a new import is.
-      profile: weighByDefault(profileFromJson(c, r.profile, `${p}.profile`)),
+      profile: withDensity(weighByDefault(profileFromJson(c, r.profile, `${p}.profile`))),
     };
     if (r.path !== undefined) run.path = c.str(r.path, `${p}.path`, MAX_TEXT);
     if (r.thread !== undefined) {
