@@ -13,7 +13,8 @@ import { checkProfile } from '../model/integrity';
 import type { FormatId, Profile } from '../model/types';
 import { weighByDefault } from '../model/weigh';
 import { fileSource, fixturePath, folderSource } from '../test/files';
-import { DEFAULT_VIEW, type Workspace, decodeWorkspace, encodeWorkspace } from './workspace';
+import { DEFAULT_VIEW, type Workspace } from './workspace';
+import { decodeWorkspace, encodeWorkspace } from './workspace-file';
 
 /** A file other tools wrote, for each format (a Record: a new FormatId without one does not compile). */
 const FILES: Record<FormatId, string> = {

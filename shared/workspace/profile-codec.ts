@@ -24,7 +24,7 @@ import type {
   TraceEventStat,
   Unit,
 } from '../model/types';
-import { base64ToTyped, typedToBase64 } from './base64';
+import { base64ToTyped, bytesToTyped, typedToBase64 } from './base64';
 import { type Json, JsonCheck, describe } from './json-check';
 
 // Records keyed by the model's unions: a format, kind or unit added to the model and not here does not compile.
@@ -45,7 +45,10 @@ const KINDS = Object.keys(KIND_SET) as ProfileKind[];
 const UNITS = Object.keys(UNIT_SET) as Unit[];
 const MAX_TIER = 4;
 
-export function profileToJson(p: Profile): Json {
+/** How a numeric column is written: base64 text inside the JSON (version 1), or a reference to bytes beside it (version 2). */
+export type PutColumn = (a: Int32Array | Uint32Array | Float64Array | Uint8Array) => unknown;
+
+export function profileToJson(p: Profile, put: PutColumn = typedToBase64): Json {
   const f = p.frames;
   const t = p.tree;
   const out: Json = {
@@ -61,24 +64,22 @@ export function profileToJson(p: Profile): Json {
       pkg: f.pkg,
       key: f.key,
       label: f.label,
-      line: typedToBase64(f.line),
-      column: typedToBase64(f.column),
-      category: typedToBase64(f.category),
-      tier: typedToBase64(f.tier),
+      line: put(f.line),
+      column: put(f.column),
+      category: put(f.category),
+      tier: put(f.tier),
     },
-    tree: { length: t.length, parent: typedToBase64(t.parent), frame: typedToBase64(t.frame), self: typedToBase64(t.self) },
+    tree: { length: t.length, parent: put(t.parent), frame: put(t.frame), self: put(t.self) },
     meta: p.meta,
   };
   if (p.samples) {
     const s = p.samples;
-    out.samples = { length: s.length, node: typedToBase64(s.node), time: typedToBase64(s.time), weight: typedToBase64(s.weight) };
-    if (s.thread) (out.samples as Json).thread = typedToBase64(s.thread);
+    out.samples = { length: s.length, node: put(s.node), time: put(s.time), weight: put(s.weight) };
+    if (s.thread) (out.samples as Json).thread = put(s.thread);
   }
-  if (p.heap) out.heap = heapToJson(p.heap);
+  if (p.heap) out.heap = heapToJson(p.heap, put);
   if (p.traceStats)
-    out.traceStats = p.traceStats.map(({ spans, ...row }) =>
-      spans ? { ...row, spans: typedToBase64(spans), spanCount: spans.length } : row,
-    );
+    out.traceStats = p.traceStats.map(({ spans, ...row }) => (spans ? { ...row, spans: put(spans), spanCount: spans.length } : row));
   return out;
 }
 
@@ -86,7 +87,7 @@ export function profileToJson(p: Profile): Json {
  * The graph as the snapshot held it. Dominators and retained sizes are not written: they follow
  * from the graph and are worked out again on reading, as the tree's totals are.
  */
-function heapToJson(g: HeapGraph): Json {
+function heapToJson(g: HeapGraph, put: PutColumn): Json {
   return {
     nodeFields: g.nodeFields,
     nodeTypes: g.nodeTypes,
@@ -94,12 +95,12 @@ function heapToJson(g: HeapGraph): Json {
     edgeTypes: g.edgeTypes,
     nodeCount: g.nodeCount,
     edgeCount: g.edgeCount,
-    nodes: typedToBase64(g.nodes),
-    edges: typedToBase64(g.edges),
+    nodes: put(g.nodes),
+    edges: put(g.edges),
     strings: g.strings,
     locationFields: g.locationFields,
     locationCount: g.locations.length,
-    locations: typedToBase64(g.locations),
+    locations: put(g.locations),
   };
 }
 
@@ -113,7 +114,18 @@ function column<T extends Int32Array | Uint32Array | Float64Array | Uint8Array>(
   type: TypedCtor<T>,
   length: number,
 ): T {
-  const text = c.str(o[key], `${path}.${key}`);
+  const v = o[key];
+  if (v instanceof Uint8Array) {
+    // bytes the file holds beside its JSON (version 2; see ./workspace-stream)
+    const a = bytesToTyped(v, type, length);
+    if (!a)
+      c.fail(
+        `${path}.${key}`,
+        `expected ${length} ${type.BYTES_PER_ELEMENT}-byte values (${length * type.BYTES_PER_ELEMENT} bytes), found ${v.length} bytes`,
+      );
+    return a;
+  }
+  const text = c.str(v, `${path}.${key}`);
   const a = base64ToTyped(text, type, length);
   if (!a)
     c.fail(

@@ -2,7 +2,8 @@
  * Saving and opening `.flamelens` workspaces: the runs (embedded), baseline, view settings,
  * search, focus, time ranges and annotations, as shared/workspace encodes them.
  */
-import { type Workspace, WORKSPACE_EXTENSION, decodeWorkspace, encodeWorkspace } from '../../../shared/workspace/workspace';
+import { type Workspace, WORKSPACE_EXTENSION } from '../../../shared/workspace/workspace';
+import { decodeWorkspace, encodeWorkspace } from '../../../shared/workspace/workspace-file';
 import { pathsToKeep } from '../../../shared/runs/run-names';
 import { exportFileName } from '../export/data-export';
 import { host } from '../host/host';
@@ -24,7 +25,13 @@ export function collectWorkspace(s: AppState): Workspace {
       path: paths[i]!,
       ...(r.allThreads && r.thread !== undefined ? { profile: r.allThreads, thread: r.thread } : { profile: r.profile! }),
     })),
-    baselineIndex: ready.length === 0 ? -1 : Math.max(0, ready.findIndex((r) => r.id === s.baselineId)),
+    baselineIndex:
+      ready.length === 0
+        ? -1
+        : Math.max(
+            0,
+            ready.findIndex((r) => r.id === s.baselineId),
+          ),
     view: {
       layout: s.layout,
       orientation: s.orientation,
