@@ -5,6 +5,9 @@
  */
 import type { ChosenItem, FlamelensApi, MenuCommand, OpenDialogKind, SaveRequest } from '../../../shared/ipc/contract';
 
+/** What the renderer saves: a host's request, or a Blob (a workspace file a worker encoded, possibly larger than memory). */
+export type HostSaveRequest = Omit<SaveRequest, 'data'> & { data: SaveRequest['data'] | Blob };
+
 export interface Host {
   kind: 'electron' | 'web';
   initialItems(): Promise<ChosenItem[]>;
@@ -25,7 +28,7 @@ export interface Host {
    * Saves bytes or text: a save dialog and an atomic write in Electron, a download in a browser.
    * Resolves with where it went (null when cancelled); rejects with the reason a write failed.
    */
-  saveFile(req: SaveRequest): Promise<string | null>;
+  saveFile(req: HostSaveRequest): Promise<string | null>;
   onMenuCommand(cb: (cmd: MenuCommand) => void): () => void;
   onOpenItems(cb: (items: ChosenItem[]) => void): () => void;
 }
@@ -43,7 +46,8 @@ function electronHost(api: FlamelensApi): Host {
     readFileChunk: (t, o, l) => api.readFileChunk(t, o, l),
     openDialog: (kind) => api.openDialog(kind),
     registerDropped: (files) => api.registerDropped(files).catch(() => files.map(() => '')),
-    saveFile: (req) => api.saveFile(req),
+    saveFile: async (req) =>
+      api.saveFile(req.data instanceof Blob ? { ...req, data: new Uint8Array(await req.data.arrayBuffer()) } : { ...req, data: req.data }),
     onMenuCommand: (cb) => api.onMenuCommand(cb),
     onOpenItems: (cb) => api.onOpenItems(cb),
   };
