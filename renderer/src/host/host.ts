@@ -79,9 +79,9 @@ function webHost(): Host {
       const a = document.createElement('a');
       a.href = url;
       a.download = req.defaultName;
-      document.body.append(a);
+      // Clicked without joining the document: adding and removing it would restyle the whole
+      // page, which with several big flamegraphs is a long task.
       a.click();
-      a.remove();
       setTimeout(() => URL.revokeObjectURL(url), 10_000);
       return req.defaultName;
     },

@@ -62,6 +62,8 @@ export function openInWorker(file: WorkerFile, keyPrefix: string): Promise<{ wor
       { type: 'open', file, keyPrefix },
       (msg, worker) => {
         if (msg.type === 'opened') {
+          // When the file was read, for the developer tools' timeline (and the e2e test that reads it).
+          performance.mark('flamelens:workspace-read');
           opened = true;
           resolve({ workspace: msg.workspace, stored });
         } else if (msg.type === 'stored') {
