@@ -3,7 +3,14 @@
  * in a plain browser, the local server started by `npm start` / `flamelens open`. Both expose the
  * same `FlamelensApi` shapes (shared/ipc/contract.ts).
  */
-import type { ChosenItem, FlamelensApi, MenuCommand, OpenDialogKind, SaveRequest } from '../../../shared/ipc/contract';
+import {
+  type ChosenItem,
+  type FlamelensApi,
+  MAX_CHUNK,
+  type MenuCommand,
+  type OpenDialogKind,
+  type SaveRequest,
+} from '../../../shared/ipc/contract';
 
 /** What the renderer saves: a host's request, or a Blob (a workspace file a worker encoded, possibly larger than memory). */
 export type HostSaveRequest = Omit<SaveRequest, 'data'> & { data: SaveRequest['data'] | Blob };
@@ -46,11 +53,28 @@ function electronHost(api: FlamelensApi): Host {
     readFileChunk: (t, o, l) => api.readFileChunk(t, o, l),
     openDialog: (kind) => api.openDialog(kind),
     registerDropped: (files) => api.registerDropped(files).catch(() => files.map(() => '')),
-    saveFile: async (req) =>
-      api.saveFile(req.data instanceof Blob ? { ...req, data: new Uint8Array(await req.data.arrayBuffer()) } : { ...req, data: req.data }),
+    saveFile: (req) =>
+      req.data instanceof Blob ? saveInPieces(api, { ...req, data: req.data }) : api.saveFile({ ...req, data: req.data }),
     onMenuCommand: (cb) => api.onMenuCommand(cb),
     onOpenItems: (cb) => api.onOpenItems(cb),
   };
+}
+
+/**
+ * A Blob (a workspace file of any size) saved through the host a piece at a time: no piece larger
+ * than MAX_CHUNK crosses the bridge, and the file appears only once all of it is written.
+ */
+async function saveInPieces(api: FlamelensApi, req: Omit<SaveRequest, 'data'> & { data: Blob }): Promise<string | null> {
+  const id = await api.saveBegin({ defaultName: req.defaultName, filters: req.filters });
+  if (id === null) return null;
+  try {
+    for (let at = 0; at < req.data.size; at += MAX_CHUNK)
+      await api.saveWrite(id, new Uint8Array(await req.data.slice(at, at + MAX_CHUNK).arrayBuffer()));
+  } catch (e) {
+    await api.saveEnd(id, false).catch(() => undefined);
+    throw e;
+  }
+  return api.saveEnd(id, true);
 }
 
 function webHost(): Host {
