@@ -67,7 +67,10 @@ test('the page has no Node.js, only the bridge', async () => {
     'readFileChunk',
     'recentList',
     'registerDropped',
+    'saveBegin',
+    'saveEnd',
     'saveFile',
+    'saveWrite',
   ]);
 });
 

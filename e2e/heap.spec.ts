@@ -63,3 +63,29 @@ test("the heap view: classes side by side with dd-trace's new ones marked, what 
   await expect(steps.last()).toContainText('DatadogSpan');
   await page.screenshot({ path: 'test-results/heap-view.png' });
 });
+
+test('heap snapshots come back after a reload, and from a saved workspace, with the same retained sizes', async ({ page }) => {
+  test.setTimeout(120_000);
+  const two = SNAPSHOTS.slice(2);
+  await dropFiles(page, two);
+  for (const s of two) await expectDrawn(pane(page, s.name), 5);
+  const facts = async () => Promise.all(two.map((s) => pane(page, s.name).locator('.pane-facts').innerText()));
+  const before = await facts();
+  expect(before.join(' ')).toContain('bytes');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Control+s')]);
+  const saved = test.info().outputPath('heap.flamelens');
+  await download.saveAs(saved);
+  await page.waitForTimeout(2500); // the recovery record is written a moment after a change
+
+  // Crash recovery: the runs' profiles, heap graphs included, from the browser's store.
+  await page.reload();
+  await page.getByRole('alert').getByRole('button', { name: 'Restore' }).click();
+  for (const s of two) await expectDrawn(pane(page, s.name), 5);
+  expect(await facts()).toEqual(before);
+
+  // The saved file, read in a worker, the dominators and retained sizes worked out again.
+  await page.getByLabel('Open profile files').setInputFiles(saved);
+  await expect(page.getByRole('region', { name: /^Run / })).toHaveCount(2);
+  for (const s of two) await expectDrawn(pane(page, s.name), 5);
+  expect(await facts()).toEqual(before);
+});

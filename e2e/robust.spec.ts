@@ -123,13 +123,16 @@ test('a workspace with a heatmap range on a run without timestamps opens, withou
   await download.saveAs(saved);
   // The same workspace with a heatmap selection on the folded run, as a hand-edited or
   // foreign-made file could have it.
-  const doc = JSON.parse(gunzipSync(readFileSync(saved)).toString('utf8'));
+  // The document is the file's first line; the runs' profiles follow it.
+  const plain = gunzipSync(readFileSync(saved));
+  const eol = plain.indexOf(10);
+  const doc = JSON.parse(plain.subarray(0, eol).toString('utf8'));
   const folded = doc.runs.find((r: { title: string }) => r.title === 'stacks.folded');
   doc.ranges = [
     { runId: folded.id, start: 0, end: 1, cells: { a: { column: 0, row: 49 }, b: { column: 0, row: 0 }, rows: 50, includeIdle: false } },
   ];
   const edited = test.info().outputPath('edited.flamelens');
-  writeFileSync(edited, gzipSync(JSON.stringify(doc)));
+  writeFileSync(edited, gzipSync(Buffer.concat([Buffer.from(JSON.stringify(doc)), plain.subarray(eol)])));
 
   await page.getByLabel('Open profile files').setInputFiles(edited);
   await expect(page.getByRole('status').filter({ hasText: 'edited.flamelens: ranges[0]' })).toContainText(

@@ -5,28 +5,59 @@
  * removed and the previous file is left as it was. Electron-free.
  */
 import { randomBytes } from 'node:crypto';
-import { open, rename, stat, unlink } from 'node:fs/promises';
+import { type FileHandle, open, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
 export async function writeFileAtomic(path: string, data: Uint8Array | string): Promise<void> {
-  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
-  // Keep the permissions of the file being replaced (a user may have made it private).
-  const mode = await stat(path).then(
-    (s) => s.mode & 0o777,
-    () => 0o644,
-  );
-  let written = false;
+  const file = await AtomicFile.create(path);
   try {
-    const handle = await open(temp, 'wx', mode);
+    await file.write(data);
+  } catch (e) {
+    await file.abort();
+    throw e;
+  }
+  await file.commit();
+}
+
+/**
+ * A file written in pieces that appears at `path` only when committed: until then it is a
+ * temporary file beside it, which `abort` (or a failed commit) removes.
+ */
+export class AtomicFile {
+  private constructor(
+    readonly path: string,
+    private readonly temp: string,
+    private readonly handle: FileHandle,
+  ) {}
+
+  static async create(path: string): Promise<AtomicFile> {
+    const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+    // Keep the permissions of the file being replaced (a user may have made it private).
+    const mode = await stat(path).then(
+      (s) => s.mode & 0o777,
+      () => 0o644,
+    );
+    return new AtomicFile(path, temp, await open(temp, 'wx', mode));
+  }
+
+  async write(data: Uint8Array | string): Promise<void> {
+    await this.handle.writeFile(data);
+  }
+
+  async commit(): Promise<void> {
+    let written = false;
     try {
-      await handle.writeFile(data);
-      await handle.sync();
+      await this.handle.sync();
+      await this.handle.close();
+      await rename(this.temp, this.path);
+      written = true;
     } finally {
-      await handle.close();
+      if (!written) await this.abort();
     }
-    await rename(temp, path);
-    written = true;
-  } finally {
-    if (!written) await unlink(temp).catch(() => undefined);
+  }
+
+  async abort(): Promise<void> {
+    await this.handle.close().catch(() => undefined);
+    await unlink(this.temp).catch(() => undefined);
   }
 }

@@ -237,6 +237,43 @@ describe('saveFile', () => {
     expect(deps.showSaveDialog).not.toHaveBeenCalled();
   });
 
+  it('saves a file of any size in pieces, and it appears only when the last piece is in', async () => {
+    const h = createHandlers(deps);
+    const target = { defaultName: 'team.flamelens', filters: [{ name: 'Flamelens workspace', extensions: ['flamelens'] }] };
+    await expect(h.saveBegin(target)).resolves.toBeNull(); // cancelled
+    savePath = join(dir, 'team.flamelens');
+    const id = (await h.saveBegin(target)) as string;
+    await h.saveWrite(id, new Uint8Array([0x1f, 0x8b]));
+    await h.saveWrite(id, new Uint8Array(MAX_CHUNK).fill(7));
+    expect(readdirSync(dir)).not.toContain('team.flamelens');
+    await expect(h.saveWrite(id, new Uint8Array(MAX_CHUNK + 1))).rejects.toThrow(/at most/);
+    await expect(h.saveWrite(id, 'text')).rejects.toThrow(/Uint8Array/);
+    await expect(h.saveEnd(id, true)).resolves.toBe(savePath);
+    const bytes = readFileSync(savePath);
+    expect(bytes.length).toBe(MAX_CHUNK + 2);
+    expect([bytes[0], bytes[1], bytes[2], bytes[bytes.length - 1]]).toEqual([0x1f, 0x8b, 7, 7]);
+    expect(deps.recent.list()).toEqual([savePath]);
+    // the id is spent
+    await expect(h.saveWrite(id, new Uint8Array(1))).rejects.toThrow(/no file is being saved/);
+    await expect(h.saveEnd('forged', true)).rejects.toThrow(/no file is being saved/);
+  });
+
+  it('drops a save in pieces that is given up, or whose file cannot be put in place, and keeps the previous file', async () => {
+    const h = createHandlers(deps);
+    savePath = join(dir, 'team.flamelens');
+    writeFileSync(savePath, 'previous workspace');
+    const target = { defaultName: 'team.flamelens', filters: [] };
+    const id = (await h.saveBegin(target)) as string;
+    await h.saveWrite(id, new Uint8Array([1, 2, 3]));
+    await expect(h.saveEnd(id, false)).resolves.toBeNull();
+    const again = (await h.saveBegin(target)) as string;
+    await h.saveWrite(again, new Uint8Array([1, 2, 3]));
+    fail.rename = true;
+    await expect(h.saveEnd(again, true)).rejects.toThrow(`could not save ${savePath}: ENOSPC`);
+    expect(readFileSync(savePath, 'utf8')).toBe('previous workspace');
+    expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+
   it('reduces the suggested name to a bare file name', () => {
     expect(safeFileName('../../.bashrc')).toBe('.bashrc');
     expect(safeFileName('C:\\Users\\x\\diff.png')).toBe('diff.png');

@@ -4,9 +4,10 @@
  * call is refused unless it comes from our window's top frame showing our page. Dialogs and the
  * window are injected, so this module has no Electron imports and is tested without Electron.
  */
+import { randomUUID } from 'node:crypto';
 import { join, basename } from 'node:path';
-import { CHANNELS, type ChosenItem, type OpenDialogKind, type SaveRequest } from '../../shared/ipc/contract';
-import { writeFileAtomic } from './atomic-write';
+import { CHANNELS, type ChosenItem, MAX_CHUNK, type OpenDialogKind, type SaveRequest } from '../../shared/ipc/contract';
+import { AtomicFile, writeFileAtomic } from './atomic-write';
 import { createDropVerifier } from './drop-proof';
 import { type FileRegistry, InvalidArgumentError, describeOpenError } from './files';
 import type { RecentList } from './recent';
@@ -46,6 +47,16 @@ export async function openPaths(
 export function createHandlers(deps: IpcDeps): Handlers {
   const { registry, recent } = deps;
   const drops = createDropVerifier();
+  /** files being saved in pieces, by the id `saveBegin` gave */
+  const saving = new Map<string, AtomicFile>();
+  const savingFile = (id: unknown): AtomicFile => {
+    const file = typeof id === 'string' ? saving.get(id) : undefined;
+    if (!file) throw new InvalidArgumentError('no file is being saved under that id');
+    return file;
+  };
+  const saved = async (path: string) => {
+    if (path.endsWith('.flamelens')) await recent.add([path]).catch(() => undefined);
+  };
 
   return {
     async openDialog(kind: unknown = 'files') {
@@ -91,8 +102,52 @@ export function createHandlers(deps: IpcDeps): Handlers {
       } catch (err) {
         throw new Error(`could not save ${path}: ${(err as Error).message}`);
       }
-      if (path.endsWith('.flamelens')) await recent.add([path]).catch(() => undefined);
+      await saved(path);
       return path;
+    },
+
+    async saveBegin(req: unknown) {
+      const { defaultName, filters } = checkSaveTarget(req);
+      const path = await deps.showSaveDialog(join(deps.saveDirectory(), defaultName), filters);
+      if (path === null) return null;
+      let file: AtomicFile;
+      try {
+        file = await AtomicFile.create(path);
+      } catch (err) {
+        throw new Error(`could not save ${path}: ${(err as Error).message}`);
+      }
+      const id = randomUUID();
+      saving.set(id, file);
+      return id;
+    },
+
+    async saveWrite(id: unknown, bytes: unknown) {
+      const file = savingFile(id);
+      if (!(bytes instanceof Uint8Array) || bytes.byteLength > MAX_CHUNK)
+        throw new InvalidArgumentError(`each piece must be a Uint8Array of at most ${MAX_CHUNK} bytes`);
+      try {
+        await file.write(bytes);
+      } catch (err) {
+        saving.delete(id as string);
+        await file.abort();
+        throw new Error(`could not save ${file.path}: ${(err as Error).message}`);
+      }
+    },
+
+    async saveEnd(id: unknown, ok: unknown) {
+      const file = savingFile(id);
+      saving.delete(id as string);
+      if (ok !== true) {
+        await file.abort();
+        return null;
+      }
+      try {
+        await file.commit();
+      } catch (err) {
+        throw new Error(`could not save ${file.path}: ${(err as Error).message}`);
+      }
+      await saved(file.path);
+      return file.path;
     },
   };
 }
@@ -117,7 +172,8 @@ export function registerIpcHandlers(
   }
 }
 
-export function checkSaveRequest(req: unknown): { defaultName: string; filters: SaveRequest['filters']; data: Uint8Array | string } {
+/** The suggested name and dialog filters of a save request, checked. */
+export function checkSaveTarget(req: unknown): { defaultName: string; filters: SaveRequest['filters'] } {
   if (typeof req !== 'object' || req === null) throw new InvalidArgumentError('save request must be an object');
   const r = req as Record<string, unknown>;
   const filters = r.filters ?? [];
@@ -135,14 +191,20 @@ export function checkSaveRequest(req: unknown): { defaultName: string; filters: 
     }
     return { name, extensions: extensions as string[] };
   });
+  return { defaultName: safeFileName(r.defaultName), filters: checkedFilters };
+}
+
+export function checkSaveRequest(req: unknown): { defaultName: string; filters: SaveRequest['filters']; data: Uint8Array | string } {
+  const target = checkSaveTarget(req);
+  const r = req as Record<string, unknown>;
   let data: Uint8Array | string;
   if (typeof r.data === 'string') data = r.data;
   else if (r.data instanceof Uint8Array) data = r.data;
   else if (r.data instanceof ArrayBuffer) data = new Uint8Array(r.data);
   else throw new InvalidArgumentError('data must be a string or a Uint8Array');
   const size = typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength;
-  if (size > MAX_SAVE_BYTES) throw new InvalidArgumentError('data is larger than 1 GiB');
-  return { defaultName: safeFileName(r.defaultName), filters: checkedFilters, data };
+  if (size > MAX_SAVE_BYTES) throw new InvalidArgumentError('data is larger than 1 GiB (a save in pieces, saveBegin, has no limit)');
+  return { ...target, data };
 }
 
 /** A bare file name: no folders, no control characters, never empty. */

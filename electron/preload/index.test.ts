@@ -41,7 +41,10 @@ describe('preload bridge', () => {
       'readFileChunk',
       'recentList',
       'registerDropped',
+      'saveBegin',
+      'saveEnd',
       'saveFile',
+      'saveWrite',
     ]);
     for (const value of Object.values(api)) expect(typeof value).toBe('function');
     expect(api).not.toHaveProperty('invoke');

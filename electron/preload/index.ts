@@ -76,6 +76,9 @@ const api: FlamelensApi = {
   recentList: () => ipcRenderer.invoke(CHANNELS.recentList),
   openRecent: (path: string) => ipcRenderer.invoke(CHANNELS.openRecent, path),
   saveFile: (req: SaveRequest) => ipcRenderer.invoke(CHANNELS.saveFile, req),
+  saveBegin: (req: Omit<SaveRequest, 'data'>) => ipcRenderer.invoke(CHANNELS.saveBegin, req),
+  saveWrite: (id: string, bytes: Uint8Array) => ipcRenderer.invoke(CHANNELS.saveWrite, id, bytes),
+  saveEnd: (id: string, ok: boolean) => ipcRenderer.invoke(CHANNELS.saveEnd, id, ok),
   onMenuCommand: (cb) => subscribe(CHANNELS.menuCommand, isMenuCommand, cb),
   onOpenItems: (cb) => subscribe(CHANNELS.openItems, isItemList, cb),
 };

@@ -57,6 +57,9 @@ export const CHANNELS = {
   recentList: 'flamelens:recent-list',
   openRecent: 'flamelens:open-recent',
   saveFile: 'flamelens:save-file',
+  saveBegin: 'flamelens:save-begin',
+  saveWrite: 'flamelens:save-write',
+  saveEnd: 'flamelens:save-end',
   menuCommand: 'flamelens:menu-command',
   openItems: 'flamelens:open-items',
 } as const;
@@ -125,6 +128,14 @@ export interface FlamelensApi {
   openRecent(path: string): Promise<ChosenItem[]>;
   /** shows a save dialog and writes atomically; the path written, or null when cancelled */
   saveFile(req: SaveRequest): Promise<string | null>;
+  /**
+   * A save of any size, in pieces: shows the save dialog and returns an id for the file being
+   * written (null when cancelled); `saveWrite` appends up to MAX_CHUNK bytes; `saveEnd` with
+   * `ok` puts the file in place atomically and returns its path, without it drops what was written.
+   */
+  saveBegin(req: Omit<SaveRequest, 'data'>): Promise<string | null>;
+  saveWrite(id: string, bytes: Uint8Array): Promise<void>;
+  saveEnd(id: string, ok: boolean): Promise<string | null>;
   /** subscribes to native-menu commands; returns an unsubscribe function */
   onMenuCommand(cb: (cmd: MenuCommand) => void): () => void;
   /** subscribes to items opened while running (File › Open Recent, a second `flamelens open`) */

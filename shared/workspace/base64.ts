@@ -63,18 +63,24 @@ export function base64ToBytes(text: string): Uint8Array | undefined {
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
-type Numeric = Int32Array | Float64Array | Uint8Array;
+// 32-bit values go through setInt32/getInt32, which keep the bits of unsigned ones too.
+type Numeric = Int32Array | Uint32Array | Float64Array | Uint8Array;
 
-/** A typed array's bytes in little-endian order. */
-export function typedToBase64(a: Numeric): string {
-  if (LITTLE_ENDIAN || a.BYTES_PER_ELEMENT === 1) return bytesToBase64(new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
+/** A typed array's bytes in little-endian order (a view of it where the machine is little-endian). */
+export function littleEndianBytes(a: Numeric): Uint8Array {
+  if (LITTLE_ENDIAN || a.BYTES_PER_ELEMENT === 1) return new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
   const bytes = new Uint8Array(a.byteLength);
   const view = new DataView(bytes.buffer);
   for (let i = 0; i < a.length; i++) {
     if (a instanceof Float64Array) view.setFloat64(i * 8, a[i]!, true);
     else view.setInt32(i * 4, a[i]!, true);
   }
-  return bytesToBase64(bytes);
+  return bytes;
+}
+
+/** A typed array's bytes in little-endian order, as base64 text. */
+export function typedToBase64(a: Numeric): string {
+  return bytesToBase64(littleEndianBytes(a));
 }
 
 /** Decodes little-endian base64 into a typed array of `length` elements; undefined when the text does not hold exactly that. */
@@ -85,9 +91,22 @@ export function base64ToTyped<T extends Numeric>(
 ): T | undefined {
   if (text.length !== Math.ceil((length * type.BYTES_PER_ELEMENT) / 3) * 4) return undefined; // checked before allocating anything
   const bytes = base64ToBytes(text);
-  if (!bytes || bytes.length !== length * type.BYTES_PER_ELEMENT) return undefined;
-  // `bytes` owns a fresh buffer of exactly its length, so it is aligned for any element size.
-  const buffer = bytes.buffer as ArrayBuffer;
+  return bytes && bytesToTyped(bytes, type, length);
+}
+
+/**
+ * Little-endian bytes as a typed array of `length` elements (sharing their buffer where it can);
+ * undefined when they are not exactly that many.
+ */
+export function bytesToTyped<T extends Numeric>(
+  bytes: Uint8Array,
+  type: { new (buffer: ArrayBuffer): T; BYTES_PER_ELEMENT: number },
+  length: number,
+): T | undefined {
+  if (bytes.length !== length * type.BYTES_PER_ELEMENT) return undefined;
+  const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
+  // A buffer of exactly these bytes is aligned for any element size; else they are copied into one.
+  const buffer = whole ? (bytes.buffer as ArrayBuffer) : (bytes.slice().buffer as ArrayBuffer);
   if (!LITTLE_ENDIAN && type.BYTES_PER_ELEMENT > 1) {
     const view = new DataView(buffer);
     const copy = new DataView(new ArrayBuffer(bytes.length));

@@ -8,11 +8,14 @@
  * Reading trusts nothing: every column is checked for type and length, the tree for being in
  * pre-order, and the finished model goes through `checkProfile`.
  */
+import { ImportError } from '../import/errors';
+import { heapProfileFromGraph } from '../import/formats/heapsnapshot';
 import { checkProfile } from '../model/integrity';
 import type {
   CallTree,
   FormatId,
   FrameTable,
+  HeapGraph,
   Profile,
   ProfileKind,
   RunMeta,
@@ -21,15 +24,31 @@ import type {
   TraceEventStat,
   Unit,
 } from '../model/types';
-import { base64ToTyped, typedToBase64 } from './base64';
+import { base64ToTyped, bytesToTyped, typedToBase64 } from './base64';
 import { type Json, JsonCheck, describe } from './json-check';
 
-const FORMATS: readonly FormatId[] = ['cpuprofile', 'trace-events', 'perf-script', 'folded', '0x', 'heapprofile', 'pprof'];
-const KINDS: readonly ProfileKind[] = ['sampled', 'spans', 'allocations', 'aggregated'];
-const UNITS: readonly Unit[] = ['samples', 'microseconds', 'nanoseconds', 'events', 'bytes'];
+// Records keyed by the model's unions: a format, kind or unit added to the model and not here does not compile.
+const FORMAT_SET: Record<FormatId, true> = {
+  cpuprofile: true,
+  'trace-events': true,
+  'perf-script': true,
+  folded: true,
+  '0x': true,
+  heapprofile: true,
+  heapsnapshot: true,
+  pprof: true,
+};
+const KIND_SET: Record<ProfileKind, true> = { sampled: true, spans: true, allocations: true, aggregated: true, heap: true };
+const UNIT_SET: Record<Unit, true> = { samples: true, microseconds: true, nanoseconds: true, events: true, bytes: true };
+const FORMATS = Object.keys(FORMAT_SET) as FormatId[];
+const KINDS = Object.keys(KIND_SET) as ProfileKind[];
+const UNITS = Object.keys(UNIT_SET) as Unit[];
 const MAX_TIER = 4;
 
-export function profileToJson(p: Profile): Json {
+/** How a numeric column is written: base64 text inside the JSON (version 1), or a reference to bytes beside it (version 2). */
+export type PutColumn = (a: Int32Array | Uint32Array | Float64Array | Uint8Array) => unknown;
+
+export function profileToJson(p: Profile, put: PutColumn = typedToBase64): Json {
   const f = p.frames;
   const t = p.tree;
   const out: Json = {
@@ -45,29 +64,49 @@ export function profileToJson(p: Profile): Json {
       pkg: f.pkg,
       key: f.key,
       label: f.label,
-      line: typedToBase64(f.line),
-      column: typedToBase64(f.column),
-      category: typedToBase64(f.category),
-      tier: typedToBase64(f.tier),
+      line: put(f.line),
+      column: put(f.column),
+      category: put(f.category),
+      tier: put(f.tier),
     },
-    tree: { length: t.length, parent: typedToBase64(t.parent), frame: typedToBase64(t.frame), self: typedToBase64(t.self) },
+    tree: { length: t.length, parent: put(t.parent), frame: put(t.frame), self: put(t.self) },
     meta: p.meta,
   };
   if (p.samples) {
     const s = p.samples;
-    out.samples = { length: s.length, node: typedToBase64(s.node), time: typedToBase64(s.time), weight: typedToBase64(s.weight) };
-    if (s.thread) (out.samples as Json).thread = typedToBase64(s.thread);
+    out.samples = { length: s.length, node: put(s.node), time: put(s.time), weight: put(s.weight) };
+    if (s.thread) (out.samples as Json).thread = put(s.thread);
   }
+  if (p.heap) out.heap = heapToJson(p.heap, put);
   if (p.traceStats)
-    out.traceStats = p.traceStats.map(({ spans, ...row }) =>
-      spans ? { ...row, spans: typedToBase64(spans), spanCount: spans.length } : row,
-    );
+    out.traceStats = p.traceStats.map(({ spans, ...row }) => (spans ? { ...row, spans: put(spans), spanCount: spans.length } : row));
   return out;
+}
+
+/**
+ * The graph as the snapshot held it. Dominators and retained sizes are not written: they follow
+ * from the graph and are worked out again on reading, as the tree's totals are.
+ */
+function heapToJson(g: HeapGraph, put: PutColumn): Json {
+  return {
+    nodeFields: g.nodeFields,
+    nodeTypes: g.nodeTypes,
+    edgeFields: g.edgeFields,
+    edgeTypes: g.edgeTypes,
+    nodeCount: g.nodeCount,
+    edgeCount: g.edgeCount,
+    nodes: put(g.nodes),
+    edges: put(g.edges),
+    strings: g.strings,
+    locationFields: g.locationFields,
+    locationCount: g.locations.length,
+    locations: put(g.locations),
+  };
 }
 
 type TypedCtor<T> = { new (buffer: ArrayBuffer): T; BYTES_PER_ELEMENT: number };
 
-function column<T extends Int32Array | Float64Array | Uint8Array>(
+function column<T extends Int32Array | Uint32Array | Float64Array | Uint8Array>(
   c: JsonCheck,
   o: Json,
   key: string,
@@ -75,7 +114,18 @@ function column<T extends Int32Array | Float64Array | Uint8Array>(
   type: TypedCtor<T>,
   length: number,
 ): T {
-  const text = c.str(o[key], `${path}.${key}`);
+  const v = o[key];
+  if (v instanceof Uint8Array) {
+    // bytes the file holds beside its JSON (version 2; see ./workspace-stream)
+    const a = bytesToTyped(v, type, length);
+    if (!a)
+      c.fail(
+        `${path}.${key}`,
+        `expected ${length} ${type.BYTES_PER_ELEMENT}-byte values (${length * type.BYTES_PER_ELEMENT} bytes), found ${v.length} bytes`,
+      );
+    return a;
+  }
+  const text = c.str(v, `${path}.${key}`);
   const a = base64ToTyped(text, type, length);
   if (!a)
     c.fail(
@@ -222,6 +272,35 @@ function readTraceStats(c: JsonCheck, v: unknown, path: string): TraceEventStat[
   });
 }
 
+/** A heap snapshot's profile from its graph, checked and worked out as an import of the snapshot is. */
+function readHeap(c: JsonCheck, v: unknown, path: string, name: string): Profile {
+  const o = c.obj(v, path);
+  const count = (k: string) => c.num(o[k], `${path}.${k}`, { min: 0, int: true });
+  const nodeFields = c.strings(o.nodeFields, `${path}.nodeFields`);
+  const edgeFields = c.strings(o.edgeFields, `${path}.edgeFields`);
+  const nodeCount = count('nodeCount');
+  const edgeCount = count('edgeCount');
+  const graph = {
+    nodeFields,
+    nodeTypes: c.strings(o.nodeTypes, `${path}.nodeTypes`),
+    edgeFields,
+    edgeTypes: c.strings(o.edgeTypes, `${path}.edgeTypes`),
+    nodeCount,
+    edgeCount,
+    nodes: column(c, o, 'nodes', path, Uint32Array, nodeCount * nodeFields.length),
+    edges: column(c, o, 'edges', path, Uint32Array, edgeCount * edgeFields.length),
+    strings: c.strings(o.strings, `${path}.strings`),
+    locationFields: c.strings(o.locationFields, `${path}.locationFields`),
+    locations: column(c, o, 'locations', path, Uint32Array, count('locationCount')),
+  };
+  try {
+    return heapProfileFromGraph(c.file, name, graph);
+  } catch (e) {
+    if (e instanceof ImportError) c.fail(path, e.detail);
+    throw e;
+  }
+}
+
 /** The profile a workspace holds at `path`; throws `WorkspaceError` naming the file and field. */
 export function profileFromJson(c: JsonCheck, v: unknown, path: string): Profile {
   const o = c.obj(v, path);
@@ -236,6 +315,13 @@ export function profileFromJson(c: JsonCheck, v: unknown, path: string): Profile
     tree: readTree(c, o.tree, `${path}.tree`),
     meta: readMeta(c, o.meta, `${path}.meta`),
   };
+  if (p.kind === 'heap' || o.heap !== undefined) {
+    if (p.kind !== 'heap' || p.format !== 'heapsnapshot')
+      c.fail(`${path}.kind`, 'a heap graph belongs to a heap snapshot (format "heapsnapshot", kind "heap") and only there');
+    // The frames and tree are the graph's dominator tree by class: rebuilt from it, as an import builds them.
+    const { frames, tree, heap } = readHeap(c, o.heap, `${path}.heap`, p.name);
+    Object.assign(p, { frames, tree, heap });
+  }
   const samples = c.opt(o, 'samples', path, (x, q) => readSamples(c, x, q));
   if (samples) p.samples = samples;
   const traceStats = c.opt(o, 'traceStats', path, (x, q) => readTraceStats(c, x, q));

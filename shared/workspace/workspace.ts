@@ -3,18 +3,18 @@
  * file opens anywhere without the original profiles), which is the baseline, the view settings,
  * search, focus, time ranges and annotations.
  *
- * On disk: one gzip member (CompressionStream 'gzip') holding UTF-8 JSON,
- *   { "format": "flamelens-workspace", "version": 1, "savedAt": ISO-8601, "runs": [...], ... }
+ * The document: UTF-8 JSON,
+ *   { "format": "flamelens-workspace", "version": 2, "savedAt": ISO-8601, "runs": [...], ... }
  * with `format` first so that the decompressed head identifies the file (`isWorkspace`). Profiles
- * use ./profile-codec's compact form. Older versions are brought forward one step at a time by
+ * use ./profile-codec's compact form; how they and the document are laid out in the file, and
+ * streamed, is ./workspace-file's. Older versions are brought forward one step at a time by
  * `MIGRATIONS[v]` before validation, so validation only ever knows the current shape; a file from
  * a newer Flamelens is refused with a message saying so.
  */
 import { type Anchor, type Annotation, type AnnotationDoc, MAX_TEXT, normalizeRegion } from '../annotate/annotations';
-import { hasTimestamps } from '../heatmap/heatmap';
+import { fineDensity, hasTimestamps } from '../heatmap/heatmap';
 import type { Profile } from '../model/types';
-import { type Json, JsonCheck, WorkspaceError, describe } from './json-check';
-import { TooLargeError, gunzipBytes, gzipBytes } from './gzip';
+import { type Json, type JsonCheck, describe } from './json-check';
 import { ALL_THREADS, THREADS_TOGETHER, hasThreadRoots, threadKey } from '../model/threads';
 import { weighByDefault } from '../model/weigh';
 import { profileFromJson, profileToJson } from './profile-codec';
@@ -22,14 +22,17 @@ import { profileFromJson, profileToJson } from './profile-codec';
 export { WorkspaceError } from './json-check';
 
 export const WORKSPACE_FORMAT = 'flamelens-workspace';
-export const WORKSPACE_VERSION = 1;
+/** 1: one JSON text, profiles embedded; 2: profiles may follow the document, their columns as bytes (./workspace-file). */
+export const WORKSPACE_VERSION = 2;
 export const WORKSPACE_EXTENSION = 'flamelens';
 /** More than the app shows at once, so a file from a later, roomier Flamelens still opens. */
 export const MAX_WORKSPACE_RUNS = 64;
 const MAX_ANNOTATIONS = 10_000;
 const MAX_PATH = 10_000;
-/** Decompressed size limit: bigger than any real workspace, and below what one JS string can hold. */
+/** Limit of a workspace read as one JSON text (version 1): below what one JS string can hold. */
 export const MAX_WORKSPACE_BYTES = 512 * 1024 * 1024;
+/** Limit of a workspace file's size: a streamed file holds its profiles' columns as bytes, not as one text. */
+export const MAX_WORKSPACE_FILE_BYTES = 16 * 1024 ** 3;
 
 export interface WorkspaceRun {
   /** the run's id in the app when saved; annotations and ranges refer to runs by it */
@@ -114,9 +117,15 @@ export interface Workspace {
   dropped?: string[];
 }
 
+/** A workspace whose runs' profiles are elsewhere (written or read one at a time). */
+export type WorkspaceHead = Omit<Workspace, 'runs'> & { runs: Omit<WorkspaceRun, 'profile'>[] };
+
 export type Migration = (doc: Json) => Json;
-/** `MIGRATIONS[v]` turns a version-v document into a version-(v+1) one. Empty while only v1 exists. */
-export const MIGRATIONS: Readonly<Record<number, Migration>> = {};
+/**
+ * `MIGRATIONS[v]` turns a version-v document into a version-(v+1) one. Version 2 reads every
+ * version-1 document as it is (it only adds where profiles may be).
+ */
+export const MIGRATIONS: Readonly<Record<number, Migration>> = { 1: (doc) => ({ ...doc, version: 2 }) };
 
 /**
  * Why a workspace file of `size` bytes is not read at all, or undefined when it may be: its
@@ -124,9 +133,9 @@ export const MIGRATIONS: Readonly<Record<number, Migration>> = {};
  * of it is read (a sparse 3 GB file took the tab to 4.8 GB).
  */
 export function workspaceSizeProblem(fileName: string, size: number): string | undefined {
-  if (!(size > MAX_WORKSPACE_BYTES)) return undefined;
+  if (!(size > MAX_WORKSPACE_FILE_BYTES)) return undefined;
   const gib = (size / 1024 ** 3).toFixed(1);
-  return `${fileName}: the file is ${gib} GiB; a Flamelens workspace holds at most ${MAX_WORKSPACE_BYTES / (1024 * 1024)} MiB, so it was not read`;
+  return `${fileName}: the file is ${gib} GiB; a Flamelens workspace holds at most ${MAX_WORKSPACE_FILE_BYTES / 1024 ** 3} GiB, so it was not read`;
 }
 
 /** Whether the decompressed head of a file (as `openSource` gives it) is a workspace. */
@@ -141,8 +150,12 @@ export function isWorkspaceFileName(name: string): boolean {
 // ---------------------------------------------------------------------------------------------
 // Writing
 
-export async function encodeWorkspace(ws: Workspace): Promise<Uint8Array> {
-  const doc = {
+/**
+ * The document of a workspace, its settings checked field by field; with `embed`, each run's
+ * profile inside it as base64 (one JSON text, as version 1 was written), else without profiles.
+ */
+export function workspaceDocument(ws: WorkspaceHead | Workspace, embed = false): Json {
+  return {
     format: WORKSPACE_FORMAT,
     version: WORKSPACE_VERSION,
     savedAt: ws.savedAt || new Date().toISOString(),
@@ -152,7 +165,7 @@ export async function encodeWorkspace(ws: Workspace): Promise<Uint8Array> {
       fileName: r.fileName,
       ...(r.path !== undefined ? { path: r.path } : {}),
       ...(r.thread !== undefined ? { thread: r.thread } : {}),
-      profile: profileToJson(r.profile),
+      ...(embed && 'profile' in r ? { profile: profileToJson(r.profile) } : {}),
     })),
     baselineIndex: ws.baselineIndex,
     // Field by field: a caller may hand in the whole store state as `view`; only settings are saved.
@@ -164,7 +177,6 @@ export async function encodeWorkspace(ws: Workspace): Promise<Uint8Array> {
     },
     ranges: ws.ranges.map(({ runId, start, end, cells }) => (cells ? { runId, start, end, cells } : { runId, start, end })),
   };
-  return gzipBytes(new TextEncoder().encode(JSON.stringify(doc)));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -173,6 +185,7 @@ export async function encodeWorkspace(ws: Workspace): Promise<Uint8Array> {
 export interface DecodeOptions {
   /** defaults to `MIGRATIONS` (tests pass their own) */
   migrations?: Readonly<Record<number, Migration>>;
+  /** decompressed bytes read at most (default: `MAX_WORKSPACE_BYTES` for one JSON text, more for a streamed file) */
   maxBytes?: number;
 }
 
@@ -193,48 +206,6 @@ export function upgradeDocument(doc: Json, c: JsonCheck, migrations: Readonly<Re
     version = next;
   }
   return doc;
-}
-
-/**
- * Reads a `.flamelens` file (gzipped or, for hand-edited files, plain JSON). Every failure is a
- * `WorkspaceError` whose message names the file and what is wrong with it.
- */
-export async function decodeWorkspace(bytes: Uint8Array, fileName: string, opts: DecodeOptions = {}): Promise<Workspace> {
-  const c: JsonCheck = new JsonCheck(fileName);
-  const limit = opts.maxBytes ?? MAX_WORKSPACE_BYTES;
-  try {
-    const gzipped = bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
-    if (!gzipped && bytes.length > limit) c.fail('', `is larger than ${limit / (1024 * 1024)} MiB`);
-    let raw = bytes;
-    if (gzipped) {
-      try {
-        raw = await gunzipBytes(bytes, limit);
-      } catch (e) {
-        if (e instanceof TooLargeError) c.fail('', `is larger than ${limit / (1024 * 1024)} MiB when decompressed`);
-        c.fail('', 'is damaged: its gzip compression does not decode (the file may be truncated)');
-      }
-    }
-    let text: string;
-    try {
-      text = new TextDecoder('utf-8', { fatal: true }).decode(raw);
-    } catch {
-      c.fail('', 'is not a Flamelens workspace (not UTF-8 text once decompressed)');
-    }
-    if (!isWorkspace(text)) c.fail('', `is not a Flamelens workspace (it does not start with {"format":"${WORKSPACE_FORMAT}"…)`);
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch (e) {
-      c.fail('', `is damaged: not valid JSON (${e instanceof Error ? e.message : String(e)})`);
-    }
-    const doc = upgradeDocument(c.obj(parsed, ''), c, opts.migrations);
-    return readWorkspace(c, doc);
-  } catch (e) {
-    if (e instanceof WorkspaceError) throw e;
-    // Never let a hostile file surface as an unexplained crash.
-    if (e instanceof RangeError) c.fail('', `is too large or too deeply nested to read (${e.message})`);
-    c.fail('', `could not be read: ${e instanceof Error ? e.message : String(e)}`);
-  }
 }
 
 function readView(c: JsonCheck, v: unknown): WorkspaceView {
@@ -305,7 +276,18 @@ function readAnnotations(c: JsonCheck, v: unknown, runIds: Set<string>): Annotat
   };
 }
 
-function readWorkspace(c: JsonCheck, doc: Json): Workspace {
+/** The timeline's sample density, worked out as an import works it out (it follows from the samples, so it is not saved). */
+function withDensity(p: Profile): Profile {
+  const density = fineDensity(p);
+  if (density) p.density = density;
+  return p;
+}
+
+/**
+ * The workspace a document describes, every field checked; `profiles[i]`, where given, is run i's
+ * profile read from beside the document (./workspace-file), else it is inside the document.
+ */
+export function readWorkspaceDocument(c: JsonCheck, doc: Json, profiles?: readonly unknown[]): Workspace {
   if (doc.format !== WORKSPACE_FORMAT) c.fail('format', `expected "${WORKSPACE_FORMAT}", found ${describe(doc.format)}`);
   const runIds = new Set<string>();
   const runs = c.arr(doc.runs, 'runs', MAX_WORKSPACE_RUNS).map((x, i): WorkspaceRun => {
@@ -319,7 +301,7 @@ function readWorkspace(c: JsonCheck, doc: Json): Workspace {
       title: c.str(r.title, `${p}.title`, MAX_TEXT),
       fileName: c.str(r.fileName, `${p}.fileName`, MAX_TEXT),
       // Runs saved before V8 samples were weighed by time come back weighed as a new import is.
-      profile: weighByDefault(profileFromJson(c, r.profile, `${p}.profile`)),
+      profile: withDensity(weighByDefault(profileFromJson(c, profiles ? profiles[i] : r.profile, `${p}.profile`))),
     };
     if (r.path !== undefined) run.path = c.str(r.path, `${p}.path`, MAX_TEXT);
     if (r.thread !== undefined) {

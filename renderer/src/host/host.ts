@@ -3,7 +3,17 @@
  * in a plain browser, the local server started by `npm start` / `flamelens open`. Both expose the
  * same `FlamelensApi` shapes (shared/ipc/contract.ts).
  */
-import type { ChosenItem, FlamelensApi, MenuCommand, OpenDialogKind, SaveRequest } from '../../../shared/ipc/contract';
+import {
+  type ChosenItem,
+  type FlamelensApi,
+  MAX_CHUNK,
+  type MenuCommand,
+  type OpenDialogKind,
+  type SaveRequest,
+} from '../../../shared/ipc/contract';
+
+/** What the renderer saves: a host's request, or a Blob (a workspace file a worker encoded, possibly larger than memory). */
+export type HostSaveRequest = Omit<SaveRequest, 'data'> & { data: SaveRequest['data'] | Blob };
 
 export interface Host {
   kind: 'electron' | 'web';
@@ -25,7 +35,7 @@ export interface Host {
    * Saves bytes or text: a save dialog and an atomic write in Electron, a download in a browser.
    * Resolves with where it went (null when cancelled); rejects with the reason a write failed.
    */
-  saveFile(req: SaveRequest): Promise<string | null>;
+  saveFile(req: HostSaveRequest): Promise<string | null>;
   onMenuCommand(cb: (cmd: MenuCommand) => void): () => void;
   onOpenItems(cb: (items: ChosenItem[]) => void): () => void;
 }
@@ -43,10 +53,28 @@ function electronHost(api: FlamelensApi): Host {
     readFileChunk: (t, o, l) => api.readFileChunk(t, o, l),
     openDialog: (kind) => api.openDialog(kind),
     registerDropped: (files) => api.registerDropped(files).catch(() => files.map(() => '')),
-    saveFile: (req) => api.saveFile(req),
+    saveFile: (req) =>
+      req.data instanceof Blob ? saveInPieces(api, { ...req, data: req.data }) : api.saveFile({ ...req, data: req.data }),
     onMenuCommand: (cb) => api.onMenuCommand(cb),
     onOpenItems: (cb) => api.onOpenItems(cb),
   };
+}
+
+/**
+ * A Blob (a workspace file of any size) saved through the host a piece at a time: no piece larger
+ * than MAX_CHUNK crosses the bridge, and the file appears only once all of it is written.
+ */
+async function saveInPieces(api: FlamelensApi, req: Omit<SaveRequest, 'data'> & { data: Blob }): Promise<string | null> {
+  const id = await api.saveBegin({ defaultName: req.defaultName, filters: req.filters });
+  if (id === null) return null;
+  try {
+    for (let at = 0; at < req.data.size; at += MAX_CHUNK)
+      await api.saveWrite(id, new Uint8Array(await req.data.slice(at, at + MAX_CHUNK).arrayBuffer()));
+  } catch (e) {
+    await api.saveEnd(id, false).catch(() => undefined);
+    throw e;
+  }
+  return api.saveEnd(id, true);
 }
 
 function webHost(): Host {
@@ -75,9 +103,9 @@ function webHost(): Host {
       const a = document.createElement('a');
       a.href = url;
       a.download = req.defaultName;
-      document.body.append(a);
+      // Clicked without joining the document: adding and removing it would restyle the whole
+      // page, which with several big flamegraphs is a long task.
       a.click();
-      a.remove();
       setTimeout(() => URL.revokeObjectURL(url), 10_000);
       return req.defaultName;
     },

@@ -8,6 +8,7 @@ import type { ChosenItem, FileRef } from '../../../shared/ipc/contract';
 import type { Profile } from '../../../shared/model/types';
 import { host } from '../host/host';
 import type { FromWorker, ToWorker, WorkerFile, WorkerSource } from './protocol';
+import type { ReadAnswer, ReadRequest } from './worker-bytes';
 
 export interface ImportCallbacks {
   progress(read: number, size: number | undefined): void;
@@ -33,6 +34,19 @@ export function chosenToSource(item: ChosenItem): WorkerSource {
   return { kind: 'folder', name: item.folder.name, path: item.folder.path, files: item.folder.files.map(refToWorkerFile) };
 }
 
+/** Answers a worker's `read` (see ./worker-bytes) with the bytes from the host, transferred. */
+export async function answerRead(worker: Worker, msg: ReadRequest): Promise<void> {
+  let reply: ReadAnswer;
+  try {
+    const bytes = await host.readFileChunk(msg.token, msg.offset, msg.length);
+    reply = { type: 'chunk', reqId: msg.reqId, bytes };
+    worker.postMessage(reply, [bytes.buffer as ArrayBuffer]);
+  } catch (e) {
+    reply = { type: 'chunk', reqId: msg.reqId, error: (e as Error).message };
+    worker.postMessage(reply);
+  }
+}
+
 /**
  * Imports a source in a worker of its own. With `storeKey` the worker also stores the profile
  * for crash recovery (see ../workspace/profile-store) and stays until that write ends.
@@ -55,18 +69,9 @@ export function startImport(source: WorkerSource, cb: ImportCallbacks, storeKey?
       case 'progress':
         cb.progress(msg.read, msg.size);
         break;
-      case 'read': {
-        let reply: ToWorker;
-        try {
-          const bytes = await host.readFileChunk(msg.token, msg.offset, msg.length);
-          reply = { type: 'chunk', reqId: msg.reqId, bytes };
-          worker.postMessage(reply, [bytes.buffer as ArrayBuffer]);
-        } catch (e) {
-          reply = { type: 'chunk', reqId: msg.reqId, error: (e as Error).message };
-          worker.postMessage(reply);
-        }
+      case 'read':
+        await answerRead(worker, msg);
         break;
-      }
       case 'done':
         if (storeKey === undefined) finish();
         else finished = true;

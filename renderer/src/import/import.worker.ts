@@ -14,69 +14,16 @@ import { threadFilesRun } from '../../../shared/runs/group-sources';
 import type { FromWorker, ToWorker, WorkerFile, WorkerSource } from './protocol';
 import { profileBuffers } from './protocol';
 import { beginProfileWrite } from '../workspace/profile-store';
+import { ChunkReader, byteSource as fileSource } from './worker-bytes';
 
 declare const self: DedicatedWorkerGlobalScope;
-
-const READ_CHUNK = 4 * 1024 * 1024;
-let nextReq = 1;
-const pending = new Map<number, { resolve: (b: Uint8Array) => void; reject: (e: Error) => void }>();
 
 function post(msg: FromWorker, transfer: Transferable[] = []): void {
   self.postMessage(msg, transfer);
 }
 
-function readChunk(token: string, offset: number, length: number): Promise<Uint8Array> {
-  const reqId = nextReq++;
-  return new Promise((resolve, reject) => {
-    pending.set(reqId, { resolve, reject });
-    post({ type: 'read', reqId, token, offset, length });
-  });
-}
-
-/** The file as the host streams it from `url`: one request, read as it arrives. */
-function fetchedStream(url: string): ReadableStream<Uint8Array> {
-  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      if (!reader) {
-        const res = await fetch(url, { cache: 'no-store' });
-        if (!res.ok || !res.body) throw new Error(`reading the file failed (HTTP ${res.status})`);
-        reader = res.body.getReader();
-      }
-      const { done, value } = await reader.read();
-      if (done) controller.close();
-      else controller.enqueue(value);
-    },
-    cancel(reason) {
-      return reader?.cancel(reason);
-    },
-  });
-}
-
-function byteSource(f: WorkerFile): ByteSource {
-  if (f.kind === 'file') return { name: f.name, size: f.file.size, stream: () => f.file.stream() as ReadableStream<Uint8Array> };
-  if (f.url) {
-    const url = f.url;
-    return { name: f.name, size: f.size, stream: () => fetchedStream(url) };
-  }
-  return {
-    name: f.name,
-    size: f.size,
-    stream() {
-      let offset = 0;
-      return new ReadableStream<Uint8Array>({
-        async pull(controller) {
-          const bytes = await readChunk(f.token, offset, READ_CHUNK);
-          if (bytes.length === 0) controller.close();
-          else {
-            offset += bytes.length;
-            controller.enqueue(bytes);
-          }
-        },
-      });
-    },
-  };
-}
+const chunks = new ChunkReader((msg) => post(msg));
+const byteSource = (f: WorkerFile): ByteSource => fileSource(f, chunks);
 
 function toImportSource(s: WorkerFile | Extract<WorkerSource, { kind: 'folder' }>): ImportSource {
   if (s.kind === 'folder') return { name: s.name, files: s.files.map(byteSource) };
@@ -108,14 +55,7 @@ async function importThreadFiles(name: string, files: WorkerFile[]): Promise<{ p
 
 self.onmessage = async (ev: MessageEvent<ToWorker>) => {
   const msg = ev.data;
-  if (msg.type === 'chunk') {
-    const p = pending.get(msg.reqId);
-    pending.delete(msg.reqId);
-    if (!p) return;
-    if (msg.bytes) p.resolve(msg.bytes);
-    else p.reject(new Error(msg.error ?? 'read failed'));
-    return;
-  }
+  if (msg.type === 'chunk') return chunks.answered(msg);
   const name = msg.source.name;
   try {
     const { profile, thread } = await importSource(msg.source);

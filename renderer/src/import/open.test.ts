@@ -74,15 +74,15 @@ describe('opening a workspace', () => {
     let read = false;
     const huge = {
       size: 40 * 1024 ** 3,
-      arrayBuffer: () => {
+      stream: () => {
         read = true;
-        return Promise.reject(new Error('read'));
+        throw new Error('read');
       },
     } as unknown as File;
     expect(open.openSources([{ kind: 'file', file: huge, name: 'big.flamelens' }])).toEqual([]);
     await expect
       .poll(() => useStore.getState().notice)
-      .toBe('big.flamelens: the file is 40.0 GiB; a Flamelens workspace holds at most 512 MiB, so it was not read');
+      .toBe('big.flamelens: the file is 40.0 GiB; a Flamelens workspace holds at most 16 GiB, so it was not read');
     expect(read).toBe(false);
   });
 });

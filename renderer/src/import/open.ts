@@ -7,25 +7,19 @@ import { useStore } from '../store/store';
 import { type ImportJob, chosenToSource, startImport } from './import-client';
 import type { WorkerFile, WorkerSource } from './protocol';
 import { isWorkspaceFileName, workspaceSizeProblem } from '../../../shared/workspace/workspace';
-import { openWorkspaceBytes, readHostFile } from '../workspace/workspace-io';
-import { profileKey, profileWriteEnded, profileWriteStarted } from '../workspace/recovery';
+import { openWorkspaceFile } from '../workspace/workspace-io';
+import { profileKey, profileWriteEnded, profileWriteStarted } from '../workspace/stored-keys';
 
 const jobs = new Map<string, ImportJob>();
 let nextId = 1;
 
 /** A `.flamelens` workspace among the sources replaces the comparison instead of becoming a run. */
-async function openWorkspaceSource(src: WorkerSource): Promise<void> {
+async function openWorkspaceSource(src: WorkerFile): Promise<void> {
   try {
-    const size = src.kind === 'file' ? src.file.size : src.kind === 'token' ? src.size : 0;
+    const size = src.kind === 'file' ? src.file.size : src.size;
     const tooLarge = workspaceSizeProblem(src.name, size);
     if (tooLarge) throw new Error(tooLarge);
-    const bytes =
-      src.kind === 'file'
-        ? new Uint8Array(await src.file.arrayBuffer())
-        : src.kind === 'token'
-          ? await readHostFile(src.token, src.size)
-          : new Uint8Array();
-    await openWorkspaceBytes(bytes, src.name);
+    await openWorkspaceFile(src);
   } catch (e) {
     useStore.getState().noticeShown(e instanceof Error ? e.message : String(e));
   }
@@ -53,7 +47,7 @@ export function runSources(all: WorkerSource[]): WorkerSource[] {
 
 /** Opens the sources as runs; returns the new runs' ids. */
 export function openSources(all: WorkerSource[]): string[] {
-  const workspace = all.find((x) => x.kind !== 'folder' && isWorkspaceFileName(x.name));
+  const workspace = all.find((x): x is WorkerFile => (x.kind === 'file' || x.kind === 'token') && isWorkspaceFileName(x.name));
   if (workspace) {
     void openWorkspaceSource(workspace);
     return [];

@@ -2,6 +2,7 @@
 import type { ImportErrorData } from '../../../shared/import/errors';
 import type { ImportOptions } from '../../../shared/import/importer';
 import type { Profile } from '../../../shared/model/types';
+import type { ReadAnswer, ReadRequest } from './worker-bytes';
 
 /**
  * A file as the worker receives it: a browser File, or a host file read through the UI thread.
@@ -19,12 +20,11 @@ export type WorkerSource =
 
 export type ToWorker =
   /** `storeKey`: store the profile under this key for crash recovery before handing it over */
-  | { type: 'import'; source: WorkerSource; options: ImportOptions; storeKey?: string }
-  | { type: 'chunk'; reqId: number; bytes?: Uint8Array; error?: string };
+  { type: 'import'; source: WorkerSource; options: ImportOptions; storeKey?: string } | ReadAnswer;
 
 export type FromWorker =
   | { type: 'progress'; read: number; size: number | undefined }
-  | { type: 'read'; reqId: number; token: string; offset: number; length: number }
+  | ReadRequest
   /**
    * `thread`, when the file has samples of several threads: `profile` holds every thread, each
    * under a root frame (shared/model/threads), and `thread` is the one shown first (`PID:TID`)

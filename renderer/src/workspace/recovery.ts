@@ -14,37 +14,12 @@ import { useStore } from '../store/store';
 import type { AppState } from '../store/store';
 import { deleteRecord, pruneProfiles, readProfile, readRecord, writeProfile, writeRecord } from './profile-store';
 import { collectWorkspace, onWorkspaceSaved, restoreWorkspace } from './workspace-io';
+import { adoptStoredProfile, profileKey, stored, writing } from './stored-keys';
 
 const KEY = 'last';
 const DELAY_MS = 1500;
 /** The shape of the record; a record of another shape is not offered back. */
 const RECORD_VERSION = 2;
-
-/** Profiles of this page are stored under `<page>:<run id>`, so two pages never share a key. */
-const PAGE = typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`;
-
-/** Runs whose profile is stored under another key: runs brought back from an earlier page. */
-const keyOf = new Map<string, string>();
-
-export function profileKey(runId: string): string {
-  return keyOf.get(runId) ?? `${PAGE}:${runId}`;
-}
-
-/** Keys whose profile is stored, and those an import worker is writing now. */
-const stored = new Set<string>();
-const writing = new Set<string>();
-
-/** An import worker started storing a run's profile. */
-export function profileWriteStarted(runId: string): void {
-  writing.add(profileKey(runId));
-}
-
-/** An import worker finished storing a run's profile (or failed to: it is stored from here later). */
-export function profileWriteEnded(runId: string, ok: boolean): void {
-  const key = profileKey(runId);
-  writing.delete(key);
-  if (ok) stored.add(key);
-}
 
 /** `thread`: the thread shown of a profile that holds every thread (see Run.thread) */
 type StoredRun = { id: string; title: string; fileName: string; key: string; thread?: string };
@@ -130,8 +105,12 @@ async function save(isInitialRun: (id: string) => boolean, saved: SavedToFile | 
   // Profiles no longer in the record, nor being written, go (a run removed and not brought back).
   const keep = new Set([...workspace.runs.map((r) => r.key), ...writing]);
   for (const k of stored) if (!keep.has(k)) stored.delete(k);
-  await pruneProfiles(keep);
+  // Not awaited: the prune waits for every profile write in flight (four 100 MB runs take many
+  // seconds), and the next record must not wait behind it.
+  pruning = pruning.then(() => pruneProfiles(keep)).catch((e: unknown) => console.warn('Flamelens could not prune stored profiles:', e));
 }
+
+let pruning: Promise<void> = Promise.resolve();
 
 /** Starts keeping the comparison in IndexedDB after changes. Returns a stop function. */
 export function startAutosave(isInitialRun: (id: string) => boolean): () => void {
@@ -193,9 +172,7 @@ export async function restoreRecovered(r: Recovered): Promise<string | undefined
   // The profiles are in the store already: the restored runs keep their keys.
   for (const run of r.workspace.runs) {
     const id = ids.get(run.id);
-    if (id === undefined || !runs.some((x) => x.id === run.id)) continue;
-    keyOf.set(id, run.key);
-    stored.add(run.key);
+    if (id !== undefined && runs.some((x) => x.id === run.id)) adoptStoredProfile(id, run.key);
   }
   return missing.length
     ? `${missing.length} run(s) could not be brought back (the browser no longer had their data): ${missing.join(', ')}`

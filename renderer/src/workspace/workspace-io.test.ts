@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { decodeWorkspace, encodeWorkspace } from '../../../shared/workspace/workspace';
+import { decodeWorkspace, encodeWorkspace } from '../../../shared/workspace/workspace-file';
 import { folded } from '../../../shared/test/folded';
 import { importProfile } from '../../../shared/import/import-profile';
 import { threadView } from '../../../shared/model/threads';

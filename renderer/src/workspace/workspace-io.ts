@@ -2,7 +2,10 @@
  * Saving and opening `.flamelens` workspaces: the runs (embedded), baseline, view settings,
  * search, focus, time ranges and annotations, as shared/workspace encodes them.
  */
-import { type Workspace, WORKSPACE_EXTENSION, decodeWorkspace, encodeWorkspace } from '../../../shared/workspace/workspace';
+import { type Workspace, type WorkspaceHead, WORKSPACE_EXTENSION } from '../../../shared/workspace/workspace';
+import type { WorkerFile } from '../import/protocol';
+import { openInWorker, saveInWorker } from './file-client';
+import { adoptProfileWrite, freshKeyPrefix, profileWriteEnded, storedProfileKey } from './stored-keys';
 import { pathsToKeep } from '../../../shared/runs/run-names';
 import { exportFileName } from '../host/file-name';
 import { host } from '../host/host';
@@ -108,32 +111,39 @@ export function onWorkspaceSaved(cb: (where: string) => void): () => void {
   return () => savedListeners.delete(cb);
 }
 
+/**
+ * Saves the comparison as a `.flamelens` file. The file is encoded in a worker that reads the
+ * profiles from the browser's store, so the window copies and encodes none of them.
+ */
 export async function saveWorkspace(): Promise<string | null> {
   const s = useStore.getState();
-  const bytes = await encodeWorkspace(collectWorkspace(s));
+  const { runs, ...rest } = collectWorkspace(s);
+  const head: WorkspaceHead = { ...rest, runs: runs.map(({ profile: _, ...r }) => r) };
+  const blob = await saveInWorker(
+    head,
+    runs.map((r) => storedProfileKey(r.id)),
+    runs.map((r) => r.profile),
+  );
   const title = s.annotationHistory.present.title || 'comparison';
   const where = await host.saveFile({
     defaultName: exportFileName(title, WORKSPACE_EXTENSION),
     filters: [{ name: 'Flamelens workspace', extensions: [WORKSPACE_EXTENSION] }],
-    data: bytes,
+    data: blob,
   });
   if (where !== null) for (const cb of savedListeners) cb(where);
   return where;
 }
 
-export async function openWorkspaceBytes(bytes: Uint8Array, fileName: string): Promise<void> {
-  void restoreWorkspace(await decodeWorkspace(bytes, fileName));
-}
-
-/** Every byte of a host file (a workspace chosen in the open dialog). */
-export async function readHostFile(token: string, size: number): Promise<Uint8Array> {
-  const out = new Uint8Array(size);
-  let off = 0;
-  while (off < size) {
-    const chunk = await host.readFileChunk(token, off, Math.min(8 << 20, size - off));
-    if (chunk.length === 0) break;
-    out.set(chunk, off);
-    off += chunk.length;
-  }
-  return out.subarray(0, off);
+/**
+ * Opens a `.flamelens` file in place of the comparison: read in a worker, which also stores each
+ * run's profile for crash recovery. Rejects with a message naming the file when it cannot be read.
+ */
+export async function openWorkspaceFile(file: WorkerFile): Promise<void> {
+  const prefix = freshKeyPrefix();
+  const { workspace, stored } = await openInWorker(file, prefix);
+  const ids = restoreWorkspace(workspace);
+  const runIds = workspace.runs.map((r) => ids.get(r.id)!);
+  runIds.forEach((id, i) => adoptProfileWrite(id, `${prefix}${i}`));
+  const ok = await stored;
+  runIds.forEach((id, i) => profileWriteEnded(id, ok[i] === true));
 }

@@ -115,6 +115,27 @@ export const heapsnapshotImporter: Importer = {
   },
 };
 
+/**
+ * A heap snapshot's profile from its graph as a workspace file holds it: the graph checked as an
+ * import checks it, its dominators, retained sizes and class tree worked out again, so a file
+ * cannot hold retained sizes the graph does not give. Throws an `ImportError` naming `file`.
+ */
+export function heapProfileFromGraph(file: string, name: string, g: Omit<HeapGraph, 'dominator' | 'retained'>): Profile {
+  // The meta in the snapshot's own shape: the type names under the `type` field's position.
+  const typesAt = (fields: string[], types: string[]) => fields.map((f) => (f === 'type' ? types : []));
+  const meta = {
+    node_fields: g.nodeFields,
+    edge_fields: g.edgeFields,
+    node_types: typesAt(g.nodeFields, g.nodeTypes),
+    edge_types: typesAt(g.edgeFields, g.edgeTypes),
+    location_fields: g.locationFields,
+  };
+  const graph = checkGraph(file, { meta }, g.nodes, g.edges, g.strings, g.locations);
+  if (g.locations.length > 0 && graph.locations.length === 0)
+    throw new ImportError({ file, message: `heap locations hold ${g.locations.length} values, not a multiple of the location fields` });
+  return buildProfile(name, graph);
+}
+
 function field(file: string, fields: string[], name: string, where: string): number {
   const i = fields.indexOf(name);
   if (i < 0) throw new ImportError({ file, message: `snapshot.meta.${where} has no "${name}" field (it lists ${fields.join(', ')})` });

@@ -1,0 +1,136 @@
+/**
+ * The streamed `.flamelens` file (version 2): written and read a piece at a time, files written
+ * as one JSON text (version 1) still read, and damage anywhere named.
+ */
+import { readFileSync } from 'node:fs';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { importProfile } from '../import/import-profile';
+import type { Profile } from '../model/types';
+import { weighByDefault } from '../model/weigh';
+import { fileSource, fixturePath } from '../test/files';
+import { folded } from '../test/folded';
+import { DEFAULT_VIEW, type Workspace, WorkspaceError } from './workspace';
+import { decodeWorkspace, encodeWorkspace, readWorkspaceStream, workspaceStream } from './workspace-file';
+
+const CPU = 'samples/baseline/CPU.20261121.233005.6118.0.001.cpuprofile';
+let cpu: Profile;
+let ws: Workspace;
+
+beforeAll(async () => {
+  cpu = weighByDefault(await importProfile(fileSource(fixturePath(CPU))));
+  ws = {
+    savedAt: '2026-11-27T08:00:00.000Z',
+    runs: [
+      { id: 'a', title: 'baseline', fileName: 'CPU.cpuprofile', profile: cpu },
+      { id: 'b', title: 'agent', fileName: 'agent.folded', profile: await folded('main;handler 3\nmain;gc 1', 'agent.folded') },
+    ],
+    baselineIndex: 1,
+    view: { ...DEFAULT_VIEW, query: 'handler' },
+    annotations: { title: 't', caption: '', items: [] },
+    ranges: [],
+  };
+});
+
+async function failure(bytes: Uint8Array): Promise<string> {
+  const e = await decodeWorkspace(bytes, 'x.flamelens').then(
+    () => undefined,
+    (x: unknown) => x,
+  );
+  expect(e).toBeInstanceOf(WorkspaceError);
+  return (e as Error).message;
+}
+
+describe('the streamed workspace file', () => {
+  it('asks for each profile only when the file reaches it, and reads back what was written', async () => {
+    const asked: number[] = [];
+    const reader = workspaceStream(ws, async (i) => {
+      asked.push(i);
+      return ws.runs[i]!.profile;
+    }).getReader();
+    expect(asked).toEqual([]);
+    const parts: Uint8Array[] = [];
+    for (let next = await reader.read(); !next.done; next = await reader.read()) parts.push(next.value);
+    expect(asked).toEqual([0, 1]);
+    const plain = gunzipSync(Buffer.concat(parts));
+    // line 1 the document without profiles, then a profile line whose columns are bytes beside it
+    const lines = plain.toString('latin1').split('\n');
+    const head = JSON.parse(lines[0]!);
+    expect(head).toMatchObject({ format: 'flamelens-workspace', version: 2, baselineIndex: 1 });
+    expect(head.runs[0].profile).toBeUndefined();
+    const block = JSON.parse(lines[1]!);
+    expect(block.profile.samples.time).toEqual({ section: expect.any(Number) });
+    expect(block.sections[block.profile.samples.time.section]).toBe(cpu.samples!.length * 8);
+    // chunk boundaries anywhere: read a byte at a time at the start, then in odd pieces
+    const whole = Buffer.concat(parts);
+    let at = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(c) {
+        if (at >= whole.length) return c.close();
+        const n = at < 64 ? 1 : 4093;
+        c.enqueue(whole.subarray(at, at + n));
+        at += n;
+      },
+    });
+    const back = await readWorkspaceStream(stream, 'a.flamelens');
+    expect(back.runs.map((r) => r.title)).toEqual(['baseline', 'agent']);
+    expect(back.baselineIndex).toBe(1);
+    expect(back.view.query).toBe('handler');
+    expect(Array.from(back.runs[0]!.profile.samples!.time)).toEqual(Array.from(cpu.samples!.time));
+    expect(Array.from(back.runs[0]!.profile.tree.self)).toEqual(Array.from(cpu.tree.self));
+  });
+
+  it('opens a file written by version 1 (one JSON text, profiles as base64) as it was saved', async () => {
+    const v1 = readFileSync(fixturePath('workspaces/version-1.flamelens'));
+    expect(JSON.parse(gunzipSync(v1).toString('utf8')).version).toBe(1);
+    const back = await decodeWorkspace(v1, 'version-1.flamelens');
+    expect(back.runs.map((r) => [r.title, r.thread])).toEqual([
+      ['baseline', undefined],
+      ['with dd-trace', undefined],
+      ['workers', '71044:37651'],
+    ]);
+    expect(back.annotations.title).toBe('written by Flamelens with workspace version 1');
+    expect(back.ranges).toEqual([{ runId: 'r1', start: 1.5, end: 2.25 }]);
+    // the same figures as the file the run came from, imported now
+    const p = back.runs[0]!.profile;
+    expect(p.samples!.length).toBe(cpu.samples!.length);
+    expect(p.tree.total[0]).toBeCloseTo(cpu.tree.total[0]!, 6);
+    expect(Array.from(p.samples!.weight)).toEqual(Array.from(cpu.samples!.weight));
+  });
+
+  it('names the damage: a cut file, a bad section, trailing data, a damaged compression', async () => {
+    const bytes = await encodeWorkspace(ws);
+    const plain = gunzipSync(bytes);
+    expect(await failure(gzipSync(plain.subarray(0, plain.length - 10)))).toMatch(
+      /^x\.flamelens: runs\[1\]\.profile: the file ends inside the profile's data/,
+    );
+    const cut = plain.subarray(0, plain.indexOf(10) + 1);
+    expect(await failure(gzipSync(cut))).toMatch(/^x\.flamelens: runs: the file ends before run 1's profile/);
+    expect(await failure(gzipSync(Buffer.concat([plain, Buffer.from('more')])))).toMatch(/has data after its last run/);
+    const lines = plain.toString('latin1').split('\n');
+    const block = JSON.parse(lines[1]!);
+    block.profile.tree.self = { section: 999 };
+    const forged = Buffer.concat([
+      Buffer.from(`${lines[0]}\n${JSON.stringify(block)}\n`, 'latin1'),
+      plain.subarray(lines[0]!.length + lines[1]!.length + 2),
+    ]);
+    expect(await failure(gzipSync(forged))).toMatch(/runs\[0\]\.profile\.tree\.self\.section: is 999, above the largest allowed value/);
+    block.profile.tree.self = block.profile.tree.parent; // 4-byte ints where 8-byte floats belong
+    const swapped = Buffer.concat([
+      Buffer.from(`${lines[0]}\n${JSON.stringify(block)}\n`, 'latin1'),
+      plain.subarray(lines[0]!.length + lines[1]!.length + 2),
+    ]);
+    expect(await failure(gzipSync(swapped))).toMatch(
+      /runs\[0\]\.profile\.tree\.self: expected \d+ 8-byte values \(\d+ bytes\), found \d+ bytes/,
+    );
+    expect(await failure(bytes.subarray(0, bytes.length >> 1))).toMatch(/gzip compression does not decode/);
+  });
+
+  it('does not take memory a file only claims to hold', async () => {
+    const plain = gunzipSync(await encodeWorkspace(ws))
+      .toString('latin1')
+      .split('\n');
+    const huge = `${plain[0]}\n${JSON.stringify({ sections: [8e9], profile: {} })}\nabc`;
+    expect(await failure(Buffer.from(huge, 'latin1'))).toMatch(/runs\[0\]\.profile: the file ends inside the profile's data/);
+  });
+});

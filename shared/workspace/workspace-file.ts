@@ -1,0 +1,315 @@
+/**
+ * The `.flamelens` file as a stream of bytes, written and read a piece at a time, so that a
+ * workspace of any size is saved and opened without its file, or one JSON text of all of it,
+ * ever being held whole (one JS string cannot exceed ~512 MiB; four 100 MB profiles as base64
+ * JSON did not fit).
+ *
+ * Version 2, on disk: one gzip member (CompressionStream 'gzip') holding
+ *   line 1: the workspace document (./workspace `workspaceDocument`), its runs without profiles;
+ *   then, for each run in order: one line `{"sections":[n0, n1, …],"profile":{…}}` — the profile
+ *   in ./profile-codec's form with each numeric column written `{"section": k}` — followed by
+ *   those sections' bytes (little-endian, n0 then n1 …).
+ * JSON.stringify never writes a raw newline, so each line is one JSON text. A file whose first
+ * line is the whole document (version 1, and hand-edited files, profiles embedded as base64) is
+ * read as before.
+ */
+import type { Profile } from '../model/types';
+import { littleEndianBytes } from './base64';
+import { type Json, JsonCheck, WorkspaceError } from './json-check';
+import { type PutColumn, profileToJson } from './profile-codec';
+import {
+  type DecodeOptions,
+  MAX_WORKSPACE_BYTES,
+  type Workspace,
+  type WorkspaceHead,
+  WORKSPACE_FORMAT,
+  isWorkspace,
+  readWorkspaceDocument,
+  upgradeDocument,
+  workspaceDocument,
+} from './workspace';
+
+/** Longest run of bytes handed on at once: the reader and the compressor see steady pieces. */
+const PIECE = 1 << 20;
+/** At most this many bytes decompressed from a version-2 file (its profiles' columns are not held as text). */
+export const MAX_STREAMED_BYTES = 16 * 1024 ** 3;
+const NEWLINE = 10;
+
+type Piece = Uint8Array<ArrayBuffer>;
+
+const encoder = new TextEncoder();
+const line = (v: unknown): Piece => encoder.encode(`${JSON.stringify(v)}\n`) as Piece;
+
+async function* pieces(head: WorkspaceHead, profileOf: (i: number) => Promise<Profile>): AsyncGenerator<Piece> {
+  yield line(workspaceDocument(head));
+  for (let i = 0; i < head.runs.length; i++) {
+    const columns: Uint8Array[] = [];
+    const put: PutColumn = (a) => {
+      columns.push(littleEndianBytes(a));
+      return { section: columns.length - 1 };
+    };
+    const profile = profileToJson(await profileOf(i), put);
+    yield line({ sections: columns.map((c) => c.length), profile });
+    for (const c of columns) for (let at = 0; at < c.length; at += PIECE) yield c.subarray(at, at + PIECE) as Piece;
+  }
+}
+
+/**
+ * The workspace file's bytes, gzipped, as a stream: `profileOf(i)` is asked for run i's profile
+ * only when the file reaches it, so at most one profile need be at hand at a time.
+ */
+export function workspaceStream(head: WorkspaceHead, profileOf: (i: number) => Promise<Profile>): ReadableStream<Uint8Array> {
+  const it = pieces(head, profileOf);
+  const raw = new ReadableStream<Piece>({
+    async pull(controller) {
+      const next = await it.next();
+      if (next.done) controller.close();
+      else controller.enqueue(next.value);
+    },
+    async cancel() {
+      await it.return(undefined);
+    },
+  });
+  return raw.pipeThrough(new CompressionStream('gzip') as unknown as ReadableWritablePair<Uint8Array, Piece>);
+}
+
+/** The whole file in memory (tests, small workspaces). */
+export async function encodeWorkspace(ws: Workspace): Promise<Uint8Array> {
+  const reader = workspaceStream(ws, async (i) => ws.runs[i]!.profile).getReader();
+  const parts: Uint8Array[] = [];
+  for (let next = await reader.read(); !next.done; next = await reader.read()) parts.push(next.value);
+  return concat(parts);
+}
+
+/** Reads bytes from a stream by lines and by counts, refusing to go past a total. */
+class ByteReader {
+  private buffered: Uint8Array[] = [];
+  private size = 0;
+  private done = false;
+  private total = 0;
+  constructor(
+    private readonly reader: ReadableStreamDefaultReader<Uint8Array>,
+    public limit: number,
+    private readonly fail: (why: 'too-large' | 'damaged', e?: unknown) => never,
+  ) {}
+
+  private async more(): Promise<boolean> {
+    if (this.done) return false;
+    let next: ReadableStreamReadResult<Uint8Array>;
+    try {
+      next = await this.reader.read();
+    } catch (e) {
+      return this.fail('damaged', e);
+    }
+    if (next.done) {
+      this.done = true;
+      return false;
+    }
+    this.total += next.value.length;
+    if (this.total > this.limit) {
+      await this.reader.cancel().catch(() => undefined);
+      this.fail('too-large');
+    }
+    this.buffered.push(next.value);
+    this.size += next.value.length;
+    return true;
+  }
+
+  /** Exactly `n` bytes in one fresh buffer, or what there was when the stream ended sooner. */
+  private take(n: number): Uint8Array {
+    const out = new Uint8Array(n);
+    let o = 0;
+    while (o < n) {
+      const c = this.buffered[0]!;
+      const k = Math.min(c.length, n - o);
+      out.set(c.subarray(0, k), o);
+      o += k;
+      if (k === c.length) this.buffered.shift();
+      else this.buffered[0] = c.subarray(k);
+    }
+    this.size -= n;
+    return out;
+  }
+
+  /** `n` bytes; fewer only at the end of the stream. */
+  async bytes(n: number): Promise<Uint8Array> {
+    // Collected as they come, not allocated from `n` first: a file cannot claim memory it does not hold.
+    while (this.size < n && (await this.more()));
+    return this.take(Math.min(n, this.size));
+  }
+
+  /** Bytes up to the next newline (dropped), or to the end; `ended` when there was no newline. */
+  async line(): Promise<{ bytes: Uint8Array; ended: boolean }> {
+    let seen = 0;
+    let chunk = 0;
+    for (;;) {
+      for (; chunk < this.buffered.length; chunk++) {
+        const at = this.buffered[chunk]!.indexOf(NEWLINE);
+        if (at >= 0) {
+          const bytes = this.take(seen + at);
+          this.take(1);
+          return { bytes, ended: false };
+        }
+        seen += this.buffered[chunk]!.length;
+      }
+      if (!(await this.more())) return { bytes: this.take(this.size), ended: true };
+    }
+  }
+
+  async atEnd(): Promise<boolean> {
+    return this.size === 0 && !(await this.more());
+  }
+}
+
+/** The profile's `{"section": k}` columns replaced by those sections' bytes. */
+function withSections(c: JsonCheck, v: unknown, sections: Uint8Array[], path: string): unknown {
+  if (Array.isArray(v)) return v.map((x, i) => withSections(c, x, sections, `${path}[${i}]`));
+  if (typeof v !== 'object' || v === null) return v;
+  const o = v as Json;
+  const keys = Object.keys(o);
+  if (keys.length === 1 && keys[0] === 'section') {
+    const k = c.num(o.section, `${path}.section`, { int: true, min: 0, max: sections.length - 1 });
+    return sections[k];
+  }
+  const out: Json = {};
+  for (const key of keys) Object.defineProperty(out, key, { value: withSections(c, o[key], sections, `${path}.${key}`), enumerable: true });
+  return out;
+}
+
+function parse(c: JsonCheck, bytes: Uint8Array, where: string): unknown {
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    c.fail(where, 'is not a Flamelens workspace (not UTF-8 text once decompressed)');
+  }
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    c.fail(where, `is damaged: not valid JSON (${e instanceof Error ? e.message : String(e)})`);
+  }
+}
+
+/** Run i's profile block: its line, then its sections' bytes. */
+async function readProfileBlock(c: JsonCheck, r: ByteReader, i: number): Promise<unknown> {
+  const path = `runs[${i}].profile`;
+  const { bytes, ended } = await r.line();
+  if (ended && bytes.length === 0) c.fail('runs', `the file ends before run ${i + 1}'s profile (it may be truncated)`);
+  const block = c.obj(parse(c, bytes, path), path);
+  const sizes = c.arr(block.sections, `${path} sections`, 256).map((n, k) => c.num(n, `${path} sections[${k}]`, { int: true, min: 0 }));
+  const sections: Uint8Array[] = [];
+  for (const n of sizes) {
+    const got = await r.bytes(n);
+    if (got.length < n) c.fail(path, `the file ends inside the profile's data (it may be truncated)`);
+    sections.push(got);
+  }
+  return withSections(c, block.profile, sections, path);
+}
+
+/**
+ * Reads a `.flamelens` file from a stream of its bytes (gzipped or, for hand-edited files, plain
+ * JSON). Every failure is a `WorkspaceError` whose message names the file and what is wrong.
+ */
+export async function readWorkspaceStream(
+  stream: ReadableStream<Uint8Array>,
+  fileName: string,
+  opts: DecodeOptions = {},
+): Promise<Workspace> {
+  const c: JsonCheck = new JsonCheck(fileName);
+  const { head, rest } = await peek(stream);
+  const gzipped = head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b;
+  const bytes = gzipped
+    ? rest.pipeThrough(new DecompressionStream('gzip') as unknown as ReadableWritablePair<Uint8Array, Uint8Array>)
+    : rest;
+  const r = new ByteReader(bytes.getReader(), opts.maxBytes ?? MAX_WORKSPACE_BYTES, (why, e) => {
+    if (why === 'too-large') c.fail('', `is larger than ${r.limit / (1024 * 1024)} MiB${gzipped ? ' when decompressed' : ''}`);
+    if (gzipped) c.fail('', 'is damaged: its gzip compression does not decode (the file may be truncated)');
+    throw e;
+  });
+  try {
+    const { bytes: top, ended } = await r.line();
+    if (!isWorkspace(new TextDecoder().decode(top.subarray(0, 256))))
+      c.fail('', `is not a Flamelens workspace (it does not start with {"format":"${WORKSPACE_FORMAT}"…)`);
+    const doc = ended ? undefined : headLine(top);
+    if (!doc) {
+      // One JSON text: version 1, or a hand-edited file (perhaps over many lines).
+      const whole = ended ? top : concat([top, new Uint8Array([NEWLINE]), await r.bytes(Infinity)]);
+      return readWorkspaceDocument(c, upgradeDocument(c.obj(parse(c, whole, ''), ''), c, opts.migrations));
+    }
+    const parsed = upgradeDocument(doc, c, opts.migrations);
+    if (opts.maxBytes === undefined) r.limit = MAX_STREAMED_BYTES;
+    const profiles: unknown[] = [];
+    for (let i = 0; i < c.arr(parsed.runs, 'runs').length; i++) profiles.push(await readProfileBlock(c, r, i));
+    if (!(await r.atEnd())) c.fail('', 'has data after its last run');
+    return readWorkspaceDocument(c, parsed, profiles);
+  } catch (e) {
+    if (e instanceof WorkspaceError) throw e;
+    // Never let a hostile file surface as an unexplained crash.
+    if (e instanceof RangeError) c.fail('', `is too large or too deeply nested to read (${e.message})`);
+    c.fail('', `could not be read: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+/** The first line as the head of a streamed file: a document whose runs hold no profiles; undefined when it is not one. */
+function headLine(bytes: Uint8Array): Json | undefined {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+  } catch {
+    return undefined;
+  }
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) return undefined;
+  const runs = (doc as Json).runs;
+  return Array.isArray(runs) && runs.some((x) => typeof x === 'object' && x !== null && 'profile' in x) ? undefined : (doc as Json);
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, x) => n + x.length, 0));
+  let o = 0;
+  for (const x of parts) {
+    out.set(x, o);
+    o += x.length;
+  }
+  return out;
+}
+
+/** The stream's first bytes (at least two where it has them), and a stream of all its bytes. */
+async function peek(stream: ReadableStream<Uint8Array>): Promise<{ head: Uint8Array; rest: ReadableStream<Uint8Array> }> {
+  const reader = stream.getReader();
+  const first: Uint8Array[] = [];
+  let ended = false;
+  while (first.reduce((n, x) => n + x.length, 0) < 2) {
+    const next = await reader.read();
+    if (next.done) {
+      ended = true;
+      break;
+    }
+    first.push(next.value);
+  }
+  const head = concat(first);
+  let sent = false;
+  const rest = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (!sent) {
+        sent = true;
+        if (head.length > 0) return controller.enqueue(head);
+      }
+      const next = ended ? undefined : await reader.read();
+      if (!next || next.done) controller.close();
+      else controller.enqueue(next.value);
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+  return { head, rest };
+}
+
+/** Reads a `.flamelens` file held in memory. */
+export function decodeWorkspace(bytes: Uint8Array, fileName: string, opts: DecodeOptions = {}): Promise<Workspace> {
+  const once = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(bytes);
+      controller.close();
+    },
+  });
+  return readWorkspaceStream(once, fileName, opts);
+}
