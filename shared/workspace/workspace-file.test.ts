@@ -133,4 +133,21 @@ describe('the streamed workspace file', () => {
     const huge = `${plain[0]}\n${JSON.stringify({ sections: [8e9], profile: {} })}\nabc`;
     expect(await failure(Buffer.from(huge, 'latin1'))).toMatch(/runs\[0\]\.profile: the file ends inside the profile's data/);
   });
+
+  it("refuses a gzip bomb as it unpacks, with the importers' budget, not at the size limit", async () => {
+    const plain = gunzipSync(await encodeWorkspace(ws))
+      .toString('latin1')
+      .split('\n');
+    // a valid start, then 300 MB of one repeated byte: 0.3 MB of gzip
+    const bomb = gzipSync(
+      Buffer.concat([Buffer.from(`${plain[0]}\n{"sections":[300000000],"profile":{}}\n`, 'latin1'), Buffer.alloc(300e6, 0x61)]),
+      {
+        level: 9,
+      },
+    );
+    expect(bomb.length).toBeLessThan(1e6);
+    const t0 = performance.now();
+    expect(await failure(bomb)).toMatch(/inflates to more than 200 times its size/);
+    expect(performance.now() - t0).toBeLessThan(10_000);
+  });
 });

@@ -13,6 +13,8 @@
  * line is the whole document (version 1, and hand-edited files, profiles embedded as base64) is
  * read as before.
  */
+import { ImportError } from '../import/errors';
+import { inflateWithin } from '../import/inflate-budget';
 import type { Profile } from '../model/types';
 import { littleEndianBytes } from './base64';
 import { type Json, JsonCheck, WorkspaceError } from './json-check';
@@ -218,11 +220,11 @@ export async function readWorkspaceStream(
   const c: JsonCheck = new JsonCheck(fileName);
   const { head, rest } = await peek(stream);
   const gzipped = head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b;
-  const bytes = gzipped
-    ? rest.pipeThrough(new DecompressionStream('gzip') as unknown as ReadableWritablePair<Uint8Array, Uint8Array>)
-    : rest;
+  // inflated within the importers' budget: a gzip bomb is refused as it unpacks, not at the size limit
+  const bytes = gzipped ? inflateWithin(rest, fileName) : rest;
   const r = new ByteReader(bytes.getReader(), opts.maxBytes ?? MAX_WORKSPACE_BYTES, (why, e) => {
     if (why === 'too-large') c.fail('', `is larger than ${r.limit / (1024 * 1024)} MiB${gzipped ? ' when decompressed' : ''}`);
+    if (e instanceof ImportError) c.fail('', e.detail);
     if (gzipped) c.fail('', 'is damaged: its gzip compression does not decode (the file may be truncated)');
     throw e;
   });
