@@ -1,0 +1,169 @@
+/**
+ * The boxes of one flame chart as SVG elements that are kept from one draw to the next: the n-th
+ * box drawn takes the n-th element, and only what differs from what the element shows is written
+ * (each write makes the browser restyle the box). A search that only recolours boxes writes their
+ * fills; a zoom moves and relabels the boxes it keeps and takes the rest out of the document in
+ * one go, keeping them for the next draw that needs them.
+ */
+import type { ViewNode } from '../../../shared/view/view-tree';
+import type { FlameNode } from './flame-layout';
+import { CRUMB_MORE, CRUMB_SEPARATOR, LABEL_PAD, fitCrumbs, fitLabel } from './label-fit';
+
+export const CELL_HEIGHT = 18;
+/** Boxes narrower than this (pixels) get no label. */
+const MIN_LABEL_WIDTH = 35;
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+/** A box's `g` element; its laid-out node is its `__data__`, where d3-selection's `datum()` finds it too. */
+export type BoxElement = SVGGElement & { __data__?: FlameNode };
+
+/** The laid-out node drawn by a box element. */
+export function nodeOf(g: Element): FlameNode | undefined {
+  return (g as BoxElement).__data__;
+}
+
+/** What a box is to show: worked out for every box of a draw, written only where it changed. */
+export interface BoxLook {
+  transform: string;
+  width: number;
+  fill: string;
+  className: string;
+}
+
+/** One box's elements and what was last written to them. */
+interface Box {
+  g: BoxElement;
+  rect: SVGRectElement;
+  text: SVGTextElement | null;
+  look: BoxLook;
+  /** the frame name in the `name` attribute */
+  name: string;
+  /** what the label was made from (name or ancestors, and width), so it is fitted again only when that changes */
+  labelFor: string;
+  labelWidth: number;
+}
+
+/** The ancestors row's label: its frames' names, each a link to zoom out to it, the outer ones folded into '…'. */
+function drawCrumbs(text: SVGTextElement, names: readonly string[], width: number): void {
+  const { elided, crumbs } = fitCrumbs(names, width);
+  const parts: SVGTSpanElement[] = [];
+  const span = (content: string, cls?: string) => {
+    const t = document.createElementNS(SVG_NS, 'tspan');
+    t.textContent = content;
+    if (cls) t.setAttribute('class', cls);
+    parts.push(t);
+    return t;
+  };
+  if (elided) span(CRUMB_MORE + CRUMB_SEPARATOR);
+  crumbs.forEach((c, i) => {
+    if (i > 0) span(CRUMB_SEPARATOR);
+    span(c.text, 'crumb').setAttribute('data-index', String(c.index));
+  });
+  text.replaceChildren(...parts);
+}
+
+function newBox(): Box {
+  const g = document.createElementNS(SVG_NS, 'g') as BoxElement;
+  const rect = document.createElementNS(SVG_NS, 'rect');
+  rect.setAttribute('height', String(CELL_HEIGHT));
+  g.appendChild(rect);
+  return { g, rect, text: null, look: { transform: '', width: -1, fill: '', className: '' }, name: '', labelFor: '', labelWidth: 0 };
+}
+
+/** What its label is made from; '' where the box is too narrow for one. */
+function labelSource(d: ViewNode, width: number): string {
+  if (width < MIN_LABEL_WIDTH) return '';
+  return d.ancestors ? `A\u0000${d.ancestors.map((a) => a.name).join('\u0000')}` : `N\u0000${d.name}`;
+}
+
+function setLabel(box: Box, d: ViewNode, width: number): void {
+  const source = labelSource(d, width);
+  if (source === box.labelFor && (source === '' || width === box.labelWidth)) return;
+  box.labelFor = source;
+  box.labelWidth = width;
+  // A box without a label has no text element (even an empty one costs the browser a layout).
+  if (source === '') {
+    box.text?.remove();
+    return;
+  }
+  let text = box.text;
+  if (!text) {
+    text = box.text = document.createElementNS(SVG_NS, 'text');
+    text.setAttribute('class', 'frame-label');
+    text.setAttribute('x', String(LABEL_PAD));
+    text.setAttribute('y', String(CELL_HEIGHT - 5));
+  }
+  if (!text.parentNode) box.g.appendChild(text);
+  if (d.ancestors)
+    drawCrumbs(
+      text,
+      d.ancestors.map((a) => a.name),
+      width - 2 * LABEL_PAD,
+    );
+  else text.textContent = fitLabel(d.name, width - 2 * LABEL_PAD);
+}
+
+function applyLook(box: Box, look: BoxLook): void {
+  const was = box.look;
+  if (was.transform !== look.transform) box.g.setAttribute('transform', look.transform);
+  if (was.width !== look.width) {
+    // on the `g` too: what queries on the drawing read a box's width from
+    box.rect.setAttribute('width', String(look.width));
+    box.g.setAttribute('width', String(look.width));
+  }
+  if (was.fill !== look.fill) box.rect.setAttribute('fill', look.fill);
+  if (was.className !== look.className) box.g.setAttribute('class', look.className);
+  box.look = look;
+}
+
+export class BoxPool {
+  private readonly boxes: Box[] = [];
+  /** boxes [0, shown) are in the document, in order, after everything else in the svg */
+  private shown = 0;
+
+  constructor(private readonly svg: SVGSVGElement) {}
+
+  /** Draws `nodes` (box i shows nodes[i]), each as `lookOf` says. */
+  draw(nodes: readonly FlameNode[], lookOf: (d: FlameNode) => BoxLook): void {
+    while (this.boxes.length < nodes.length) this.boxes.push(newBox());
+    nodes.forEach((d, i) => {
+      const box = this.boxes[i]!;
+      box.g.__data__ = d;
+      const look = lookOf(d);
+      applyLook(box, look);
+      if (box.name !== d.data.name) box.g.setAttribute('name', (box.name = d.data.name));
+      setLabel(box, d.data, look.width);
+    });
+    this.show(nodes.length);
+  }
+
+  /** Sets the class of every box drawn (a hover), written only where it changed. */
+  restyle(classOf: (d: FlameNode) => string): void {
+    for (let i = 0; i < this.shown; i++) {
+      const box = this.boxes[i]!;
+      const className = classOf(box.g.__data__!);
+      if (className !== box.look.className) applyLook(box, { ...box.look, className });
+    }
+  }
+
+  /** The boxes drawn, with their nodes and where they are. */
+  *drawn(): Generator<{ d: FlameNode; look: BoxLook }> {
+    for (let i = 0; i < this.shown; i++) yield { d: this.boxes[i]!.g.__data__!, look: this.boxes[i]!.look };
+  }
+
+  /** Puts the first `n` boxes in the document and takes the others out (kept for later draws). */
+  private show(n: number): void {
+    if (n > this.shown) {
+      const add = document.createDocumentFragment();
+      for (let i = this.shown; i < n; i++) add.appendChild(this.boxes[i]!.g);
+      this.svg.appendChild(add);
+    } else if (n < this.shown) {
+      const range = document.createRange();
+      range.setStartBefore(this.boxes[n]!.g);
+      range.setEndAfter(this.boxes[this.shown - 1]!.g);
+      range.deleteContents();
+    }
+    this.shown = n;
+  }
+}
