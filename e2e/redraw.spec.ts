@@ -1,4 +1,4 @@
-import { type Page, expect, test } from '@playwright/test';
+import { type Locator, type Page, expect, test } from '@playwright/test';
 import { expectDrawn, pane } from './support';
 
 const MATCH = '#e600e6';
@@ -7,26 +7,35 @@ test.beforeEach(async ({ page }) => {
   await page.goto('./');
   await expectDrawn(pane(page, 'baseline.cpuprofile'));
   await expectDrawn(pane(page, 'dd-trace.cpuprofile'));
+  await page.evaluate(() => document.fonts.ready);
 });
 
-/** Every drawn box of every pane: its name, place, width, fill, class and label. */
+/** The visible height of each pane's chart (a pane shows, and has in the document, the rows around what it shows). */
+function chartHeights(page: Page) {
+  return page.locator('.pane-chart').evaluateAll((charts) => charts.map((c) => c.clientHeight));
+}
+
+/** Every drawn box of every pane: its name, place, width, fill, class and label (in the order of their places). */
 function picture(page: Page) {
   return page.locator('.pane-chart').evaluateAll((charts) =>
     charts.map((c) =>
-      [...c.querySelectorAll('g.frame')].map((g) => ({
-        name: g.getAttribute('name'),
-        transform: g.getAttribute('transform'),
-        width: g.querySelector('rect')!.getAttribute('width'),
-        fill: g.querySelector('rect')!.getAttribute('fill'),
-        className: g.getAttribute('class'),
-        label: g.querySelector('text')?.textContent ?? '',
-      })),
+      [...c.querySelectorAll('g.frame')]
+        .map((g) => ({
+          name: g.getAttribute('name'),
+          transform: g.getAttribute('transform'),
+          width: g.querySelector('rect')!.getAttribute('width'),
+          fill: g.querySelector('rect')!.getAttribute('fill'),
+          className: g.getAttribute('class'),
+          label: g.querySelector('text')?.textContent ?? '',
+        }))
+        .sort((a, b) => (a.transform! < b.transform! ? -1 : a.transform! > b.transform! ? 1 : 0)),
     ),
   );
 }
 
 test('a search recolours the boxes already drawn and writes nothing else', async ({ page }) => {
   const agent = pane(page, 'dd-trace.cpuprofile');
+  const heights = await chartHeights(page);
   const before = await page.evaluate(() => {
     const w = window as unknown as {
       boxesBefore: Element[];
@@ -61,7 +70,9 @@ test('a search recolours the boxes already drawn and writes nothing else', async
     const now = [...document.querySelectorAll('.pane-chart g.frame')];
     return { writes: w.writes, same: now.every((g, i) => g === w.boxesBefore[i]), after: now.length };
   });
-  // the same elements, in the same order: nothing made, nothing taken out
+  // the panes show as many rows as before, so they have the same boxes: the same elements, in
+  // the same order (nothing made, nothing taken out), only fills written
+  expect(await chartHeights(page)).toEqual(heights);
   expect(after).toBe(before);
   expect(same).toBe(true);
   // only fills written, each to a new colour: the agent's frames turn the match colour
@@ -84,4 +95,54 @@ test('a zoom and Esc draw the same picture as before the zoom', async ({ page })
   // the pointer leaves the chart: nothing hovered, as before the click
   await page.mouse.move(1, 1);
   await expect.poll(() => picture(page)).toEqual(first);
+});
+
+/** The chart's scroll position and height, the drawing's height and the depths of the boxes it has in the document. */
+function rows(chart: Locator) {
+  return chart.evaluate((c) => ({
+    top: c.scrollTop,
+    view: c.clientHeight,
+    height: Number(c.querySelector('svg.flame-graph')!.getAttribute('height')),
+    depths: [...new Set([...c.querySelectorAll('g.frame')].map((g) => (g as unknown as { __data__: { depth: number } }).__data__.depth))],
+  }));
+}
+
+test('a pane has the rows around what it shows in the document, and draws the rows it is scrolled to', async ({ page }) => {
+  const agent = pane(page, 'dd-trace.cpuprofile');
+  const chart = agent.getByTestId('flame-chart');
+  const ROW = 18;
+  const at = await rows(chart);
+  const deepest = at.height / ROW - 3;
+  // A flame graph opens at its root, at the bottom: the rows in view are drawn, the deepest are far above.
+  expect(at.top + at.view).toBe(at.height);
+  expect(at.height).toBeGreaterThan(4 * at.view);
+  const inView = (r: typeof at) => {
+    const out: number[] = [];
+    for (let d = 0; d <= deepest; d++) {
+      const y = r.height - (d + 1) * ROW;
+      if (y + ROW > r.top && y < r.top + r.view) out.push(d);
+    }
+    return out;
+  };
+  expect(at.depths).toEqual(expect.arrayContaining(inView(at)));
+  expect(at.depths).not.toContain(deepest);
+  // Scrolled to the top: the deepest rows are drawn, the root is not.
+  await chart.evaluate((c) => (c.scrollTop = 0));
+  await expect.poll(async () => (await rows(chart)).depths).toContain(deepest);
+  const top = await rows(chart);
+  expect(top.depths).toEqual(expect.arrayContaining(inView(top)));
+  expect(top.depths).not.toContain(0);
+  // A box drawn there works as any other: under the pointer, it shows its tooltip.
+  const point = await chart.evaluate((c) => {
+    const view = c.getBoundingClientRect();
+    const seen = [...c.querySelectorAll('g.frame rect')]
+      .map((r) => r.getBoundingClientRect())
+      .filter((r) => r.top >= view.top && r.bottom <= view.bottom);
+    const widest = seen.sort((a, b) => b.width - a.width)[0];
+    return widest ? { x: widest.left + widest.width / 2, y: widest.top + widest.height / 2 } : null;
+  });
+  expect(point).not.toBeNull();
+  await page.mouse.move(point!.x, point!.y);
+  await expect(agent.getByRole('tooltip')).toContainText('total');
+  await expect(agent.locator('g.frame.hovered').first()).toBeAttached();
 });

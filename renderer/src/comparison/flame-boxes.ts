@@ -1,9 +1,9 @@
 /**
- * The boxes of one flame chart as SVG elements that are kept from one draw to the next: the n-th
- * box drawn takes the n-th element, and only what differs from what the element shows is written
- * (each write makes the browser restyle the box). A search that only recolours boxes writes their
- * fills; a zoom moves and relabels the boxes it keeps and takes the rest out of the document in
- * one go, keeping them for the next draw that needs them.
+ * The boxes of one flame chart as SVG elements that are kept from one draw to the next (see
+ * `BoxPool`), with only what differs from what an element shows written to it (each write makes
+ * the browser restyle the box): a search that only recolours boxes writes their fills; a zoom
+ * moves and relabels the boxes it keeps, and takes the others out of the document, kept for the
+ * next draw that needs them.
  */
 import type { ViewNode } from '../../../shared/view/view-tree';
 import type { FlameNode } from './flame-layout';
@@ -117,53 +117,50 @@ function applyLook(box: Box, look: BoxLook): void {
   box.look = look;
 }
 
+/**
+ * A chart's boxes by slot: a node's place in its draw's layout. A slot keeps its element from one
+ * draw to the next (a search redraws the same layout: the same elements, recoloured), and while
+ * scrolling (a box stays the element it is as long as it is in the drawn band); elements of slots
+ * no longer drawn leave the document and are kept for the next slots to come.
+ */
 export class BoxPool {
-  private readonly boxes: Box[] = [];
-  /** boxes [0, shown) are in the document, in order, after everything else in the svg */
-  private shown = 0;
+  private readonly bySlot = new Map<number, Box>();
+  private readonly spare: Box[] = [];
 
   constructor(private readonly svg: SVGSVGElement) {}
 
-  /** Draws `nodes` (box i shows nodes[i]), each as `lookOf` says. */
-  draw(nodes: readonly FlameNode[], lookOf: (d: FlameNode) => BoxLook): void {
-    while (this.boxes.length < nodes.length) this.boxes.push(newBox());
-    nodes.forEach((d, i) => {
-      const box = this.boxes[i]!;
+  /** Draws the nodes of these slots (`nodes[slot]`), each as `lookOf` says; takes out the others. */
+  draw(slots: readonly number[], nodes: readonly FlameNode[], lookOf: (d: FlameNode) => BoxLook): void {
+    const wanted = new Set(slots);
+    for (const [slot, box] of this.bySlot)
+      if (!wanted.has(slot)) {
+        box.g.remove();
+        this.spare.push(box);
+        this.bySlot.delete(slot);
+      }
+    const added = document.createDocumentFragment();
+    for (const slot of slots) {
+      let box = this.bySlot.get(slot);
+      if (!box) {
+        box = this.spare.pop() ?? newBox();
+        this.bySlot.set(slot, box);
+        added.appendChild(box.g);
+      }
+      const d = nodes[slot]!;
       box.g.__data__ = d;
       const look = lookOf(d);
       applyLook(box, look);
       if (box.name !== d.data.name) box.g.setAttribute('name', (box.name = d.data.name));
       setLabel(box, d.data, look.width);
-    });
-    this.show(nodes.length);
+    }
+    this.svg.appendChild(added);
   }
 
   /** Sets the class of every box drawn (a hover), written only where it changed. */
   restyle(classOf: (d: FlameNode) => string): void {
-    for (let i = 0; i < this.shown; i++) {
-      const box = this.boxes[i]!;
+    for (const box of this.bySlot.values()) {
       const className = classOf(box.g.__data__!);
       if (className !== box.look.className) applyLook(box, { ...box.look, className });
     }
-  }
-
-  /** The boxes drawn, with their nodes and where they are. */
-  *drawn(): Generator<{ d: FlameNode; look: BoxLook }> {
-    for (let i = 0; i < this.shown; i++) yield { d: this.boxes[i]!.g.__data__!, look: this.boxes[i]!.look };
-  }
-
-  /** Puts the first `n` boxes in the document and takes the others out (kept for later draws). */
-  private show(n: number): void {
-    if (n > this.shown) {
-      const add = document.createDocumentFragment();
-      for (let i = this.shown; i < n; i++) add.appendChild(this.boxes[i]!.g);
-      this.svg.appendChild(add);
-    } else if (n < this.shown) {
-      const range = document.createRange();
-      range.setStartBefore(this.boxes[n]!.g);
-      range.setEndAfter(this.boxes[this.shown - 1]!.g);
-      range.deleteContents();
-    }
-    this.shown = n;
   }
 }

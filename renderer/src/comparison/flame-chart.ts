@@ -73,16 +73,30 @@ function classOf(d: FlameNode, hoveredKey: string | null): string {
   return c;
 }
 
+/** Where a draw leaves the pane scrolled: at the root, at the top, or where the user left it. */
+export type ScrollTo = 'root' | 'top' | 'keep';
+
 export class FlameChart {
   private readonly svg: SVGSVGElement;
   private readonly pool: BoxPool;
+  private readonly resized: ResizeObserver;
   private hoveredKey: string | null = null;
-  /** the last draw's width, height and orientation */
+  /** the last draw's boxes (all of them, drawn or not), width, height, orientation and colours */
+  private nodes: FlameNode[] = [];
   private w = 0;
   private h = 0;
   private icicle = false;
+  private colorOf: (d: ViewNode) => string = () => '#ccc';
+  /** the pane's visible height, and where it was last scrolled to (both kept from events: reading them forces a layout) */
+  private viewHeight: number | undefined;
+  private scrollTop = 0;
+  /** the stretch of the drawing that has boxes in the document, in pixels from its top */
+  private band = { lo: 0, hi: 0 };
 
-  constructor(el: HTMLElement, handlers: FlameChartHandlers) {
+  constructor(
+    private readonly el: HTMLElement,
+    handlers: FlameChartHandlers,
+  ) {
     this.svg = document.createElementNS(SVG_NS, 'svg');
     this.svg.setAttribute('class', 'flame-graph');
     el.appendChild(this.svg);
@@ -106,26 +120,84 @@ export class FlameChart {
       ev.preventDefault();
       handlers.onContext(keyPath(d), d.data.name);
     });
+    el.addEventListener(
+      'scroll',
+      () => {
+        this.scrollTop = el.scrollTop;
+        if (this.bandAt().lo !== this.band.lo) this.drawBand();
+      },
+      { passive: true },
+    );
+    // A pane of another height shows other rows.
+    this.resized = new ResizeObserver(() => {
+      if (el.clientHeight === this.viewHeight) return;
+      this.viewHeight = el.clientHeight;
+      this.scrollTop = el.scrollTop;
+      this.drawBand();
+    });
+    this.resized.observe(el);
   }
 
-  /** Draws a view tree `width` pixels wide, the root at the bottom (flame) or the top (icicle). */
-  render(tree: ViewNode, width: number, icicle: boolean, colorOf: (d: ViewNode) => string): void {
+  /**
+   * Draws a view tree `width` pixels wide, the root at the bottom (flame) or the top (icicle),
+   * and scrolls the pane as `scroll` says (in the next frame, once every pane has drawn). Only the
+   * rows in and near the pane's view are put in the document (see `bandAt`).
+   */
+  render(tree: ViewNode, width: number, icicle: boolean, colorOf: (d: ViewNode) => string, scroll: ScrollTo = 'keep'): void {
     const t0 = performance.now();
     const { nodes, maxDepth } = layoutFlame(tree);
     const w = Math.max(50, Math.floor(width));
     const h = (maxDepth + 3) * CELL_HEIGHT;
     if (w !== this.w) this.svg.setAttribute('width', String(w));
     if (h !== this.h) this.svg.setAttribute('height', String(h));
-    Object.assign(this, { w, h, icicle });
-    const hovered = this.hoveredKey;
-    this.pool.draw(nodes, (d) => ({
-      transform: `translate(${d.x0 * w},${icicle ? d.depth * CELL_HEIGHT : h - (d.depth + 1) * CELL_HEIGHT})`,
-      width: (d.x1 - d.x0) * w,
-      fill: colorOf(d.data),
-      className: classOf(d, hovered),
-    }));
+    Object.assign(this, { nodes, w, h, icicle, colorOf });
+    const view = this.viewHeight ?? (this.viewHeight = this.el.clientHeight);
+    const bottom = Math.max(0, h - view);
+    this.scrollTop = scroll === 'root' ? bottom : scroll === 'top' ? 0 : Math.min(this.scrollTop, bottom);
+    this.drawBand();
+    if (scroll !== 'keep') {
+      const el = this.el;
+      requestAnimationFrame(() => (el.scrollTop = scroll === 'root' ? el.scrollHeight : 0));
+    }
     // User Timing entries: visible in DevTools and read by the benchmark (scripts/bench/).
     performance.measure('flamelens:draw', { start: t0 });
+  }
+
+  /** The top of a box in the drawing, in pixels. */
+  private yOf(d: FlameNode): number {
+    return this.icicle ? d.depth * CELL_HEIGHT : this.h - (d.depth + 1) * CELL_HEIGHT;
+  }
+
+  /**
+   * The stretch of the drawing to have boxes in the document: the rows the pane shows and as many
+   * again above and below (a deep profile has a hundred rows, a pane of four shows seven). It
+   * moves in steps of the pane's height, so that it depends only on where the pane is scrolled
+   * to, and scrolling draws again only once a step. A pane not laid out (no height) draws it all.
+   */
+  private bandAt(): { lo: number; hi: number } {
+    const view = this.viewHeight ?? 0;
+    if (view <= 0) return { lo: -Infinity, hi: Infinity };
+    const lo = (Math.floor(this.scrollTop / view) - 1) * view;
+    return { lo, hi: lo + 3 * view };
+  }
+
+  /** Puts in the document the boxes of the band around what the pane shows (the browser lays out and paints only those). */
+  private drawBand(): void {
+    this.band = this.bandAt();
+    const { lo, hi } = this.band;
+    const slots: number[] = [];
+    this.nodes.forEach((d, slot) => {
+      const y = this.yOf(d);
+      if (y + CELL_HEIGHT > lo && y < hi) slots.push(slot);
+    });
+    const hovered = this.hoveredKey;
+    const w = this.w;
+    this.pool.draw(slots, this.nodes, (d) => ({
+      transform: `translate(${d.x0 * w},${this.yOf(d)})`,
+      width: (d.x1 - d.x0) * w,
+      fill: this.colorOf(d.data),
+      className: classOf(d, hovered),
+    }));
   }
 
   /** Marks every box of the function with this key (all panes do the same on hover). */
@@ -136,16 +208,14 @@ export class FlameChart {
     this.pool.restyle((d) => classOf(d, k));
   }
 
-  /** Where the boxes of these key paths are drawn (undefined where not drawn). */
+  /** Where the boxes of these key paths are (undefined where the drawing has none), drawn or scrolled away. */
   boxes(paths: readonly (readonly string[])[]): (BoxRect | undefined)[] {
     const out: (BoxRect | undefined)[] = paths.map(() => undefined);
     if (paths.length === 0) return out;
     const wanted = new Map(paths.map((p, i) => [p.join('\u0001'), i]));
-    for (const { d, look } of this.pool.drawn()) {
+    for (const d of this.nodes) {
       const i = wanted.get(keyPath(d).join('\u0001'));
-      if (i === undefined) continue;
-      const y = this.icicle ? d.depth * CELL_HEIGHT : this.h - (d.depth + 1) * CELL_HEIGHT;
-      out[i] = { x: d.x0 * this.w, y, w: look.width, h: CELL_HEIGHT };
+      if (i !== undefined) out[i] = { x: d.x0 * this.w, y: this.yOf(d), w: (d.x1 - d.x0) * this.w, h: CELL_HEIGHT };
     }
     return out;
   }
@@ -156,6 +226,7 @@ export class FlameChart {
   }
 
   destroy(): void {
+    this.resized.disconnect();
     this.svg.remove();
   }
 }
