@@ -97,6 +97,21 @@ test('a zoom and Esc draw the same picture as before the zoom', async ({ page })
   await expect.poll(() => picture(page)).toEqual(first);
 });
 
+test('a zoom draws each pane once, at the height the zoom leaves it', async ({ page }) => {
+  // The breadcrumbs appear and the baseline says it lacks the path: both panes get shorter.
+  const heights = await chartHeights(page);
+  await page.evaluate(() => performance.clearMeasures());
+  await pane(page, 'dd-trace.cpuprofile').locator('g.frame[name="sendWithTrace"]').first().click();
+  await expect(page.getByRole('navigation', { name: 'Focused call path' })).toBeVisible();
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(r)))));
+  expect(await chartHeights(page)).not.toEqual(heights);
+  const draws = await page.evaluate(() => ({
+    draws: performance.getEntriesByName('flamelens:draw').length,
+    again: performance.getEntriesByName('flamelens:band').length,
+  }));
+  expect(draws).toEqual({ draws: 2, again: 0 });
+});
+
 /** The chart's scroll position and height, the drawing's height and the depths of the boxes it has in the document. */
 function rows(chart: Locator) {
   return chart.evaluate((c) => ({

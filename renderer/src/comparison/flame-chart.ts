@@ -76,6 +76,27 @@ function classOf(d: FlameNode, hoveredKey: string | null): string {
 /** Where a draw leaves the pane scrolled: at the root, at the top, or where the user left it. */
 export type ScrollTo = 'root' | 'top' | 'keep';
 
+/** Charts whose new view tree is laid out and waits to be drawn. */
+const waiting = new Set<FlameChart>();
+
+/**
+ * Draws a chart once the renders of this task are done (a zoom or a search renders every pane):
+ * which rows a pane draws depends on its height, which the same change can alter (breadcrumbs
+ * appear, a pane says it lacks the focused path). All the panes' heights are read first, in one
+ * layout of what changed around them, then all are drawn: the browser lays out the new boxes
+ * once, and no pane draws twice.
+ */
+function drawSoon(chart: FlameChart): void {
+  if (waiting.size === 0)
+    queueMicrotask(() => {
+      const charts = [...waiting];
+      waiting.clear();
+      for (const c of charts) c.measureView();
+      for (const c of charts) c.drawPending();
+    });
+  waiting.add(chart);
+}
+
 export class FlameChart {
   private readonly svg: SVGSVGElement;
   private readonly pool: BoxPool;
@@ -92,6 +113,7 @@ export class FlameChart {
   private scrollTop = 0;
   /** the stretch of the drawing that has boxes in the document, in pixels from its top */
   private band = { lo: 0, hi: 0 };
+  private pendingScroll: ScrollTo = 'keep';
 
   constructor(
     private readonly el: HTMLElement,
@@ -124,7 +146,7 @@ export class FlameChart {
       'scroll',
       () => {
         this.scrollTop = el.scrollTop;
-        if (this.bandAt().lo !== this.band.lo) this.drawBand();
+        if (this.bandAt().lo !== this.band.lo) this.redrawBand();
       },
       { passive: true },
     );
@@ -133,26 +155,38 @@ export class FlameChart {
       if (el.clientHeight === this.viewHeight) return;
       this.viewHeight = el.clientHeight;
       this.scrollTop = el.scrollTop;
-      this.drawBand();
+      this.redrawBand();
     });
     this.resized.observe(el);
   }
 
   /**
-   * Draws a view tree `width` pixels wide, the root at the bottom (flame) or the top (icicle),
-   * and scrolls the pane as `scroll` says (in the next frame, once every pane has drawn). Only the
-   * rows in and near the pane's view are put in the document (see `bandAt`).
+   * Lays out a view tree `width` pixels wide, the root at the bottom (flame) or the top (icicle),
+   * and draws it once this task's renders are done (`drawSoon`), then scrolls the pane as `scroll`
+   * says (in the next frame). Only the rows in and near the pane's view are put in the document
+   * (see `bandAt`).
    */
   render(tree: ViewNode, width: number, icicle: boolean, colorOf: (d: ViewNode) => string, scroll: ScrollTo = 'keep'): void {
-    const t0 = performance.now();
     const { nodes, maxDepth } = layoutFlame(tree);
     const w = Math.max(50, Math.floor(width));
     const h = (maxDepth + 3) * CELL_HEIGHT;
     if (w !== this.w) this.svg.setAttribute('width', String(w));
     if (h !== this.h) this.svg.setAttribute('height', String(h));
     Object.assign(this, { nodes, w, h, icicle, colorOf });
-    const view = this.viewHeight ?? (this.viewHeight = this.el.clientHeight);
-    const bottom = Math.max(0, h - view);
+    this.pendingScroll = scroll;
+    drawSoon(this);
+  }
+
+  /** Reads the pane's height (see `drawSoon`). */
+  measureView(): void {
+    this.viewHeight = this.el.clientHeight;
+  }
+
+  /** Draws the band of the last `render` and scrolls as it said. */
+  drawPending(): void {
+    const t0 = performance.now();
+    const scroll = this.pendingScroll;
+    const bottom = Math.max(0, this.h - (this.viewHeight ?? 0));
     this.scrollTop = scroll === 'root' ? bottom : scroll === 'top' ? 0 : Math.min(this.scrollTop, bottom);
     this.drawBand();
     if (scroll !== 'keep') {
@@ -177,7 +211,10 @@ export class FlameChart {
   private bandAt(): { lo: number; hi: number } {
     const view = this.viewHeight ?? 0;
     if (view <= 0) return { lo: -Infinity, hi: Infinity };
-    const lo = (Math.floor(this.scrollTop / view) - 1) * view;
+    // (the pane can scroll past the drawing while the notes layer over it still has the size of
+    // the drawing before: what it shows of the drawing is its end)
+    const top = Math.min(this.scrollTop, Math.max(0, this.h - view));
+    const lo = (Math.floor(top / view) - 1) * view;
     return { lo, hi: lo + 3 * view };
   }
 
@@ -198,6 +235,13 @@ export class FlameChart {
       fill: this.colorOf(d.data),
       className: classOf(d, hovered),
     }));
+  }
+
+  /** Draws the band again for a new scroll position or height (timed as `flamelens:band`). */
+  private redrawBand(): void {
+    const t0 = performance.now();
+    this.drawBand();
+    performance.measure('flamelens:band', { start: t0 });
   }
 
   /** Marks every box of the function with this key (all panes do the same on hover). */
@@ -226,6 +270,7 @@ export class FlameChart {
   }
 
   destroy(): void {
+    waiting.delete(this);
     this.resized.disconnect();
     this.svg.remove();
   }
