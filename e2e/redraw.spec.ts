@@ -82,9 +82,14 @@ test('a search recolours the boxes already drawn and writes nothing else', async
   expect(writes.filter((m) => m.now === MATCH).length).toBeGreaterThan(0);
 });
 
-test('a zoom and Esc draw the same picture as before the zoom', async ({ page }) => {
+test('a zoom and Esc draw the same picture as before the zoom, with the same elements', async ({ page }) => {
   const base = pane(page, 'baseline.cpuprofile');
   const first = await picture(page);
+  // each box's element, by the place it draws
+  await page.evaluate(() => {
+    const w = window as unknown as { drewBefore: Map<string, Element> };
+    w.drewBefore = new Map([...document.querySelectorAll('.pane-chart g.frame')].map((g) => [g.getAttribute('transform')!, g]));
+  });
   await base.locator('g.frame[name="runMicrotasks"]').first().click();
   const crumbs = page.getByRole('navigation', { name: 'Focused call path' });
   await expect(crumbs.locator('[aria-current="location"]')).toHaveText('runMicrotasks');
@@ -95,6 +100,13 @@ test('a zoom and Esc draw the same picture as before the zoom', async ({ page })
   // the pointer leaves the chart: nothing hovered, as before the click
   await page.mouse.move(1, 1);
   await expect.poll(() => picture(page)).toEqual(first);
+  // the boxes Esc brings back are the elements that drew them before the zoom (nothing to rewrite)
+  const same = await page.evaluate(() => {
+    const w = window as unknown as { drewBefore: Map<string, Element> };
+    const now = [...document.querySelectorAll('.pane-chart g.frame')];
+    return now.filter((g) => w.drewBefore.get(g.getAttribute('transform')!) === g).length / now.length;
+  });
+  expect(same).toBe(1);
 });
 
 test('a zoom draws each pane once, at the height the zoom leaves it', async ({ page }) => {

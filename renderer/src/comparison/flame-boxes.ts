@@ -125,7 +125,8 @@ function applyLook(box: Box, look: BoxLook): void {
  */
 export class BoxPool {
   private readonly bySlot = new Map<number, Box>();
-  private readonly spare: Box[] = [];
+  /** boxes out of the document, by the slot they last drew: a slot drawn again takes its own back (an Esc after a zoom brings back boxes that still show what it draws) */
+  private readonly spare = new Map<number, Box>();
 
   constructor(private readonly svg: SVGSVGElement) {}
 
@@ -135,14 +136,14 @@ export class BoxPool {
     for (const [slot, box] of this.bySlot)
       if (!wanted.has(slot)) {
         box.g.remove();
-        this.spare.push(box);
+        this.spare.set(slot, box);
         this.bySlot.delete(slot);
       }
     const added = document.createDocumentFragment();
     for (const slot of slots) {
       let box = this.bySlot.get(slot);
       if (!box) {
-        box = this.spare.pop() ?? newBox();
+        box = this.takeSpare(slot);
         this.bySlot.set(slot, box);
         added.appendChild(box.g);
       }
@@ -154,6 +155,16 @@ export class BoxPool {
       setLabel(box, d.data, look.width);
     }
     this.svg.appendChild(added);
+  }
+
+  /** A box out of the document for this slot: the one that last drew it, else any, else a new one. */
+  private takeSpare(slot: number): Box {
+    const own = this.spare.get(slot);
+    const other = own ? slot : this.spare.keys().next().value;
+    if (other === undefined) return newBox();
+    const box = this.spare.get(other)!;
+    this.spare.delete(other);
+    return box;
   }
 
   /** Sets the class of every box drawn (a hover), written only where it changed. */
