@@ -19,8 +19,9 @@
 //                          [--no-ui] [--no-redraw] [--no-diff] [--no-app] [--json test-results/bench.json]
 //
 // --quick: ~20 MB inputs and 1 M-sample redraw panes (a minute or two), for trying it out. Needs
-// `npm run build` first (the UI part serves the built app); `npm run bench` does both. Inputs go to a temporary folder that
-// is removed at the end (each file as soon as it is measured: ~1 GB of disk at a time).
+// `npm run build` first (the UI part serves the built app); `npm run bench` does both. Inputs go
+// to a temporary folder that is removed at the end (each file as soon as it is measured: ~1 GB of
+// disk at a time).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, release, tmpdir, totalmem, type as osType } from 'node:os';
