@@ -52,7 +52,7 @@ console.log(
   `Flamelens UI benchmark: ${panes} panes × ${nodes.toLocaleString('en-US')}-node profiles, headless Chromium ${r.chromiumVersion}, 1600×1000`,
 );
 console.log(`first render (load, parse, draw all panes): ${r.firstRenderMs} ms; boxes drawn per pane: ${r.drawn.join(', ')}`);
-console.log('interaction   median    max   view trees  d3 draw   (all panes; target < 100 ms)');
+console.log('interaction   median    max   view trees     draw   (all panes; target < 100 ms)');
 for (const x of r.interactions)
   console.log(
     `${x.interaction.padEnd(12)} ${String(Math.round(x.medianMs)).padStart(6)} ms ${String(Math.round(x.maxMs)).padStart(5)} ms ${String(Math.round(x.viewTreeMs)).padStart(7)} ms ${String(Math.round(x.drawMs)).padStart(6)} ms   ${x.medianMs < 100 ? 'ok' : 'SLOW'}`,

@@ -341,7 +341,7 @@ for (const u of results.ui) {
   out.push(
     `UI: ${u.panes} pane(s) × ${u.nodes.toLocaleString('en-US')}-node profiles, headless Chromium, 1600×1000; first render ${u.firstRenderMs} ms`,
   );
-  out.push(`${pad('interaction', 12)}${lpad('median', 9)}${lpad('max', 9)}${lpad('view trees', 12)}${lpad('d3 draw', 10)}`);
+  out.push(`${pad('interaction', 12)}${lpad('median', 9)}${lpad('max', 9)}${lpad('view trees', 12)}${lpad('draw', 10)}`);
   for (const i of u.interactions)
     out.push(
       `${pad(i.interaction, 12)}${lpad(`${Math.round(i.medianMs)} ms`, 9)}${lpad(`${Math.round(i.maxMs)} ms`, 9)}${lpad(`${Math.round(i.viewTreeMs)} ms`, 12)}${lpad(`${Math.round(i.drawMs)} ms`, 10)}`,
