@@ -8,17 +8,20 @@
 //   multiple of the file size — each import in its own process (scripts/bench/import-runner.ts);
 // - diff of two 1,000,000-node call trees;
 // - UI interactions on 1 and 4 panes of 500,000-node profiles in headless Chromium;
+// - redraws of 4 panes of long `.cpuprofile` captures, 10 M samples each (scripts/bench/redraw.mjs):
+//   click-zoom, Esc, search and a keystroke, median and max of 10, and the longest task in them;
 // - the app path (scripts/bench/app.mjs): `flamelens open FILE` in headless Chromium, navigation
 //   until the flamegraph is drawn, against `flamelens collapse FILE` on the same file, with the
 //   longest main-thread task in the 10 s after the draw and the renderer's peak memory, for every
 //   format at the first size and, in full runs, perf script at 280 MB.
 //
 //   node scripts/bench.mjs [--sizes 100,1000] [--quick] [--repeat N] [--only perf,folded,cpuprofile,trace]
-//                          [--no-ui] [--no-diff] [--no-app] [--json test-results/bench.json]
+//                          [--no-ui] [--no-redraw] [--no-diff] [--no-app] [--json test-results/bench.json]
 //
-// --quick: ~20 MB inputs (a minute or two), for trying it out. Needs `npm run build` first (the
-// UI part serves the built app); `npm run bench` does both. Inputs go to a temporary folder that
-// is removed at the end (each file as soon as it is measured: ~1 GB of disk at a time).
+// --quick: ~20 MB inputs and 1 M-sample redraw panes (a minute or two), for trying it out. Needs
+// `npm run build` first (the UI part serves the built app); `npm run bench` does both. Inputs go
+// to a temporary folder that is removed at the end (each file as soon as it is measured: ~1 GB of
+// disk at a time).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, release, tmpdir, totalmem, type as osType } from 'node:os';
@@ -29,6 +32,7 @@ import { build } from 'vite';
 import { GENERATORS } from './bench/generate.mjs';
 import { syntheticFolded } from './bench/synthetic.mjs';
 import { benchApp } from './bench/app.mjs';
+import { benchRedraw } from './bench/redraw.mjs';
 import { benchUi, CHROMIUM } from './bench/ui.mjs';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -41,6 +45,7 @@ const { values } = parseArgs({
     repeat: { type: 'string' },
     only: { type: 'string' },
     'no-ui': { type: 'boolean', default: false },
+    'no-redraw': { type: 'boolean', default: false },
     'no-diff': { type: 'boolean', default: false },
     'no-app': { type: 'boolean', default: false },
     json: { type: 'string', default: 'test-results/bench.json' },
@@ -52,6 +57,9 @@ const FORMAT_KEYS = { perf: 'perf script', folded: 'folded', cpuprofile: 'cpupro
 const formats = values.only ? values.only.split(',').map((f) => FORMAT_KEYS[f] ?? f) : Object.values(FORMAT_KEYS);
 for (const f of formats) if (!GENERATORS[f]) throw new Error(`--only: unknown format "${f}" (perf, folded, cpuprofile, trace)`);
 const withUi = !values['no-ui'];
+const withRedraw = !values['no-redraw'];
+/** Samples per pane of the redraw benchmark: the issue's 4 × 10 M. */
+const REDRAW_SAMPLES = values.quick ? 1_000_000 : 10_000_000;
 const withDiff = !values['no-diff'];
 const withApp = !values['no-app'];
 /**
@@ -139,6 +147,7 @@ const results = {
   import: [],
   diff: undefined,
   ui: [],
+  redraw: undefined,
   app: [],
   targets: [],
 };
@@ -207,6 +216,11 @@ if (withUi) {
   }
 }
 
+if (withRedraw) {
+  log(`redraws: 4 panes × ${REDRAW_SAMPLES.toLocaleString('en-US')} samples…`);
+  results.redraw = await benchRedraw({ panes: 4, samples: REDRAW_SAMPLES, repeat: 10 });
+}
+
 if (withApp) {
   const appSizes = [
     ...formats.map((format) => [format, sizes[0]]),
@@ -229,7 +243,7 @@ if (withApp) {
   }
 }
 
-results.machine = machine(results.ui[0]?.chromiumVersion);
+results.machine = machine(results.ui[0]?.chromiumVersion ?? results.redraw?.chromiumVersion);
 results.loadAfter = loadavg()[0];
 
 // ---------------------------------------------------------------------------------------------
@@ -261,6 +275,15 @@ for (const u of results.ui)
       value: `median ${Math.round(i.medianMs)} ms (max ${Math.round(i.maxMs)})`,
       met: i.medianMs < 100,
     });
+if (results.redraw) {
+  const r = results.redraw;
+  for (const i of r.interactions.filter((x) => x.interaction !== 'keystroke'))
+    results.targets.push({
+      what: `redraw ${i.interaction}, ${r.panes} panes × ${r.samples / 1e6} M samples < 100 ms`,
+      value: `median ${Math.round(i.medianMs)} ms (max ${Math.round(i.maxMs)})`,
+      met: i.medianMs < 100,
+    });
+}
 
 for (const a of results.app) {
   results.targets.push({
@@ -318,11 +341,28 @@ for (const u of results.ui) {
   out.push(
     `UI: ${u.panes} pane(s) × ${u.nodes.toLocaleString('en-US')}-node profiles, headless Chromium, 1600×1000; first render ${u.firstRenderMs} ms`,
   );
-  out.push(`${pad('interaction', 12)}${lpad('median', 9)}${lpad('max', 9)}${lpad('view trees', 12)}${lpad('d3 draw', 10)}`);
+  out.push(`${pad('interaction', 12)}${lpad('median', 9)}${lpad('max', 9)}${lpad('view trees', 12)}${lpad('draw', 10)}`);
   for (const i of u.interactions)
     out.push(
       `${pad(i.interaction, 12)}${lpad(`${Math.round(i.medianMs)} ms`, 9)}${lpad(`${Math.round(i.maxMs)} ms`, 9)}${lpad(`${Math.round(i.viewTreeMs)} ms`, 12)}${lpad(`${Math.round(i.drawMs)} ms`, 10)}`,
     );
+}
+if (results.redraw) {
+  const r = results.redraw;
+  out.push('');
+  out.push(
+    `Redraws: ${r.panes} panes × ${r.samples.toLocaleString('en-US')}-sample .cpuprofile runs (${r.drawn.join(', ')} boxes drawn), headless Chromium, 1600×1000; first render ${r.firstRenderMs} ms`,
+  );
+  out.push(
+    `${pad('interaction', 12)}${lpad('median', 9)}${lpad('max', 9)}${lpad('longest task', 14)}${lpad('view trees', 12)}${lpad('draw', 9)}`,
+  );
+  for (const i of r.interactions)
+    out.push(
+      `${pad(i.interaction, 12)}${lpad(`${Math.round(i.medianMs)} ms`, 9)}${lpad(`${Math.round(i.maxMs)} ms`, 9)}${lpad(`${Math.round(i.longestTaskMs)} ms`, 14)}${lpad(`${Math.round(i.viewTreeMs)} ms`, 12)}${lpad(`${Math.round(i.drawMs)} ms`, 9)}`,
+    );
+  out.push(
+    `  (${r.interactions[0].times.length} of each, from the event until every pane has drawn and the next frame is painted; search: typed, then Enter; keystroke: one more letter typed, until it shows — its search runs once typing pauses)`,
+  );
 }
 if (results.app.length > 0) {
   out.push('');

@@ -186,6 +186,39 @@ export function generateCpuprofile(path, target) {
 }
 
 /**
+ * A long `.cpuprofile` capture: the run's own call tree (`node --cpu-prof` writes one tree for the
+ * whole capture) with its samples and their intervals repeated until the file holds `samples`
+ * samples (~10 bytes each: 10 M samples make a ~100 MB file). `run` is 'ddtrace' or 'baseline'.
+ */
+export function generateLongCpuprofile(path, samples, run = 'ddtrace') {
+  const file = run === 'baseline' ? 'CPU.20261121.233005.6118.0.001.cpuprofile' : 'CPU.20261121.233052.6494.0.001.cpuprofile';
+  const p = JSON.parse(readFileSync(new URL(`../../fixtures/samples/${run}/${file}`, import.meta.url), 'utf8'));
+  const n = p.samples.length;
+  const interval = Math.round((p.endTime - p.startTime) / n);
+  const w = new Writer(path);
+  w.write(
+    `{"nodes":${JSON.stringify(p.nodes)},"startTime":${p.startTime},"endTime":${p.startTime + Math.ceil(samples / n) * (p.endTime - p.startTime)},"samples":[`,
+  );
+  const ids = p.samples.join(',');
+  for (let done = 0; done < samples; done += n) {
+    const left = samples - done;
+    w.write((done > 0 ? ',' : '') + (left >= n ? ids : p.samples.slice(0, left).join(',')));
+  }
+  w.write('],"timeDeltas":[');
+  // later copies follow the previous one by one interval, not by the capture's start offset
+  const deltas = p.timeDeltas.join(',');
+  const later = [interval, ...p.timeDeltas.slice(1)].join(',');
+  for (let done = 0; done < samples; done += n) {
+    const left = samples - done;
+    const all = done === 0 ? deltas : later;
+    w.write((done > 0 ? ',' : '') + (left >= n ? all : all.split(',').slice(0, left).join(',')));
+  }
+  w.write(']}');
+  w.close();
+  return { path, bytes: w.bytes, kind: 'json', nodes: p.nodes.length, samples };
+}
+
+/**
  * Folded stacks: `folded` (what `flamelens collapse` prints for the perf sample, one line per
  * distinct stack) repeated; flamegraph.pl and Flamelens add up repeated lines.
  */

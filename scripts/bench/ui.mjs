@@ -1,13 +1,15 @@
 // UI responsiveness with big profiles: opens N panes of synthetic profiles of M call-tree nodes
 // each in headless Chromium (served by `flamelens open --no-browser`, the built app) and times a
-// zoom (click), a reset (Esc), a search keystroke and a hover until every pane has updated (two
-// animation frames after the event), with the User Timing entries the renderer writes
-// (`flamelens:view-tree`, `flamelens:draw`) summed per interaction.
+// zoom (click), a reset (Esc), a search (typed, then Enter) and a hover until every pane has drawn
+// the change and the frame after it has been painted (see `timeInPage` in redraw.mjs), with the
+// User Timing entries the renderer writes (`flamelens:view-tree`, `flamelens:draw`) summed per
+// interaction.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
+import { timeInPage } from './redraw.mjs';
 import { syntheticFolded } from './synthetic.mjs';
 
 const ROOT = new URL('../../', import.meta.url);
@@ -68,21 +70,16 @@ export async function benchUi({ panes, nodes, repeat = 5, files, profile, only }
     const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
     const t0 = Date.now();
     await page.goto(`http://127.0.0.1:${port}/${SECRET}/`);
-    await page.waitForFunction((n) => document.querySelectorAll('.pane-chart svg').length === n, panes, { timeout: 300_000 });
+    await page.waitForFunction(
+      (n) => [...document.querySelectorAll('.pane-chart')].filter((c) => c.querySelector('g.frame')).length === n,
+      panes,
+      { timeout: 300_000 },
+    );
     const firstRenderMs = Date.now() - t0;
     const drawn = await page.evaluate(() => [...document.querySelectorAll('.pane-chart')].map((c) => c.querySelectorAll('g.frame').length));
 
-    /** Runs `action` in the page and returns ms until two animation frames later. */
-    const time = (action) =>
-      page.evaluate(async (src) => {
-        performance.clearMeasures();
-        const t = performance.now();
-        new Function(src)();
-        await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-        const total = performance.now() - t;
-        const sum = (name) => performance.getEntriesByName(name).reduce((s, e) => s + e.duration, 0);
-        return { total, view: sum('flamelens:view-tree'), draw: sum('flamelens:draw') };
-      }, action);
+    /** Runs `action` in the page; ms until every pane has drawn (a hover draws nothing) and painted. */
+    const time = (action, waitForDraws = true) => page.evaluate(timeInPage, { src: action, panes, waitForDraws });
 
     // A V8 CPU profile of the renderer over all interactions, for finding where the time goes.
     const cdp = profile ? await page.context().newCDPSession(page) : undefined;
@@ -103,17 +100,19 @@ export async function benchUi({ panes, nodes, repeat = 5, files, profile, only }
           gs[${1 + i}].dispatchEvent(new MouseEvent('click',{bubbles:true}));`),
         );
       if (on('reset') || on('zoom')) results.reset.push(await time(`window.dispatchEvent(new KeyboardEvent('keydown',{key:'Escape'}))`));
+      // typed, then Enter (which runs the search without waiting for typing to pause)
       const q = ['f', 'fn', 'fn1', 'fn12', 'fn123'][i % 5];
       if (on('search'))
         results.search.push(
           await time(
-            `const el=document.querySelector('input[type=search]'); const set=Object.getOwnPropertyDescriptor(HTMLInputElement.prototype,'value').set; set.call(el,'${q}'); el.dispatchEvent(new Event('input',{bubbles:true}));`,
+            `const el=document.querySelector('input[type=search]'); const set=Object.getOwnPropertyDescriptor(HTMLInputElement.prototype,'value').set; set.call(el,'${q}'); el.dispatchEvent(new Event('input',{bubbles:true})); el.dispatchEvent(new KeyboardEvent('keydown',{key:'Enter',bubbles:true}));`,
           ),
         );
       if (on('hover'))
         results.hover.push(
           await time(
             `const g=[...document.querySelectorAll('.pane-chart')[${hoverPane}].querySelectorAll('g.frame')][${10 + i}]; const r=g.getBoundingClientRect(); g.querySelector('rect').dispatchEvent(new MouseEvent('mousemove',{bubbles:true,clientX:r.x+2,clientY:r.y+2}));`,
+            false,
           ),
         );
     }

@@ -144,18 +144,22 @@ export function PaneChart({ run, baseline }: { run: Run; baseline: Profile | und
     if (!view || !chart.current) return;
     const matchColor = MATCH_COLOR[palette];
     const scale = diff?.maxDelta[measure] ?? 0;
-    chart.current.render(view.root, width, orientation === 'icicle', (d) => {
-      if (d.match && filterMode === 'highlight') return matchColor;
-      if (diffOn && !d.context && d.key !== '') return diffColor(palette, d.status, d.delta, scale);
-      return frameColor(palette, d.category, d.tier, d.key, d.context);
-    });
-    // Flame orientation grows upwards: keep the root in sight. Done in the next frame so that all
-    // panes' updates are laid out once, not once per pane. An icicle's root is at the top: a new
-    // focus, or the switch from flame, scrolls back there, where the focused frame is drawn (third
-    // row at most).
-    const el = chartRef.current!;
-    if (orientation === 'flame') requestAnimationFrame(() => (el.scrollTop = el.scrollHeight));
-    else if (drawnFocus.current !== focus || drawnOrientation.current !== orientation) requestAnimationFrame(() => (el.scrollTop = 0));
+    // Flame orientation grows upwards: keep the root in sight. An icicle's root is at the top: a
+    // new focus, or the switch from flame, scrolls back there, where the focused frame is drawn
+    // (third row at most).
+    const scroll =
+      orientation === 'flame' ? 'root' : drawnFocus.current !== focus || drawnOrientation.current !== orientation ? 'top' : 'keep';
+    chart.current.render(
+      view.root,
+      width,
+      orientation === 'icicle',
+      (d) => {
+        if (d.match && filterMode === 'highlight') return matchColor;
+        if (diffOn && !d.context && d.key !== '') return diffColor(palette, d.status, d.delta, scale);
+        return frameColor(palette, d.category, d.tier, d.key, d.context);
+      },
+      scroll,
+    );
     drawnFocus.current = focus;
     drawnOrientation.current = orientation;
     setDrawTick((t) => t + 1);

@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { formatChange } from '../../../shared/diff/diff-query';
 import type { Profile } from '../../../shared/model/types';
 import type { RangeWeights } from '../../../shared/heatmap/heatmap';
@@ -39,7 +40,7 @@ interface Props {
  * The facts line of a pane: format, unit, total (and busy CPU, idle left out, when the run has idle
  * samples), duration, cost against the baseline, search share of busy CPU.
  */
-export function PaneFacts({ run, profile, baseline, rw, baseRw, diff, drawnLabel }: Props) {
+export const PaneFacts = memo(function PaneFacts({ run, profile, baseline, rw, baseRw, diff, drawnLabel }: Props) {
   const query = useStore((s) => s.query);
   const filterMode = useStore((s) => s.filterMode);
   // The share read-out is always of the run itself (in its range), whatever the pane draws.
@@ -85,7 +86,7 @@ export function PaneFacts({ run, profile, baseline, rw, baseRw, diff, drawnLabel
       {drawnLabel && <span className="muted">{DRAWN_LABEL[drawnLabel]}</span>}
     </div>
   );
-}
+});
 
 function RangeBadge({ runId, title, rw, profile }: { runId: string; title: string; rw: RangeWeights; profile: Profile }) {
   const range = useStore((s) => s.ranges[runId]);

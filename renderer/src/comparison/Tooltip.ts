@@ -3,13 +3,12 @@
  * not re-render React): the box's total and self with their share of the run's busy CPU, category, file,
  * V8 tier, and the baseline's figures for the same call path.
  */
-import type { FlameNode } from 'd3-flame-graph';
 import { CATEGORY_NAMES, TIER_NAMES } from '../../../shared/model/types';
 import type { Profile } from '../../../shared/model/types';
-import { resolveFocus, type ViewNode } from '../../../shared/view/view-tree';
+import { resolveFocus } from '../../../shared/view/view-tree';
 import { totalNoun } from '../../../shared/search/busy';
 import { totalsFor } from '../store/derived';
-import { keyPath } from './flame-chart';
+import { type FlameNode, keyPath } from './flame-chart';
 import { formatPercent, formatWeight } from './format';
 
 function row(label: string, value: string): HTMLElement {
@@ -39,7 +38,7 @@ export function pathFigures(p: Profile, path: string[]): { total: number; self: 
 
 export function fillTooltip(
   el: HTMLElement,
-  d: FlameNode<ViewNode>,
+  d: FlameNode,
   run: Profile,
   /** the run's busy total, idle left out (within its time range when there is one) */
   runTotal: number,

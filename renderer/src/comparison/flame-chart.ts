@@ -1,19 +1,21 @@
 /**
- * An imperative wrapper around d3-flame-graph for one pane. The renderer owns zoom: a click
- * reports the clicked frame's key path and the store refocuses every pane, each of which then
- * hands this chart a freshly pruned view tree. Hover highlighting is applied here directly, so
- * that mouse movement never re-renders React.
+ * One pane's flame chart, drawn as SVG boxes that are kept from one draw to the next
+ * (flame-boxes.ts). The renderer owns zoom: a click reports the clicked frame's key path and the
+ * store refocuses every pane, each of which then hands this chart a freshly pruned view tree.
+ * Hover highlighting is applied here directly, so that mouse movement never re-renders React.
  */
-import flamegraph, { type FlameGraph, type FlameNode } from 'd3-flame-graph';
-import { select } from 'd3-selection';
 import { type ViewNode, viewKeyPath } from '../../../shared/view/view-tree';
-import { CRUMB_MORE, CRUMB_SEPARATOR, LABEL_PAD, fitCrumbs, fitLabel } from './label-fit';
+import { BoxPool, CELL_HEIGHT, nodeOf } from './flame-boxes';
+import { type FlameNode, layoutFlame } from './flame-layout';
+
+export { CELL_HEIGHT } from './flame-boxes';
+export type { FlameNode } from './flame-layout';
 
 export interface FlameChartHandlers {
   /** a frame was clicked: its key path from the root */
   onFocus(path: string[]): void;
   /** the pointer is over a frame (or left the chart: null) */
-  onHover(node: FlameNode<ViewNode> | null, ev?: MouseEvent): void;
+  onHover(node: FlameNode | null, ev?: MouseEvent): void;
   /** a frame was right-clicked (to annotate it) */
   onContext(path: string[], name: string): void;
 }
@@ -26,23 +28,15 @@ export interface BoxRect {
   h: number;
 }
 
-export const CELL_HEIGHT = 18;
-
-/** Cancels the d3 transitions scheduled on a selection (d3-transition adds `interrupt`). */
-function interrupt(sel: unknown): void {
-  (sel as { interrupt?: () => void }).interrupt?.();
-}
-
 /** Key path of a drawn node, root excluded (the ancestors row stands for all the frames it names). */
-export function keyPath(d: FlameNode<ViewNode>): string[] {
+export function keyPath(d: FlameNode): string[] {
   const nodes: ViewNode[] = [];
-  for (let n: FlameNode<ViewNode> | null = d; n; n = n.parent as FlameNode<ViewNode> | null) nodes.push(n.data);
+  for (let n: FlameNode | null = d; n; n = n.parent) nodes.push(n.data);
   return viewKeyPath(nodes.reverse());
 }
 
 /** The key path a click on a drawn box asks to focus: a name in the ancestors row focuses that frame. */
-function clickedPath(g: Element, target: Element): string[] {
-  const d = select<Element, FlameNode<ViewNode>>(g).datum();
+function clickedPath(d: FlameNode, target: Element): string[] {
   const index = target.closest('tspan.crumb')?.getAttribute('data-index');
   const ancestors = d.data.ancestors;
   if (ancestors && index != null)
@@ -50,26 +44,13 @@ function clickedPath(g: Element, target: Element): string[] {
   return keyPath(d);
 }
 
-const SVG_NS = 'http://www.w3.org/2000/svg';
-
-/** The ancestors row's label: its frames' names, each a link to zoom out to it, the outer ones folded into '…'. */
-function drawCrumbs(text: SVGTextElement, names: readonly string[], width: number): void {
-  const { elided, crumbs } = fitCrumbs(names, width);
-  const parts: SVGTSpanElement[] = [];
-  const span = (content: string, cls?: string) => {
-    const t = document.createElementNS(SVG_NS, 'tspan');
-    t.textContent = content;
-    if (cls) t.setAttribute('class', cls);
-    parts.push(t);
-    return t;
-  };
-  if (elided) span(CRUMB_MORE + CRUMB_SEPARATOR);
-  crumbs.forEach((c, i) => {
-    if (i > 0) span(CRUMB_SEPARATOR);
-    span(c.text, 'crumb').setAttribute('data-index', String(c.index));
-  });
-  text.replaceChildren(...parts);
+/** The drawn node under an event's target, if any. */
+function nodeAt(target: EventTarget | null): FlameNode | undefined {
+  const g = (target as Element | null)?.closest?.('g.frame');
+  return g ? nodeOf(g) : undefined;
 }
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
 
 /**
  * The key path of the frame drawn at a point of the window, in any pane (null where there is
@@ -77,157 +58,220 @@ function drawCrumbs(text: SVGTextElement, names: readonly string[], width: numbe
  */
 export function framePathAt(clientX: number, clientY: number): string[] | null {
   for (const el of document.elementsFromPoint(clientX, clientY)) {
-    const g = el.closest('g.frame');
-    if (g) return keyPath(select<Element, FlameNode<ViewNode>>(g).datum());
+    const d = nodeAt(el);
+    if (d) return keyPath(d);
   }
   return null;
 }
 
+/** The class of a box: focused frame, ancestors row, hovered function. */
+function classOf(d: FlameNode, hoveredKey: string | null): string {
+  let c = 'frame';
+  if (d.data.ancestors) c += ' ancestors';
+  if (d.data.focused) c += ' focused';
+  if (hoveredKey && d.data.key === hoveredKey) c += ' hovered';
+  return c;
+}
+
+/** Where a draw leaves the pane scrolled: at the root, at the top, or where the user left it. */
+export type ScrollTo = 'root' | 'top' | 'keep';
+
+/** Charts whose new view tree is laid out and waits to be drawn. */
+const waiting = new Set<FlameChart>();
+
+/**
+ * Draws a chart once the renders of this task are done (a zoom or a search renders every pane):
+ * which rows a pane draws depends on its height, which the same change can alter (breadcrumbs
+ * appear, a pane says it lacks the focused path). All the panes' heights are read first, in one
+ * layout of what changed around them, then all are drawn: the browser lays out the new boxes
+ * once, and no pane draws twice.
+ */
+function drawSoon(chart: FlameChart): void {
+  if (waiting.size === 0)
+    queueMicrotask(() => {
+      const charts = [...waiting];
+      waiting.clear();
+      for (const c of charts) c.measureView();
+      for (const c of charts) c.drawPending();
+    });
+  waiting.add(chart);
+}
+
 export class FlameChart {
-  private readonly chart: FlameGraph<ViewNode>;
-  private mounted = false;
+  private readonly svg: SVGSVGElement;
+  private readonly pool: BoxPool;
+  private readonly resized: ResizeObserver;
   private hoveredKey: string | null = null;
+  /** the last draw's boxes (all of them, drawn or not), width, height, orientation and colours */
+  private nodes: FlameNode[] = [];
+  private w = 0;
+  private h = 0;
+  private icicle = false;
   private colorOf: (d: ViewNode) => string = () => '#ccc';
+  /** the pane's visible height, and where it was last scrolled to (both kept from events: reading them forces a layout) */
+  private viewHeight: number | undefined;
+  private scrollTop = 0;
+  /** the stretch of the drawing that has boxes in the document, in pixels from its top */
+  private band = { lo: 0, hi: 0 };
+  private pendingScroll: ScrollTo = 'keep';
 
   constructor(
     private readonly el: HTMLElement,
     handlers: FlameChartHandlers,
   ) {
-    this.chart = flamegraph<ViewNode>()
-      .cellHeight(CELL_HEIGHT)
-      .transitionDuration(0)
-      .minFrameSize(0)
-      .sort(false)
-      .resetHeightOnZoom(true)
-      .getName((d) => d.data.name)
-      .getValue((d) => d.value)
-      .getChildren((d) => d.children)
-      // The pane draws its own tooltip; a do-nothing one here keeps d3-flame-graph from adding a
-      // <title> to every box.
-      .tooltip(Object.assign(() => undefined, { show: () => undefined, hide: () => undefined }));
-    this.chart.setColorMapper((d) => this.colorOf(d.data));
-    // Clicks are taken before d3-flame-graph sees them: its own zoom would redraw the old tree
-    // once more before the store hands every pane the new one.
+    this.svg = document.createElementNS(SVG_NS, 'svg');
+    this.svg.setAttribute('class', 'flame-graph');
+    el.appendChild(this.svg);
+    this.pool = new BoxPool(this.svg);
+    // A click on a box is the chart's alone (it focuses that frame in every pane).
     el.addEventListener(
       'click',
       (ev) => {
-        const target = ev.target as Element | null;
-        const g = target?.closest?.('g.frame');
-        if (!target || !g) return;
+        const d = nodeAt(ev.target);
+        if (!d) return;
         ev.stopPropagation();
-        handlers.onFocus(clickedPath(g, target));
+        handlers.onFocus(clickedPath(d, ev.target as Element));
       },
       { capture: true },
     );
-    el.addEventListener('mousemove', (ev) => {
-      const g = (ev.target as Element | null)?.closest?.('g.frame');
-      if (!g) handlers.onHover(null, ev);
-      else handlers.onHover(select<Element, FlameNode<ViewNode>>(g).datum(), ev);
-    });
+    el.addEventListener('mousemove', (ev) => handlers.onHover(nodeAt(ev.target) ?? null, ev));
     el.addEventListener('mouseleave', () => handlers.onHover(null));
     el.addEventListener('contextmenu', (ev) => {
-      const g = (ev.target as Element | null)?.closest?.('g.frame');
-      if (!g) return;
+      const d = nodeAt(ev.target);
+      if (!d) return;
       ev.preventDefault();
-      const d = select<Element, FlameNode<ViewNode>>(g).datum();
       handlers.onContext(keyPath(d), d.data.name);
     });
+    el.addEventListener(
+      'scroll',
+      () => {
+        this.scrollTop = el.scrollTop;
+        if (this.bandAt().lo !== this.band.lo) this.redrawBand();
+      },
+      { passive: true },
+    );
+    // A pane of another height shows other rows.
+    this.resized = new ResizeObserver(() => {
+      if (el.clientHeight === this.viewHeight) return;
+      this.viewHeight = el.clientHeight;
+      this.scrollTop = el.scrollTop;
+      this.redrawBand();
+    });
+    this.resized.observe(el);
   }
 
-  render(tree: ViewNode, width: number, icicle: boolean, colorOf: (d: ViewNode) => string): void {
-    const t0 = performance.now();
-    this.colorOf = colorOf;
+  /**
+   * Lays out a view tree `width` pixels wide, the root at the bottom (flame) or the top (icicle),
+   * and draws it once this task's renders are done (`drawSoon`), then scrolls the pane as `scroll`
+   * says (in the next frame). Only the rows in and near the pane's view are put in the document
+   * (see `bandAt`).
+   */
+  render(tree: ViewNode, width: number, icicle: boolean, colorOf: (d: ViewNode) => string, scroll: ScrollTo = 'keep'): void {
+    const { nodes, maxDepth } = layoutFlame(tree);
     const w = Math.max(50, Math.floor(width));
-    this.chart.width(w).inverted(icicle);
-    if (!this.mounted) {
-      select(this.el).datum(tree).call(this.chart);
-      this.mounted = true;
-    } else this.chart.update(tree);
-    // d3-flame-graph keeps the boxes of a redraw (matched by node id: the n-th node of the new
-    // tree takes the n-th node's box) and moves them and sets their widths and labels in
-    // zero-length transitions: timers run in a later frame. They are cancelled and done here, at
-    // once. Its HTML labels are replaced by SVG text (see label-fit.ts).
-    const svg = this.el.querySelector('svg');
-    const h = Number(svg?.getAttribute('height') ?? 0);
-    const boxes = select(this.el).selectAll<SVGGElement, FlameNode<ViewNode>>('g.frame');
-    interrupt(boxes);
-    interrupt(boxes.select('rect'));
-    interrupt(boxes.select('foreignObject').select('div'));
-    boxes.each(function (d) {
-      const bw = (d.x1 - d.x0) * w;
-      const y = icicle ? d.depth * CELL_HEIGHT : h - (d.depth + 1) * CELL_HEIGHT;
-      // Set only when changed: each attribute write makes the browser restyle the box.
-      const transform = `translate(${d.x0 * w},${y})`;
-      if (this.getAttribute('transform') !== transform) this.setAttribute('transform', transform);
-      const rect = this.firstElementChild;
-      if (rect && rect.getAttribute('width') !== String(bw)) rect.setAttribute('width', String(bw));
-      this.querySelector('foreignObject')?.remove();
-      const ancestors = d.data.ancestors;
-      this.classList.toggle('ancestors', ancestors !== undefined);
-      this.classList.toggle('focused', d.data.focused === true);
-      const label = bw < 35 ? '' : ancestors ? d.data.name : fitLabel(d.data.name, bw - 2 * LABEL_PAD);
-      let text = this.querySelector<SVGTextElement>('text.frame-label');
-      if (label === '') text?.remove();
-      else {
-        if (!text) {
-          text = document.createElementNS(SVG_NS, 'text');
-          text.setAttribute('class', 'frame-label');
-          text.setAttribute('x', String(LABEL_PAD));
-          text.setAttribute('y', String(CELL_HEIGHT - 5));
-          this.appendChild(text);
-        }
-        if (ancestors)
-          drawCrumbs(
-            text,
-            ancestors.map((a) => a.name),
-            bw - 2 * LABEL_PAD,
-          );
-        else if (text.textContent !== label || text.childElementCount > 0) text.textContent = label;
-      }
-    });
-    // d3-flame-graph has just set every box's class: only a hovered function needs marking again.
-    if (this.hoveredKey) this.applyHighlight();
-    // User Timing entries: visible in DevTools and read by scripts/bench-ui.mjs.
+    const h = (maxDepth + 3) * CELL_HEIGHT;
+    if (w !== this.w) this.svg.setAttribute('width', String(w));
+    if (h !== this.h) this.svg.setAttribute('height', String(h));
+    Object.assign(this, { nodes, w, h, icicle, colorOf });
+    this.pendingScroll = scroll;
+    drawSoon(this);
+  }
+
+  /** Reads the pane's height (see `drawSoon`). */
+  measureView(): void {
+    this.viewHeight = this.el.clientHeight;
+  }
+
+  /** Draws the band of the last `render` and scrolls as it said. */
+  drawPending(): void {
+    const t0 = performance.now();
+    const scroll = this.pendingScroll;
+    const bottom = Math.max(0, this.h - (this.viewHeight ?? 0));
+    this.scrollTop = scroll === 'root' ? bottom : scroll === 'top' ? 0 : Math.min(this.scrollTop, bottom);
+    this.drawBand();
+    if (scroll !== 'keep') {
+      const el = this.el;
+      requestAnimationFrame(() => (el.scrollTop = scroll === 'root' ? el.scrollHeight : 0));
+    }
+    // User Timing entries: visible in DevTools and read by the benchmark (scripts/bench/).
     performance.measure('flamelens:draw', { start: t0 });
+  }
+
+  /** The top of a box in the drawing, in pixels. */
+  private yOf(d: FlameNode): number {
+    return this.icicle ? d.depth * CELL_HEIGHT : this.h - (d.depth + 1) * CELL_HEIGHT;
+  }
+
+  /**
+   * The stretch of the drawing to have boxes in the document: the rows the pane shows and as many
+   * again above and below (a deep profile has a hundred rows, a pane of four shows seven). It
+   * moves in steps of the pane's height, so that it depends only on where the pane is scrolled
+   * to, and scrolling draws again only once a step. A pane not laid out (no height) draws it all.
+   */
+  private bandAt(): { lo: number; hi: number } {
+    const view = this.viewHeight ?? 0;
+    if (view <= 0) return { lo: -Infinity, hi: Infinity };
+    // (the pane can scroll past the drawing while the notes layer over it still has the size of
+    // the drawing before: what it shows of the drawing is its end)
+    const top = Math.min(this.scrollTop, Math.max(0, this.h - view));
+    const lo = (Math.floor(top / view) - 1) * view;
+    return { lo, hi: lo + 3 * view };
+  }
+
+  /** Puts in the document the boxes of the band around what the pane shows (the browser lays out and paints only those). */
+  private drawBand(): void {
+    this.band = this.bandAt();
+    const { lo, hi } = this.band;
+    const slots: number[] = [];
+    this.nodes.forEach((d, slot) => {
+      const y = this.yOf(d);
+      if (y + CELL_HEIGHT > lo && y < hi) slots.push(slot);
+    });
+    const hovered = this.hoveredKey;
+    const w = this.w;
+    this.pool.draw(slots, this.nodes, (d) => ({
+      transform: `translate(${d.x0 * w},${this.yOf(d)})`,
+      width: (d.x1 - d.x0) * w,
+      fill: this.colorOf(d.data),
+      className: classOf(d, hovered),
+    }));
+  }
+
+  /** Draws the band again for a new scroll position or height (timed as `flamelens:band`). */
+  private redrawBand(): void {
+    const t0 = performance.now();
+    this.drawBand();
+    performance.measure('flamelens:band', { start: t0 });
   }
 
   /** Marks every box of the function with this key (all panes do the same on hover). */
   highlight(key: string | null): void {
-    if (key === this.hoveredKey) return;
-    this.hoveredKey = key;
-    this.applyHighlight();
+    const k = key === '' ? null : key;
+    if (k === this.hoveredKey) return;
+    this.hoveredKey = k;
+    this.pool.restyle((d) => classOf(d, k));
   }
 
-  private applyHighlight(): void {
-    const key = this.hoveredKey;
-    select(this.el)
-      .selectAll<SVGGElement, FlameNode<ViewNode>>('g.frame')
-      .classed('hovered', (d) => key !== null && key !== '' && d.data.key === key);
-  }
-
-  /** Where the boxes of these key paths are drawn (undefined where not drawn). */
+  /** Where the boxes of these key paths are (undefined where the drawing has none), drawn or scrolled away. */
   boxes(paths: readonly (readonly string[])[]): (BoxRect | undefined)[] {
     const out: (BoxRect | undefined)[] = paths.map(() => undefined);
     if (paths.length === 0) return out;
     const wanted = new Map(paths.map((p, i) => [p.join('\u0001'), i]));
-    select(this.el)
-      .selectAll<SVGGElement, FlameNode<ViewNode>>('g.frame')
-      .each(function (d) {
-        const i = wanted.get(keyPath(d).join('\u0001'));
-        if (i === undefined) return;
-        const m = /translate\(([-\d.e]+),([-\d.e]+)\)/.exec(this.getAttribute('transform') ?? '');
-        if (m) out[i] = { x: Number(m[1]), y: Number(m[2]), w: Number(this.getAttribute('width')), h: CELL_HEIGHT };
-      });
+    for (const d of this.nodes) {
+      const i = wanted.get(keyPath(d).join('\u0001'));
+      if (i !== undefined) out[i] = { x: d.x0 * this.w, y: this.yOf(d), w: (d.x1 - d.x0) * this.w, h: CELL_HEIGHT };
+    }
     return out;
   }
 
   /** Size of the drawing (the svg), in pixels. */
   size(): { width: number; height: number } {
-    const svg = this.el.querySelector('svg');
-    return { width: Number(svg?.getAttribute('width') ?? 0), height: Number(svg?.getAttribute('height') ?? 0) };
+    return { width: this.w, height: this.h };
   }
 
   destroy(): void {
-    this.chart.destroy();
+    waiting.delete(this);
+    this.resized.disconnect();
+    this.svg.remove();
   }
 }

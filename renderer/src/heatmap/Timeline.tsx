@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { memo, useRef, useState } from 'react';
 import type { Profile } from '../../../shared/model/types';
 import { densityBucketsNear } from '../../../shared/heatmap/heatmap';
 import { densityFor } from '../store/derived';
@@ -8,9 +8,20 @@ const HEIGHT = 26;
 
 /**
  * Sample density over a run's time, above its pane: drag across it to show only the samples of
- * that stretch (warm-up left out, a GC burst picked out); double-click clears.
+ * that stretch (warm-up left out, a GC burst picked out); double-click clears. Drawn again only
+ * when its own props or range change, not on every redraw of its pane (a zoom, a search).
  */
-export function Timeline({ runId, title, profile, width }: { runId: string; title: string; profile: Profile; width: number }) {
+export const Timeline = memo(function Timeline({
+  runId,
+  title,
+  profile,
+  width,
+}: {
+  runId: string;
+  title: string;
+  profile: Profile;
+  width: number;
+}) {
   const range = useStore((s) => s.ranges[runId]);
   const [drag, setDrag] = useState<{ x0: number; x1: number } | null>(null);
   const svgRef = useRef<SVGSVGElement>(null);
@@ -67,4 +78,4 @@ export function Timeline({ runId, title, profile, width }: { runId: string; titl
       {shown && <rect className="timeline-range" x={shown.a} y={0} width={Math.max(1, shown.b - shown.a)} height={HEIGHT} />}
     </svg>
   );
-}
+});
