@@ -15,8 +15,10 @@ import { mdCode } from '../../shared/report/fields';
 import { compileQuery } from '../../shared/search/matcher';
 import { writeJson, writeText } from './output';
 import { CliError } from './errors';
-import { stdinOnce } from './load';
+import { loadThread, stdinOnce } from './load';
 import { type RunArg, expectRuns, loadRun, runArgs } from './runs';
+import { compareSides, repeatFiles } from './diff-repeats';
+import type { FunctionChange, RepeatsComparison } from '../../shared/diff/repeats';
 import type { CommandHelp } from './usage';
 
 export const DIFF_HELP: CommandHelp = {
@@ -27,7 +29,10 @@ export const DIFF_HELP: CommandHelp = {
   details:
     "BASE and RUN are each a file, or a Node.js process's per-thread .cpuprofile files\n" +
     '(node --cpu-prof with worker_threads) named together or as their folder: one run, a thread\n' +
-    'per file, the main thread compared by default.\n' +
+    'per file, the main thread compared by default; or a folder of repeated runs (several\n' +
+    "profiles of one kind): the mean of the repeats is compared, and each function's change gets\n" +
+    "a 95% interval across repeats (Welch's t) and a verdict with the false discovery rate held at\n" +
+    '5% (Benjamini-Hochberg).\n' +
     'Call paths and functions are matched across the two files by name and file (V8 tiers,\n' +
     'addresses and absolute path prefixes left out). Both files must be measured alike (samples\n' +
     'with samples, time with time, bytes with bytes).\n\n' +
@@ -54,7 +59,8 @@ export const DIFF_HELP: CommandHelp = {
     '                         change are of busy CPU\n' +
     '  --idle include         count idle samples too: totals are of every sample\n' +
     "  --fail-above PERCENT   exit status 2 when the run's total exceeds the baseline's by more\n" +
-    '                         than PERCENT (a CI gate)\n' +
+    '                         than PERCENT (a CI gate); with repeats, only when the 95% interval\n' +
+    '                         of the change lies wholly above PERCENT, so noise does not fail it\n' +
     '  --event NAME           perf script: the event type to keep (default: the first one)\n' +
     '  --thread PID:TID|NAME|all  files with samples of several threads: the thread to compare\n' +
     '                         (default: the busiest main thread; stderr says which)\n' +
@@ -68,7 +74,9 @@ export const DIFF_HELP: CommandHelp = {
     '                         Functions are ranked by |delta.total|; status is new, removed or\n' +
     '                         changed. idle says whether totals leave idle samples out\n' +
     '                         ("excluded") or count them ("included"). entry is {baseline,\n' +
-    '                         run}, the entry scripts matched, or null.\n' +
+    '                         run}, the entry scripts matched, or null. With repeats also\n' +
+    '                         repeats {baseline, run}, changeInterval {low, high} of change, and\n' +
+    '                         per function interval {low, high} of delta.self and significant.\n' +
     '  --markdown             the same as a Markdown report\n',
 };
 
@@ -224,18 +232,42 @@ function names(a: Parsed): { base: string; run: string } {
   return { base: base!, run: run! };
 }
 
-function jsonReport(d: ProfileDiff, a: Parsed, list: FunctionDiff[]): string {
-  const report = {
+function jsonReport(d: ProfileDiff, a: Parsed, list: FunctionDiff[], stats?: RepeatsComparison): string {
+  const byKey = new Map(stats?.functions.map((f) => [f.key, f]));
+  const report: Record<string, unknown> = {
     unit: d.unit,
     normalize: d.normalize,
     idle: a.excludeIdle ? 'excluded' : 'included',
     change: Number.isFinite(d.change) ? round(d.change, 4) : null,
     baseline: sideJson(d, 'baseline', a.base, names(a).base),
     run: sideJson(d, 'run', a.run, names(a).run),
-    functions: list.map((f) => functionJson(d, f)),
+    functions: list.map((f) => ({ ...functionJson(d, f), ...repeatsJson(byKey.get(f.key)) })),
     entry: d.entry ?? null,
   };
+  if (stats) {
+    report.repeats = stats.repeats;
+    const ci = stats.total.ratioInterval;
+    if (ci) report.changeInterval = { low: round(ci.low, 4), high: round(ci.high, 4) };
+  }
   return `${JSON.stringify(report, null, 2)}\n`;
+}
+
+/** A function's interval of `delta.self` across repeats and whether it holds (absent without repeats on both sides). */
+function repeatsJson(f: FunctionChange | undefined): Record<string, unknown> {
+  if (!f?.interval) return {};
+  return { interval: { low: round(f.interval.low, 2), high: round(f.interval.high, 2) }, significant: f.significant === true };
+}
+
+/** The headline's line about repeats: how many, the change's interval, how many functions changed beyond noise. */
+function repeatsLine(s: RepeatsComparison): string {
+  const pct = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(1)}%`;
+  const ci = s.total.ratioInterval;
+  const changed = s.functions.filter((f) => f.significant).length;
+  return (
+    `repeats: ${s.repeats.baseline} baseline, ${s.repeats.run} run` +
+    (ci ? `; the change is ${pct(ci.low)} to ${pct(ci.high)} at 95% confidence` : '') +
+    `; ${changed} function(s) changed beyond run-to-run noise (Welch's t, false discovery rate 5%)`
+  );
 }
 
 /** What the totals measure, in words for the headline. */
@@ -359,27 +391,40 @@ function markdownReport(d: ProfileDiff, a: Parsed, h: Lines, list: FunctionDiff[
 }
 
 /**
- * Both profiles weighed as asked, or by default by time where both can be (V8 samples are not
- * evenly spaced), else as they are.
+ * Every profile of both sides weighed as asked, or by default by time where all can be (V8
+ * samples are not evenly spaced), else as they are.
  */
-function weighBoth(a: Parsed, base: Profile, run: Profile): [Profile, Profile] {
-  if (a.weight === undefined) {
-    const how = defaultWeighing(base) === 'time' && defaultWeighing(run) === 'time' ? 'time' : 'samples';
-    return [weighProfile(base, how), weighProfile(run, how)];
-  }
-  const how = a.weight;
-  for (const [path, p] of [
-    [a.base, base],
-    [a.run, run],
-  ] as const) {
-    if (!weighable(p, how))
-      throw new CliError(
-        how === 'time'
-          ? `--weight time: ${path} has no sample times to measure time with (it is measured in ${p.unit})`
-          : `--weight samples: ${path} has no individual samples (it is measured in ${p.unit})`,
-      );
-  }
-  return [weighProfile(base, how), weighProfile(run, how)];
+function weighSides(a: Parsed, sides: [Profile[], Profile[]]): [Profile[], Profile[]] {
+  const all = [...sides[0], ...sides[1]];
+  const how = a.weight ?? (all.every((p) => defaultWeighing(p) === 'time') ? 'time' : 'samples');
+  if (a.weight !== undefined)
+    sides.forEach((list, i) => {
+      const path = i === 0 ? a.base : a.run;
+      for (const p of list)
+        if (!weighable(p, how))
+          throw new CliError(
+            how === 'time'
+              ? `--weight time: ${path} has no sample times to measure time with (it is measured in ${p.unit})`
+              : `--weight samples: ${path} has no individual samples (it is measured in ${p.unit})`,
+          );
+    });
+  return [sides[0].map((p) => weighProfile(p, how)), sides[1].map((p) => weighProfile(p, how))];
+}
+
+/** The two profiles to compare: each side's, or with repeats on a side, each side's mean, and the statistics across repeats. */
+async function loadSides(a: Parsed): Promise<{ base: Profile; run: Profile; stats?: RepeatsComparison }> {
+  const repeats = a.sides.map(repeatFiles);
+  const loaded = await Promise.all(
+    a.sides.map((side, i) =>
+      repeats[i] ? Promise.all(repeats[i].map((f) => loadThread(f, a.event, a.thread))) : loadRun(side, a.event, a.thread).then((p) => [p]),
+    ),
+  );
+  const [b, r] = weighSides(a, [loaded[0]!, loaded[1]!]);
+  if (!repeats.some(Boolean)) return { base: b[0]!, run: r[0]! };
+  if (a.normalize === 'relative')
+    throw new CliError('with repeated runs the intervals are of absolute weights: leave out --normalize relative');
+  const { means, stats } = compareSides([a.base, a.run], [b, r], a.excludeIdle);
+  return { base: means[0], run: means[1], stats };
 }
 
 export async function diffCommand(args: string[]): Promise<number> {
@@ -394,7 +439,7 @@ export async function diffCommand(args: string[]): Promise<number> {
     if (q.error) throw new CliError(`--match ${a.match}: ${q.error}`);
     matcher = q.match;
   }
-  const [base, run] = await Promise.all(a.sides.map((side) => loadRun(side, a.event, a.thread))).then(([b, r]) => weighBoth(a, b!, r!));
+  const { base, run, stats } = await loadSides(a);
   if (!commonUnit(base.unit, run.unit))
     throw new CliError(
       `cannot compare ${a.base} (measured in ${base.unit}) with ${a.run} (measured in ${run.unit}): diff needs two profiles measured alike`,
@@ -419,15 +464,19 @@ export async function diffCommand(args: string[]): Promise<number> {
   }
   for (const w of d.warnings) writeText(process.stderr, `flamelens: warning: ${w}\n`);
   const list = rankFunctions(d, a.top > 0 ? { limit: a.top } : {});
-  if (a.output === 'json') writeJson(process.stdout, jsonReport(d, a, list));
+  if (a.output === 'json') writeJson(process.stdout, jsonReport(d, a, list, stats));
   else {
     const h = headline(d, a, run, withoutIdle);
+    if (stats) h.notes.push(repeatsLine(stats));
     writeText(process.stdout, a.output === 'markdown' ? markdownReport(d, a, h, list) : textReport(d, a, h, list));
   }
-  if (a.failAbove !== undefined && d.change * 100 > a.failAbove) {
+  // With repeats, the gate fails only when the whole interval is past the budget: noise does not flake it.
+  const low = stats?.total.ratioInterval?.low;
+  const over = low !== undefined ? low * 100 : d.change * 100;
+  if (a.failAbove !== undefined && over > a.failAbove) {
     process.stderr.write(
       `flamelens: the run's total is ${(d.change * 100).toFixed(1)}% over the baseline's (${formatWeight(d.run.total, d.unit)} vs ` +
-        `${formatWeight(d.baseline.total, d.unit)}), more than --fail-above ${a.failAbove}%\n`,
+        `${formatWeight(d.baseline.total, d.unit)})${low !== undefined ? `, at least ${(low * 100).toFixed(1)}% at 95% confidence` : ''}, more than --fail-above ${a.failAbove}%\n`,
     );
     return 2;
   }

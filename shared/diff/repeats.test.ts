@@ -1,56 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { folded } from '../test/folded';
 import type { Profile } from '../model/types';
+import { BASE_WEIGHT, FUNCTIONS, type Plan, random, repeat } from '../test/repeats';
 import { benjaminiHochberg, compareRepeats, welch } from './repeats';
-
-/** A seeded generator (mulberry32) and normal draws from it (Box–Muller). */
-function random(seed: number): { uniform(): number; normal(): number } {
-  let a = seed >>> 0;
-  const uniform = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return { uniform, normal: () => Math.sqrt(-2 * Math.log(1 - uniform())) * Math.cos(2 * Math.PI * uniform()) };
-}
-
-const FUNCTIONS = 80;
-/** each function's expected samples per run: a long tail, as real profiles have */
-const BASE_WEIGHT = Array.from({ length: FUNCTIONS }, (_, i) => Math.round(40_000 / (1 + i * 0.35)));
-
-/**
- * Run-to-run variation, larger than sampling noise for all but the lightest functions: a factor
- * the whole run shares (load, CPU frequency; sd 1.5%) and each function's own drift in each run
- * (GC and JIT timing; sd 1.5%).
- */
-const RUN_SD = 0.015;
-const DRIFT_SD = 0.015;
-
-interface Plan {
-  /** factor on a function's weight (by index) in this variant */
-  factor?: Record<number, number>;
-  /** a function the variant adds, with its weight */
-  extra?: number;
-}
-
-/**
- * One repeat's folded profile: each function's samples are its weight × a factor the whole run
- * shares (load, CPU frequency) × its own drift in this run (GC, JIT timing) × the planted
- * change, plus sampling (Poisson) noise.
- */
-function repeat(rng: ReturnType<typeof random>, plan: Plan): string {
-  const runFactor = Math.exp(RUN_SD * rng.normal());
-  const lines: string[] = [];
-  BASE_WEIGHT.forEach((w, i) => {
-    const mean = w * runFactor * Math.exp(DRIFT_SD * rng.normal()) * (plan.factor?.[i] ?? 1);
-    const n = Math.max(0, Math.round(mean + Math.sqrt(mean) * rng.normal()));
-    if (n > 0) lines.push(`main;handler;f${i} ${n}`);
-  });
-  if (plan.extra) lines.push(`main;handler;agentWrap;newFn ${Math.round(plan.extra * runFactor * Math.exp(DRIFT_SD * rng.normal()))}`);
-  return lines.join('\n');
-}
 
 async function variant(seed: number, k: number, plan: Plan = {}): Promise<Profile[]> {
   const rng = random(seed);

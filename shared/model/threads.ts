@@ -90,7 +90,7 @@ export function threadView(all: Profile, choice: string): Profile | undefined {
 }
 
 /** A function giving a frame of `f` its id in `frames`, interned when first asked for. */
-function reinterned(f: FrameTable, frames: FrameTableBuilder): (id: number) => number {
+export function reinterned(f: FrameTable, frames: FrameTableBuilder): (id: number) => number {
   const frameMap = new Int32Array(f.length).fill(-1);
   return (id) => {
     if (frameMap[id]! < 0)
