@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { importProfile } from '../../shared/import/import-profile';
+import { decodeWorkspace } from '../../shared/workspace/workspace-file';
 import { fileSource } from '../../shared/test/files';
 import { captureFailure } from './capture';
 import { recordCommand } from './record';
@@ -88,6 +89,13 @@ describe('flamelens record', () => {
     expect(p.frames.name).toContain('agentWrap');
     expect(readdirSync(join(out, 'agent')).some((f) => /^node_trace\.\d+\.log$/.test(f))).toBe(true);
     expect(agent.files.some((f) => f.endsWith('.cpuprofile'))).toBe(true);
+
+    // the workspace that opens the whole experiment: both runs, the baseline marked, the figures as its caption
+    const ws = await decodeWorkspace(readFileSync(join(out, 'comparison.flamelens')), 'comparison.flamelens');
+    expect(ws.runs.map((r) => r.title)).toEqual(['baseline', 'agent']);
+    expect(ws.baselineIndex).toBe(0);
+    expect(ws.runs[1]!.profile.frames.name).toContain('agentWrap');
+    expect(ws.annotations.caption).toMatch(/agent: 3 runs, median [\d.]+ s, \d+ req\/s, overhead \+/);
   }, 120_000);
 
   it('a server that never listens, one that crashes under load and a missing command each fail alone, named', async () => {

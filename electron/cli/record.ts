@@ -7,9 +7,14 @@
  * the medians, and the overhead against the baseline with a 95% bootstrap interval.
  */
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { weighByDefault } from '../../shared/model/weigh';
+import { DEFAULT_VIEW, type Workspace, type WorkspaceRun } from '../../shared/workspace/workspace';
+import { encodeWorkspace } from '../../shared/workspace/workspace-file';
 import { CliError } from './errors';
+import { importAt } from './load';
+import { fileSource } from './node-source';
 import { writeJson, writeText } from './output';
 import { LIMITS, type Load, RecordError, type RunFigures, freePort, runOnce, running } from './record-run';
 import type { CommandHelp } from './usage';
@@ -225,9 +230,40 @@ export async function recordCommand(args: string[]): Promise<number> {
   }
   const summary = summarize(summaries);
   writeFileSync(join(o.out, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
+  if (o.capture.has('cpu')) await writeComparison(o.out, summary, table(summary));
   if (o.json) writeJson(process.stdout, `${JSON.stringify(summary, null, 2)}\n`);
   else writeText(process.stdout, table(summary));
   return summaries.some((s) => s.error) ? 1 : 0;
+}
+
+/**
+ * `DIR/comparison.flamelens`: a workspace of every variant's CPU profile (the baseline first and
+ * marked), its caption the measured figures, so that `flamelens open DIR/comparison.flamelens`
+ * opens the whole experiment.
+ */
+async function writeComparison(out: string, summary: ReturnType<typeof summarize>, figures: string): Promise<void> {
+  const runs: WorkspaceRun[] = [];
+  for (const v of summary.variants) {
+    const file = v.files.find((f) => f.endsWith('.cpuprofile'));
+    if (!file) continue;
+    const path = join(out, file);
+    const profile = weighByDefault(await importAt(path, fileSource(path)));
+    runs.push({ id: v.name, title: v.name, fileName: basename(file), path, profile });
+  }
+  if (runs.length === 0) return;
+  const ws: Workspace = {
+    savedAt: '',
+    runs,
+    baselineIndex: runs.findIndex((r) => r.id === summary.baseline),
+    view: DEFAULT_VIEW,
+    annotations: {
+      title: `Recorded: ${summary.variants.map((v) => v.name).join(' vs ')}`,
+      caption: figures.trim().replace(/\n\s*/g, '; '),
+      items: [],
+    },
+    ranges: [],
+  };
+  writeFileSync(join(out, 'comparison.flamelens'), await encodeWorkspace(ws));
 }
 
 function summarize(summaries: VariantSummary[]) {

@@ -97,7 +97,7 @@ class ByteReader {
 
   private async more(): Promise<boolean> {
     if (this.done) return false;
-    let next: ReadableStreamReadResult<Uint8Array>;
+    let next: Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>['read']>>;
     try {
       next = await this.reader.read();
     } catch (e) {
