@@ -39,6 +39,15 @@ export function heapFields(g: HeapGraph): HeapFields {
   };
 }
 
+/** Where each node's edges start, counted in edges: node i's are `first[i]` to `first[i + 1] - 1`. */
+export function firstEdges(g: HeapGraph): Uint32Array {
+  const NF = g.nodeFields.length;
+  const ec = g.nodeFields.indexOf('edge_count');
+  const first = new Uint32Array(g.nodeCount + 1);
+  for (let i = 0; i < g.nodeCount; i++) first[i + 1] = first[i]! + g.nodes[i * NF + ec]!;
+  return first;
+}
+
 /**
  * The dominator tree merged by class path: walking the dominator tree from the root (a loop, not
  * recursion), each object adds its self size to the tree node of its dominator's tree node and its

@@ -5,7 +5,7 @@
  * snapshot on typed arrays: each object's distance and the edge it was first reached by.
  */
 import type { HeapGraph } from '../model/types';
-import { heapFields } from './class-tree';
+import { firstEdges, heapFields } from './class-tree';
 
 export interface RetainerStep {
   /** node ordinal */
@@ -37,13 +37,11 @@ export function retainerTree(g: HeapGraph): RetainerTree {
   if (hit) return hit;
   const NF = g.nodeFields.length;
   const EF = g.edgeFields.length;
-  const ec = g.nodeFields.indexOf('edge_count');
   const et = g.edgeFields.indexOf('type');
   const to = g.edgeFields.indexOf('to_node');
   const weak = g.edgeTypes.indexOf('weak');
   const shortcut = g.edgeTypes.indexOf('shortcut');
-  const first = new Uint32Array(g.nodeCount + 1);
-  for (let i = 0; i < g.nodeCount; i++) first[i + 1] = first[i]! + g.nodes[i * NF + ec]!;
+  const first = firstEdges(g);
   const distance = new Int32Array(g.nodeCount).fill(-1);
   const via = new Int32Array(g.nodeCount).fill(-1);
   const from = new Int32Array(g.nodeCount).fill(-1);

@@ -5,7 +5,7 @@
  */
 import type { FrameMatcher } from '../search/matcher';
 import type { HeapGraph } from '../model/types';
-import { heapFields } from './class-tree';
+import { firstEdges, heapFields } from './class-tree';
 import { dominatorChildren } from './dominators';
 
 export interface HeapClass {
@@ -167,13 +167,11 @@ function closureScripts(g: HeapGraph): (i: number) => string {
   const f = heapFields(g);
   const NF = g.nodeFields.length;
   const EF = g.edgeFields.length;
-  const ec = g.nodeFields.indexOf('edge_count');
   const en = g.edgeFields.indexOf('name_or_index');
   const et = g.edgeFields.indexOf('type');
   const to = g.edgeFields.indexOf('to_node');
   const numbered = new Set([g.edgeTypes.indexOf('element'), g.edgeTypes.indexOf('hidden')]);
-  const first = new Uint32Array(g.nodeCount + 1);
-  for (let i = 0; i < g.nodeCount; i++) first[i + 1] = first[i]! + g.nodes[i * NF + ec]!;
+  const first = firstEdges(g);
   const target = (i: number, names: string[]): number => {
     for (let e = first[i]!; e < first[i + 1]!; e++) {
       if (numbered.has(g.edges[e * EF + et]!)) continue;
