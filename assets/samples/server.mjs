@@ -1,7 +1,7 @@
 // A "hello world" HTTP server for trying `flamelens record` (it listens on $PORT). With --wrap,
 // every request first goes through a wrapper that does synchronous work, as an APM agent's
 // instrumentation does, so the two variants differ by a known cost.
-const http = require('node:http');
+import http from 'node:http';
 
 function hello(req, res) {
   res.setHeader('content-type', 'application/json');
