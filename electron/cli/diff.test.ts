@@ -97,7 +97,7 @@ describe('flamelens diff --json on the real samples (baseline vs dd-trace)', () 
     const r = await run(BASE, RUN, '--match', 'dd-trace', '--json', '--weight', 'samples', '--idle', 'include', '--normalize', 'relative');
     expect(r.code).toBe(0);
     const j = JSON.parse(r.out);
-    expect(Object.keys(j)).toEqual(['unit', 'normalize', 'idle', 'change', 'baseline', 'run', 'functions', 'entry']);
+    expect(Object.keys(j)).toEqual(['unit', 'normalize', 'idle', 'change', 'baseline', 'run', 'functions', 'entry', 'warnings']);
     expect(j.entry).toEqual({ baseline: 'app/server-baseline.js', run: 'app/server-ddtrace.js' });
     expect([j.unit, j.normalize, j.idle]).toEqual(['samples', 'relative', 'included']);
     expect(Object.keys(j.baseline)).toEqual(['file', 'name', 'total', 'idle', 'match']);

@@ -243,6 +243,7 @@ function jsonReport(d: ProfileDiff, a: Parsed, list: FunctionDiff[], stats?: Rep
     run: sideJson(d, 'run', a.run, names(a).run),
     functions: list.map((f) => ({ ...functionJson(d, f), ...repeatsJson(byKey.get(f.key)) })),
     entry: d.entry ?? null,
+    warnings: d.warnings,
   };
   if (stats) {
     report.repeats = stats.repeats;

@@ -18,6 +18,7 @@
  * Queries over a result (lookup by key path, ranking, formatting) live in ./diff-query.
  */
 import { idleNodes } from '../heatmap/heatmap';
+import { comparability } from './comparable';
 import type { Profile, Unit } from '../model/types';
 import { type FrameMatcher, type MatchShare, matchFrames, matchShare } from '../search/matcher';
 import { accumulate, align, frameKeyIds, functionTotals, newUnion, preorder, subtreeTotals } from './align';
@@ -234,17 +235,6 @@ function rootsOf(tree: DiffTree, code: StatusCode, weight: Float64Array): Int32A
   return out;
 }
 
-function sampleIntervalWarning(base: Profile, run: Profile, unit: Unit): string | undefined {
-  const a = base.meta.sampleInterval;
-  const b = run.meta.sampleInterval;
-  if (unit !== 'samples' || !a || !b) return undefined;
-  if (Math.max(a, b) / Math.min(a, b) < 1.5) return undefined;
-  return (
-    `the runs were sampled at different intervals (${(a / 1000).toFixed(2)} ms and ${(b / 1000).toFixed(2)} ms): ` +
-    'sample counts do not measure the same time, compare shares (relative) rather than counts'
-  );
-}
-
 /** Aligns `run` with `baseline` and computes per-path and per-function deltas. */
 export function diffProfiles(baseline: Profile, given: Profile, opts: DiffOptions = {}): ProfileDiff {
   const entry = opts.matchEntry === false ? undefined : entryMatch(baseline, given);
@@ -335,9 +325,7 @@ export function diffProfiles(baseline: Profile, given: Profile, opts: DiffOption
     baseSide.match = matchShare(baseline, matchFrames(baseline, opts.matcher), b.w);
     runSide.match = matchShare(run, matchFrames(run, opts.matcher), r.w);
   }
-  const warnings: string[] = [];
-  const w = sampleIntervalWarning(baseline, run, cu.unit);
-  if (w) warnings.push(w);
+  const warnings = comparability(baseline, run, normalize);
   if (baseline.format !== run.format)
     warnings.push(
       `the files come from different producers (${baseline.format}, ${run.format}): frames only one of them records ` +

@@ -75,6 +75,11 @@ export const PaneFacts = memo(function PaneFacts({ run, profile, baseline, rw, b
         </output>
       )}
       {diff?.error && <span className="error-text">{diff.error}</span>}
+      {d?.warnings.map((w) => (
+        <span key={w} className="compare-warning" role="note" aria-label={`Warning on ${run.title}`}>
+          ⚠ {w}
+        </span>
+      ))}
       {own && (
         <output className="share" role="status" aria-label={`Search share in ${run.title}`}>
           matches own <strong>{formatPercent(own.inclusive)}</strong> inclusive, <strong>{formatPercent(own.self)}</strong> self of{' '}
