@@ -2,12 +2,9 @@
  * Crash recovery keeps big comparisons without freezing the window: each profile is stored once
  * by its import worker, and a change writes only a small record.
  */
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync, statSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-// @ts-expect-error: a plain ES module of the benchmark, without types
-import { generateCpuprofile } from '../scripts/bench/generate.mjs';
+import { generatedRuns } from './support';
 
 const RUNS = 4;
 /**
@@ -20,13 +17,7 @@ let dir: string;
 let files: string[];
 
 test.beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'flamelens-recovery-'));
-  files = [];
-  for (let i = 0; i < RUNS; i++) {
-    const path = join(dir, `CPU.20261121.2330${10 + i}.${6000 + i}.0.001.cpuprofile`);
-    generateCpuprofile(path, SIZE);
-    files.push(path);
-  }
+  ({ dir, files } = generatedRuns('recovery', RUNS, SIZE, '2330', 6000));
   expect(statSync(files[0]!).size).toBeGreaterThan(SIZE * 0.9);
 });
 

@@ -1,8 +1,11 @@
 /** Helpers for driving Flamelens as a person would. */
-import { readFileSync } from 'node:fs';
-import { basename } from 'node:path';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 import { type Locator, type Page, expect } from '@playwright/test';
 import { PNG } from 'pngjs';
+// @ts-expect-error: a plain ES module of the benchmark, without types
+import { generateCpuprofile } from '../scripts/bench/generate.mjs';
 
 export const SAMPLE_BASELINE = 'assets/samples/baseline.cpuprofile';
 export const SAMPLE_AGENT = 'assets/samples/dd-trace.cpuprofile';
@@ -48,4 +51,20 @@ export function pngStats(buf: Buffer): { width: number; height: number; colored:
     colors.add((r << 16) | (g << 8) | b);
   }
   return { width: png.width, height: png.height, colored, colors: colors.size };
+}
+
+/**
+ * `count` big `.cpuprofile` runs in a new temporary folder, named as `node --cpu-prof` names them
+ * (`CPU.20261121.<hhmm><nn>.<pid>.0.001.cpuprofile`, one process each from `firstPid`): the real
+ * dd-trace profile repeated to `size` bytes.
+ */
+export function generatedRuns(tag: string, count: number, size: number, hhmm: string, firstPid: number): { dir: string; files: string[] } {
+  const dir = mkdtempSync(join(tmpdir(), `flamelens-${tag}-`));
+  const files: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const path = join(dir, `CPU.20261121.${hhmm}${10 + i}.${firstPid + i}.0.001.cpuprofile`);
+    generateCpuprofile(path, size);
+    files.push(path);
+  }
+  return { dir, files };
 }

@@ -2,12 +2,10 @@
  * Saving and opening a `.flamelens` workspace of big runs: the file is encoded and read in a
  * worker, so neither takes a long task of the window, and the runs come back with the same figures.
  */
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-// @ts-expect-error: a plain ES module of the benchmark, without types
-import { generateCpuprofile } from '../scripts/bench/generate.mjs';
+import { generatedRuns } from './support';
 
 const RUNS = 4;
 /** Each file: the real dd-trace profile repeated to this size. */
@@ -18,13 +16,7 @@ let dir: string;
 let files: string[];
 
 test.beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'flamelens-workspace-'));
-  files = [];
-  for (let i = 0; i < RUNS; i++) {
-    const path = join(dir, `CPU.20261121.2331${10 + i}.${7000 + i}.0.001.cpuprofile`);
-    generateCpuprofile(path, SIZE);
-    files.push(path);
-  }
+  ({ dir, files } = generatedRuns('workspace', RUNS, SIZE, '2331', 7000));
 });
 
 test.afterAll(() => process.env.KEEP || rmSync(dir, { recursive: true, force: true }));

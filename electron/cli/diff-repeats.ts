@@ -1,5 +1,5 @@
 /**
- * `flamelens diff` with repeated runs: a side named as a folder of several profiles of one kind
+ * How `flamelens diff` loads its two sides, and repeated runs: a side named as a folder of several profiles of one kind
  * (not one process's per-thread files) is a variant of that many repeats. The diff is then of
  * each side's mean profile, and every function's change gets its 95% interval across repeats and
  * a verdict after false-discovery-rate control (shared/diff/repeats.ts).
@@ -10,8 +10,11 @@ import { type RepeatsComparison, compareRepeats } from '../../shared/diff/repeat
 import { meanProfile } from '../../shared/model/mean';
 import type { Profile } from '../../shared/model/types';
 import { busyWeights } from '../../shared/search/busy';
+import { defaultWeighing, weighProfile, weighable } from '../../shared/model/weigh';
+import type { Parsed } from './diff';
 import { CliError } from './errors';
-import type { RunArg } from './runs';
+import { loadThread } from './load';
+import { type RunArg, loadRun } from './runs';
 
 /** The kind of a profile file by its extension, a trailing `.gz` left out. */
 const kindOf = (name: string) => extname(name.replace(/\.gz$/i, '')).toLowerCase();
@@ -50,4 +53,53 @@ export function compareSides(label: [string, string], sides: [Profile[], Profile
     ...(excludeIdle ? { weights: (p: Profile) => busyWeights(p) } : {}),
   });
   return { means: [meanProfile(label[0], sides[0]), meanProfile(label[1], sides[1])], stats };
+}
+
+/** The headline's line about repeats: how many, the change's interval, how many functions changed beyond noise. */
+export function repeatsLine(s: RepeatsComparison): string {
+  const pct = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(1)}%`;
+  const ci = s.total.ratioInterval;
+  const changed = s.functions.filter((f) => f.significant).length;
+  return (
+    `repeats: ${s.repeats.baseline} baseline, ${s.repeats.run} run` +
+    (ci ? `; the change is ${pct(ci.low)} to ${pct(ci.high)} at 95% confidence` : '') +
+    `; ${changed} function(s) changed beyond run-to-run noise (Welch's t, false discovery rate 5%)`
+  );
+}
+
+/**
+ * Every profile of both sides weighed as asked, or by default by time where all can be (V8
+ * samples are not evenly spaced), else as they are.
+ */
+function weighSides(a: Parsed, sides: [Profile[], Profile[]]): [Profile[], Profile[]] {
+  const all = [...sides[0], ...sides[1]];
+  const how = a.weight ?? (all.every((p) => defaultWeighing(p) === 'time') ? 'time' : 'samples');
+  if (a.weight !== undefined)
+    sides.forEach((list, i) => {
+      const path = i === 0 ? a.base : a.run;
+      for (const p of list)
+        if (!weighable(p, how))
+          throw new CliError(
+            how === 'time'
+              ? `--weight time: ${path} has no sample times to measure time with (it is measured in ${p.unit})`
+              : `--weight samples: ${path} has no individual samples (it is measured in ${p.unit})`,
+          );
+    });
+  return [sides[0].map((p) => weighProfile(p, how)), sides[1].map((p) => weighProfile(p, how))];
+}
+
+/** The two profiles to compare: each side's, or with repeats on a side, each side's mean, and the statistics across repeats. */
+export async function loadSides(a: Parsed): Promise<{ base: Profile; run: Profile; stats?: RepeatsComparison }> {
+  const repeats = a.sides.map(repeatFiles);
+  const loaded = await Promise.all(
+    a.sides.map((side, i) =>
+      repeats[i] ? Promise.all(repeats[i].map((f) => loadThread(f, a.event, a.thread))) : loadRun(side, a.event, a.thread).then((p) => [p]),
+    ),
+  );
+  const [b, r] = weighSides(a, [loaded[0]!, loaded[1]!]);
+  if (!repeats.some(Boolean)) return { base: b[0]!, run: r[0]! };
+  if (a.normalize === 'relative')
+    throw new CliError('with repeated runs the intervals are of absolute weights: leave out --normalize relative');
+  const { means, stats } = compareSides([a.base, a.run], [b, r], a.excludeIdle);
+  return { base: means[0], run: means[1], stats };
 }

@@ -9,15 +9,15 @@ import { formatChange, formatDelta, formatShare, formatWeight, rankFunctions, sc
 import { comparableFile } from '../../shared/model/frame-key';
 import type { Profile } from '../../shared/model/types';
 import { runNames } from '../../shared/runs/run-names';
-import { type Weighing, defaultWeighing, weighProfile, weighable } from '../../shared/model/weigh';
+import type { Weighing } from '../../shared/model/weigh';
 import { totalNoun } from '../../shared/search/busy';
 import { mdCode } from '../../shared/report/fields';
 import { compileQuery } from '../../shared/search/matcher';
 import { writeJson, writeText } from './output';
 import { CliError } from './errors';
-import { loadThread, stdinOnce } from './load';
-import { type RunArg, expectRuns, loadRun, runArgs } from './runs';
-import { compareSides, repeatFiles } from './diff-repeats';
+import { stdinOnce } from './load';
+import { type RunArg, expectRuns, runArgs } from './runs';
+import { loadSides, repeatsLine } from './diff-repeats';
 import type { FunctionChange, RepeatsComparison } from '../../shared/diff/repeats';
 import type { CommandHelp } from './usage';
 
@@ -85,7 +85,7 @@ function help(): string {
   return `Usage: ${h.synopsis}\n\n${h.summary[0]!.toUpperCase()}${h.summary.slice(1)}.\n\n${h.details}`;
 }
 
-interface Parsed {
+export interface Parsed {
   /** what names each side: its path (a process's files: the main thread's file) */
   base: string;
   run: string;
@@ -259,18 +259,6 @@ function repeatsJson(f: FunctionChange | undefined): Record<string, unknown> {
   return { interval: { low: round(f.interval.low, 2), high: round(f.interval.high, 2) }, significant: f.significant === true };
 }
 
-/** The headline's line about repeats: how many, the change's interval, how many functions changed beyond noise. */
-function repeatsLine(s: RepeatsComparison): string {
-  const pct = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(1)}%`;
-  const ci = s.total.ratioInterval;
-  const changed = s.functions.filter((f) => f.significant).length;
-  return (
-    `repeats: ${s.repeats.baseline} baseline, ${s.repeats.run} run` +
-    (ci ? `; the change is ${pct(ci.low)} to ${pct(ci.high)} at 95% confidence` : '') +
-    `; ${changed} function(s) changed beyond run-to-run noise (Welch's t, false discovery rate 5%)`
-  );
-}
-
 /** What the totals measure, in words for the headline. */
 function measureNoun(p: Profile, idleIncluded: boolean): string {
   if (p.unit === 'bytes') return 'allocated bytes';
@@ -389,43 +377,6 @@ function markdownReport(d: ProfileDiff, a: Parsed, h: Lines, list: FunctionDiff[
     );
   });
   return `${out.join('\n')}\n`;
-}
-
-/**
- * Every profile of both sides weighed as asked, or by default by time where all can be (V8
- * samples are not evenly spaced), else as they are.
- */
-function weighSides(a: Parsed, sides: [Profile[], Profile[]]): [Profile[], Profile[]] {
-  const all = [...sides[0], ...sides[1]];
-  const how = a.weight ?? (all.every((p) => defaultWeighing(p) === 'time') ? 'time' : 'samples');
-  if (a.weight !== undefined)
-    sides.forEach((list, i) => {
-      const path = i === 0 ? a.base : a.run;
-      for (const p of list)
-        if (!weighable(p, how))
-          throw new CliError(
-            how === 'time'
-              ? `--weight time: ${path} has no sample times to measure time with (it is measured in ${p.unit})`
-              : `--weight samples: ${path} has no individual samples (it is measured in ${p.unit})`,
-          );
-    });
-  return [sides[0].map((p) => weighProfile(p, how)), sides[1].map((p) => weighProfile(p, how))];
-}
-
-/** The two profiles to compare: each side's, or with repeats on a side, each side's mean, and the statistics across repeats. */
-async function loadSides(a: Parsed): Promise<{ base: Profile; run: Profile; stats?: RepeatsComparison }> {
-  const repeats = a.sides.map(repeatFiles);
-  const loaded = await Promise.all(
-    a.sides.map((side, i) =>
-      repeats[i] ? Promise.all(repeats[i].map((f) => loadThread(f, a.event, a.thread))) : loadRun(side, a.event, a.thread).then((p) => [p]),
-    ),
-  );
-  const [b, r] = weighSides(a, [loaded[0]!, loaded[1]!]);
-  if (!repeats.some(Boolean)) return { base: b[0]!, run: r[0]! };
-  if (a.normalize === 'relative')
-    throw new CliError('with repeated runs the intervals are of absolute weights: leave out --normalize relative');
-  const { means, stats } = compareSides([a.base, a.run], [b, r], a.excludeIdle);
-  return { base: means[0], run: means[1], stats };
 }
 
 export async function diffCommand(args: string[]): Promise<number> {

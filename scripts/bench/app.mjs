@@ -7,7 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { chromium } from 'playwright-core';
-import { CHROMIUM, serve } from './ui.mjs';
+import { CHROMIUM, recordLongTasks, serve } from './ui.mjs';
 
 const ROOT = new URL('../../', import.meta.url);
 const SECRET = `bench-app-${Math.random().toString(36).slice(2)}-${Date.now()}`;
@@ -101,13 +101,7 @@ export async function benchApp({ files, repeat = 3, quietMs = 10_000 }) {
       const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', mark] });
       try {
         const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
-        await page.addInitScript(() => {
-          const w = /** @type {any} */ (window);
-          w.longTasks = [];
-          new PerformanceObserver((list) => {
-            for (const e of list.getEntries()) w.longTasks.push({ start: e.startTime, duration: e.duration });
-          }).observe({ type: 'longtask', buffered: true });
-        });
+        await recordLongTasks(page);
         const start = performance.now();
         await page.goto(`http://127.0.0.1:${port}/${SECRET}/`);
         const panes = page.getByRole('region', { name: /^Run / });

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { generateLongCpuprofile } from './generate.mjs';
-import { CHROMIUM, serve } from './ui.mjs';
+import { CHROMIUM, recordLongTasks, serve } from './ui.mjs';
 
 const SECRET = `bench-redraw-${Math.random().toString(36).slice(2)}-${Date.now()}`;
 
@@ -92,13 +92,7 @@ export async function benchRedraw({ panes = 4, samples = 10_000_000, repeat = 10
     server = await serve(files, port, SECRET);
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--no-first-run'] });
     const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
-    await page.addInitScript(() => {
-      const w = /** @type {any} */ (window);
-      w.longTasks = [];
-      new PerformanceObserver((list) => {
-        for (const e of list.getEntries()) w.longTasks.push({ start: e.startTime, duration: e.duration });
-      }).observe({ type: 'longtask', buffered: true });
-    });
+    await recordLongTasks(page);
     const t0 = Date.now();
     await page.goto(`http://127.0.0.1:${port}/${SECRET}/`);
     await page.waitForFunction(

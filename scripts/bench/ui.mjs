@@ -16,6 +16,17 @@ const ROOT = new URL('../../', import.meta.url);
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
+/** Makes `page` keep every long task of its window in `window.longTasks` ({start, duration}), from its first script on. */
+export function recordLongTasks(page) {
+  return page.addInitScript(() => {
+    const w = /** @type {any} */ (window);
+    w.longTasks = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) w.longTasks.push({ start: e.startTime, duration: e.duration });
+    }).observe({ type: 'longtask', buffered: true });
+  });
+}
+
 function median(xs) {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)];
