@@ -28,7 +28,7 @@ export default tseslint.config(
   },
   {
     files: ['shared/**/*.ts'],
-    ignores: ['shared/**/*.test.ts', 'shared/test/**'],
+    ignores: ['shared/**/*.test.ts'],
     rules: forbid(
       [...nodeBuiltins, 'electron', 'react', 'react-dom'],
       ['**/electron/**', '**/renderer/**', 'node:*'],
@@ -41,11 +41,23 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
-      ...forbid([...nodeBuiltins, 'electron'], ['**/electron/**', 'node:*'], 'The renderer cannot reach Node or Electron; use the host bridge (renderer/src/host).'),
+      ...forbid(
+        [...nodeBuiltins, 'electron'],
+        ['**/electron/**', 'node:*'],
+        'The renderer cannot reach Node or Electron; use the host bridge (renderer/src/host).',
+      ),
     },
   },
   {
     files: ['electron/**/*.ts'],
     rules: forbid([], ['**/renderer/**', 'react', 'react-dom'], 'The Electron side never imports the renderer.'),
+  },
+  {
+    files: ['node/**/*.ts'],
+    rules: forbid(
+      ['electron'],
+      ['**/renderer/**', '**/electron/**', 'react', 'react-dom'],
+      'node/ is plain Node (the CLI, the loopback server, host code): no Electron, no renderer.',
+    ),
   },
 );

@@ -8,7 +8,7 @@ import { defineConfig } from '@playwright/test';
  * reports itself as skipped, with the reason, where not.
  */
 const PORT = Number(process.env.FLAMELENS_E2E_PORT ?? 4517);
-// The local server requires a secret in every path (electron/server/serve.ts). The runner sets
+// The local server requires a secret in every path (node/server/serve.ts). The runner sets
 // it once; its test workers inherit the environment, so all agree on the address.
 process.env.FLAMELENS_SERVER_SECRET ||= `e2e-${randomBytes(18).toString('base64url')}`;
 const SECRET = process.env.FLAMELENS_SERVER_SECRET;

@@ -16,7 +16,7 @@ export default defineConfig({
     sourcemap: true,
     ssr: true,
     lib: {
-      entry: { flamelens: resolve('electron/cli/index.ts') },
+      entry: { flamelens: resolve('node/cli/index.ts') },
       formats: ['es'],
       fileName: (_format, name) => `${name}.js`,
     },

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type ElectronApplication, type Page, _electron, expect, test } from '@playwright/test';
-import { findElectron } from '../electron/server/electron-binary';
+import { findElectron } from '../node/server/electron-binary';
 import type { FlamelensApi } from '../shared/ipc/contract';
 import { expectDrawn, pane } from './support';
 

@@ -7,7 +7,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { type RunningServer, startServer } from '../electron/server/serve';
+import { type RunningServer, startServer } from '../node/server/serve';
 import { dropFiles, expectDrawn, pane } from './support';
 
 const SAMPLES = resolve('fixtures/samples');

@@ -9,8 +9,8 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type Locator, type Page, expect, test } from '@playwright/test';
-import { type RunningServer, startServer } from '../electron/server/serve';
-import { readV8Profiles } from '../shared/test/v8-raw';
+import { type RunningServer, startServer } from '../node/server/serve';
+import { readV8Profiles } from '../test/support/v8-raw';
 import { dropFiles, expectDrawn, pane } from './support';
 
 const TWO_WORKERS = 'fixtures/corpus/devtools-frontend/two-workers.json.gz';

@@ -43,7 +43,7 @@ test('trace statistics: the agent run against the baseline, sorted, filtered and
   await expect(cell(page, 'PROMISE', BASE)).toHaveText('39,714', { timeout: 180_000 });
 
   await test.step('async lifetimes: the summed duration and the wall time they cover, side by side', async () => {
-    // Computed from the raw trace in shared/stats/trace-table.test.ts and electron/cli/stats.test.ts.
+    // Computed from the raw trace in shared/stats/trace-table.test.ts and node/cli/stats.test.ts.
     await expect(cell(page, 'PROMISE', DD, 'duration')).toHaveText('1,297.7 s');
     await expect(cell(page, 'PROMISE', DD, 'covered')).toHaveText('3.6 s');
     await expect(statsTable(page).getByRole('columnheader', { name: `${DD} wall time` })).toHaveAttribute(

@@ -1,27 +1,27 @@
 #!/usr/bin/env node
 // Compiles wasm/line-scanner.ts and the files it imports (AssemblyScript) into
-// shared/import/line-scanner-wasm.ts, the module's bytes as base64, so that every program that
+// shared/import/io/line-scanner-wasm.ts, the module's bytes as base64, so that every program that
 // imports profiles (the CLI, the import worker, the tests) gets it as plain code, with no loader
 // or file of its own.
 //
 // The records the scanner hands the importers are laid out once, in `RECORD_KINDS` and
 // `RECORD_WORDS` below, and written from there into both languages: wasm/layout.ts (for the
-// scanner, which writes records) and shared/import/scanner-layout.ts (for the importers, which
+// scanner, which writes records) and shared/import/io/scanner-layout.ts (for the importers, which
 // read them).
 //
 //   node scripts/build-wasm.mjs           writes the layouts and the module
 //   node scripts/build-wasm.mjs --check   exits 1 when a committed layout or the module is not
 //                                         what the table and the sources make
-//                                         (shared/import/line-scanner.test.ts checks the same)
+//                                         (shared/import/io/line-scanner.test.ts checks the same)
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import asc from 'assemblyscript/asc';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const SOURCES = `${ROOT}wasm/`;
-const TARGET = `${ROOT}shared/import/line-scanner-wasm.ts`;
+const TARGET = `${ROOT}shared/import/io/line-scanner-wasm.ts`;
 const WASM_LAYOUT = `${ROOT}wasm/layout.ts`;
-const TS_LAYOUT = `${ROOT}shared/import/scanner-layout.ts`;
+const TS_LAYOUT = `${ROOT}shared/import/io/scanner-layout.ts`;
 
 /**
  * The kinds of record: the scanner's constant, the importers' `Rec` member, its number, the
@@ -100,7 +100,7 @@ export function wasmLayoutText() {
   ].join('\n');
 }
 
-/** shared/import/scanner-layout.ts: the layout as the importers read it. */
+/** shared/import/io/scanner-layout.ts: the layout as the importers read it. */
 export function tsLayoutText() {
   return [
     GENERATED,

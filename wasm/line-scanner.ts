@@ -1,6 +1,6 @@
 // AssemblyScript, compiled to WebAssembly by scripts/build-wasm.mjs into
-// shared/import/line-scanner-wasm.ts (the bytes, base64). What it does and why is told in
-// shared/import/line-scanner.ts, which runs it: the text importers' lines are found, sorted and
+// shared/import/io/line-scanner-wasm.ts (the bytes, base64). What it does and why is told in
+// shared/import/io/line-scanner.ts, which runs it: the text importers' lines are found, sorted and
 // recognised here, on the bytes, so that a line or stack met before is never decoded again.
 //
 // This file is the module's face: the input buffer the caller writes chunks into, and `scan`.

@@ -10,7 +10,7 @@ import { foundBytes, foundLines, indexRun, knownRunAt, resetRuns } from './runs'
 /** A run of frame lines is cut after this many bytes, to keep what is carried between chunks small. */
 const RUN_CAP: usize = 256 * 1024;
 
-// Header shapes (see HeaderReader in shared/import/formats/perf-header.ts): a header line that is
+// Header shapes (see HeaderReader in shared/import/formats/perf/perf-header.ts): a header line that is
 // `head`, a time column and `tail` is a header met before at another time. Shape s is four words
 // at `shapes + 16 s`: where its head is, its length, where its tail is, its length.
 const SHAPES: i32 = 32;
@@ -235,7 +235,7 @@ let dsoEnd: usize = 0;
  * Whether the line `p[0, e)` is a plain frame line: blanks, an address (letters, digits, `_`),
  * blanks, a symbol, ` (`, a dso column without blanks or `)`, and `)` at its very end
  * (`\t    7f4d74061181 JS:^init node:events:347:29+0x481 (/tmp/perf-6394.map)`). Its columns
- * are then where `readFrame` (shared/import/formats/perf-frame-line.ts) finds them, undamaged;
+ * are then where `readFrame` (shared/import/formats/perf/perf-frame-line.ts) finds them, undamaged;
  * the symbol ends before a `+0x…` offset (lower-case hex), as `withoutOffset` cuts it. Any other
  * line (no symbol, a blank or `)` in the dso column, text after it) is left to the importer.
  */

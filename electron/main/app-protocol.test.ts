@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { APP_PAGE_URL, createAppProtocolHandler, isAppUrl, registerAppScheme } from './app-protocol';
-import { CONTENT_SECURITY_POLICY } from './csp';
-import { findStaticFile } from './static-files';
+import { CONTENT_SECURITY_POLICY } from '../../node/host/csp';
+import { findStaticFile } from '../../node/host/static-files';
 
 let dir: string;
 let renderer: string;

@@ -9,7 +9,7 @@
 import { readFile, realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Protocol } from 'electron';
-import { COMMON_HEADERS, findStaticFile } from './static-files';
+import { COMMON_HEADERS, findStaticFile } from '../../node/host/static-files';
 
 export const APP_SCHEME = 'flamelens';
 export const APP_HOST = 'app';

@@ -14,7 +14,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { open, stat } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import type { DropChallenge, DropClaim } from '../../shared/ipc/contract';
-import { InvalidArgumentError } from './files';
+import { InvalidArgumentError } from '../../node/host/files';
 
 /** Files up to this size are asked for whole. */
 export const WHOLE_FILE_BYTES = 16 * 1024;

@@ -17,7 +17,7 @@ vi.mock('node:fs/promises', async (importOriginal) => {
   };
 });
 
-const { createFileRegistry } = await import('./files');
+const { createFileRegistry } = await import('../../node/host/files');
 const { createRecentList } = await import('./recent');
 const { createHandlers, registerIpcHandlers, safeFileName } = await import('./ipc');
 const { isTrustedSender } = await import('./security');

@@ -9,7 +9,7 @@ import { join, basename } from 'node:path';
 import { CHANNELS, type ChosenItem, MAX_CHUNK, type OpenDialogKind, type SaveRequest } from '../../shared/ipc/contract';
 import { AtomicFile, writeFileAtomic } from './atomic-write';
 import { createDropVerifier } from './drop-proof';
-import { type FileRegistry, InvalidArgumentError, describeOpenError } from './files';
+import { type FileRegistry, InvalidArgumentError, describeOpenError } from '../../node/host/files';
 import type { RecentList } from './recent';
 
 export interface IpcDeps {

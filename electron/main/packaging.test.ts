@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
 import { PROFILE_EXTENSIONS } from './dialogs';
-import { parseLaunchArgs } from './launch-args';
+import { parseLaunchArgs } from '../../node/host/launch-args';
 
 vi.mock('electron', () => ({ dialog: {} }));
 

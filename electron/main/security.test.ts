@@ -1,7 +1,7 @@
 import type { Session, WebContents } from 'electron';
 import { describe, expect, it, vi } from 'vitest';
 import { APP_PAGE_URL } from './app-protocol';
-import { CONTENT_SECURITY_POLICY } from './csp';
+import { CONTENT_SECURITY_POLICY } from '../../node/host/csp';
 import { hardenSession, hardenWebContents, isAllowedRequest, isTrustedSender, withCsp } from './security';
 
 const rendererUrl = APP_PAGE_URL;

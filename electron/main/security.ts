@@ -6,7 +6,7 @@
  */
 import type { BrowserWindow, Session, WebContents, WebFrameMain } from 'electron';
 import { isAppUrl } from './app-protocol';
-import { CONTENT_SECURITY_POLICY } from './csp';
+import { CONTENT_SECURITY_POLICY } from '../../node/host/csp';
 
 /**
  * The requests the app may make: its own files at `flamelens://app/` (served by app-protocol.ts

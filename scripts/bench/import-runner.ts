@@ -10,10 +10,10 @@
  */
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { basename } from 'node:path';
-import { fileSource } from '../../electron/cli/node-source';
+import { fileSource } from '../../node/cli/node-source';
 import { diffProfiles } from '../../shared/diff/diff';
 import { importProfile } from '../../shared/import/import-profile';
-import { bytesSource } from '../../shared/import/source';
+import { bytesSource } from '../../shared/import/io/source';
 import { CallTreeBuilder, FrameTableBuilder, finishProfile } from '../../shared/model/builders';
 import type { Profile } from '../../shared/model/types';
 

@@ -75,7 +75,7 @@ function lineLimit(file, end = Infinity) {
     const chunk = piece.subarray(0, n);
     bytes += n;
     // Searched in the decoded chunk itself, the straddling line joined apart: searching a joined
-    // (cons) string costs V8 a runtime call per search (see shared/import/lines.ts).
+    // (cons) string costs V8 a runtime call per search (see shared/import/io/lines.ts).
     let bytesIn = chunk;
     if (held.length > 0) bytesIn = Buffer.concat([held, chunk]);
     const whole = completeUtf8(bytesIn);

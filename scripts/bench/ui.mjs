@@ -32,11 +32,11 @@ function median(xs) {
   return s[Math.floor(s.length / 2)];
 }
 
-/** The secret of the server's address (see electron/server/serve.ts), fixed so that the page can be opened. */
+/** The secret of the server's address (see node/server/serve.ts), fixed so that the page can be opened. */
 const SECRET = `bench-${Math.random().toString(36).slice(2)}-${Date.now()}`;
 
 /**
- * Starts the local server on the files with `secret` in its address (see electron/server/serve.ts);
+ * Starts the local server on the files with `secret` in its address (see node/server/serve.ts);
  * resolves with the child once it prints the address.
  */
 export function serve(files, port, secret = SECRET) {

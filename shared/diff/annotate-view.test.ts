@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkProfile } from '../model/integrity';
-import { folded } from '../test/folded';
+import { folded } from '../../test/support/folded';
 import { buildViewTree, type ViewNode } from '../view/view-tree';
 import { Status, diffProfiles } from './diff';
 import { indexDiff } from './diff-query';

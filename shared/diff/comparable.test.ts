@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { load } from '../test/cpuprofile';
-import { fixturePath } from '../test/files';
+import { load } from '../../test/support/cpuprofile';
+import { fixturePath } from '../../test/support/files';
 import { comparability } from './comparable';
 
 /** perf script's mean period of cpu-clock samples in ms, read from the text (`… 1001001 cpu-clock:`). */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { folded } from '../test/folded';
+import { folded } from '../../test/support/folded';
 import type { Profile } from '../model/types';
-import { BASE_WEIGHT, FUNCTIONS, type Plan, random, repeat } from '../test/repeats';
+import { BASE_WEIGHT, FUNCTIONS, type Plan, random, repeat } from '../../test/support/repeats';
 import { benjaminiHochberg, compareRepeats, welch } from './repeats';
 
 async function variant(seed: number, k: number, plan: Plan = {}): Promise<Profile[]> {

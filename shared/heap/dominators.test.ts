@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { importProfile } from '../import/import-profile';
-import { bytesSource } from '../import/source';
+import { bytesSource } from '../import/io/source';
 import { checkProfile } from '../model/integrity';
 import type { Profile } from '../model/types';
-import { type TinyEdge, type TinyNode, tinySnapshot } from '../test/heapsnapshot';
+import { type TinyEdge, type TinyNode, tinySnapshot } from '../../test/support/heapsnapshot';
 import { heapFields } from './class-tree';
 
 /** Imports a tiny snapshot, in pieces of `chunk` bytes (small: values cut anywhere). */

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { importProfile } from '../import/import-profile';
 import { checkProfile } from '../model/integrity';
-import { fileSource, fixturePath } from '../test/files';
-import { memlabNodes } from '../test/memlab-oracle';
+import { fileSource, fixturePath } from '../../test/support/files';
+import { memlabNodes } from '../../test/support/memlab-oracle';
 import { heapFields } from './class-tree';
 import { heapSummary } from './summary';
 

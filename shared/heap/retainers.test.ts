@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { importProfile } from '../import/import-profile';
-import { bytesSource } from '../import/source';
-import { fileSource, fixturePath } from '../test/files';
-import { tinySnapshot } from '../test/heapsnapshot';
+import { bytesSource } from '../import/io/source';
+import { fileSource, fixturePath } from '../../test/support/files';
+import { tinySnapshot } from '../../test/support/heapsnapshot';
 import { objectsOfClass, retainerPath } from './retainers';
 
 describe('retainer paths', () => {

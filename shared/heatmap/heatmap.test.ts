@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { importProfile } from '../import/import-profile';
 import { CallTreeBuilder, FrameTableBuilder, finishProfile } from '../model/builders';
 import { DENSITY_BUCKETS, type Profile } from '../model/types';
-import { fileSource, fixturePath, readText } from '../test/files';
+import { fileSource, fixturePath, readText } from '../../test/support/files';
 import {
   NoSampleTimesError,
   cellRange,

@@ -7,7 +7,7 @@ import type { Profile } from '../model/types';
 import { ImportError } from './errors';
 import type { ImportOptions, Importer } from './importer';
 import { IMPORTERS } from './registry';
-import { type ByteSource, type ImportSource, type OpenOptions, type OpenedSource, isFolder, openSource } from './source';
+import { type ByteSource, type ImportSource, type OpenOptions, type OpenedSource, isFolder, openSource } from './io/source';
 
 export interface ImportRequest extends OpenOptions {
   options?: ImportOptions;

@@ -3,7 +3,7 @@
  * with a header comment naming the format and its reference; `registry.ts` lists them in order.
  */
 import type { FormatId, Profile } from '../model/types';
-import type { OpenedSource } from './source';
+import type { OpenedSource } from './io/source';
 
 export interface ImportOptions {
   /** perf script: the event type to keep (default: the first one seen) */

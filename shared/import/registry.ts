@@ -5,14 +5,14 @@
  * `text 123` line — last.
  */
 import type { Importer } from './importer';
-import { pprofImporter } from './formats/pprof';
-import { zeroExImporter } from './formats/zeroex';
-import { cpuprofileImporter } from './formats/cpuprofile';
-import { heapprofileImporter } from './formats/heapprofile';
-import { heapsnapshotImporter } from './formats/heapsnapshot';
-import { traceEventsImporter } from './formats/trace-events';
-import { perfScriptImporter } from './formats/perf-script';
-import { foldedImporter } from './formats/folded';
+import { pprofImporter } from './formats/pprof/pprof';
+import { zeroExImporter } from './formats/zeroex/zeroex';
+import { cpuprofileImporter } from './formats/v8/cpuprofile';
+import { heapprofileImporter } from './formats/v8/heapprofile';
+import { heapsnapshotImporter } from './formats/v8/heapsnapshot';
+import { traceEventsImporter } from './formats/trace/trace-events';
+import { perfScriptImporter } from './formats/perf/perf-script';
+import { foldedImporter } from './formats/folded/folded';
 
 export const IMPORTERS: Importer[] = [
   pprofImporter,

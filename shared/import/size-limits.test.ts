@@ -6,12 +6,12 @@
  */
 import { constants, crc32, deflateRawSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { MAX_PPROF_BYTES } from './formats/pprof';
-import { gzipBomb } from './fuzz/gen-compressed';
+import { MAX_PPROF_BYTES } from './formats/pprof/pprof';
+import { gzipBomb } from '../../test/fuzz/gen-compressed';
 import { importProfile } from './import-profile';
-import { FREE_INFLATED_BYTES, MAX_INFLATE_RATIO } from './inflate-budget';
-import { MAX_JSON_VALUE_BYTES } from './json-stream';
-import { type ByteSource, bytesSource } from './source';
+import { FREE_INFLATED_BYTES, MAX_INFLATE_RATIO } from './io/inflate-budget';
+import { MAX_JSON_VALUE_BYTES } from './io/json-stream';
+import { type ByteSource, bytesSource } from './io/source';
 
 const MiB = 1024 * 1024;
 

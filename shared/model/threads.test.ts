@@ -2,7 +2,7 @@
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { importProfile } from '../import/import-profile';
-import { fileSource, fixturePath } from '../test/files';
+import { fileSource, fixturePath } from '../../test/support/files';
 import { checkProfile } from './integrity';
 import { collapse } from './collapse';
 import { ALL_THREADS, THREADS_TOGETHER, mergeThreads, threadKey, threadView } from './threads';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { heatmap, rangeWeights, selectionWeights } from '../heatmap/heatmap';
 import { importProfile } from '../import/import-profile';
 import { compileQuery, matchFrames, matchShare } from '../search/matcher';
-import { fileSource, fixturePath } from '../test/files';
+import { fileSource, fixturePath } from '../../test/support/files';
 import { CallTreeBuilder, FrameTableBuilder, finishProfile } from './builders';
 import { checkProfile } from './integrity';
 import { sampleDurations, timeOrder } from './sample-time';

@@ -6,7 +6,7 @@
  * `CPU.<date>.<time>.<pid>.<tid>.<seq>.cpuprofile` per thread of a process (a worker's time is
  * when it started): those of one process, from one folder, are one run with a thread per file.
  */
-import { zeroExImporter } from '../import/formats/zeroex';
+import { zeroExImporter } from '../import/formats/zeroex/zeroex';
 import { type ThreadPart, mergeThreads } from '../model/threads';
 import type { Profile } from '../model/types';
 import { pathSegments } from './run-names';

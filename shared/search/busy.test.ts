@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { diffProfiles } from '../diff/diff';
-import { folded } from '../test/folded';
+import { folded } from '../../test/support/folded';
 import { busyWeights, runTotals, totalNoun } from './busy';
 import { compileQuery, matchFrames, matchShare } from './matcher';
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { folded } from '../test/folded';
+import { folded } from '../../test/support/folded';
 import { AGENT_PRESETS } from './agents';
 import { compileQuery, matchFrames, matchShare } from './matcher';
 

@@ -3,12 +3,12 @@ import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { importProfile } from '../import/import-profile';
 import type { TraceEventStat } from '../model/types';
-import { fileSource, fixturePath } from '../test/files';
+import { fileSource, fixturePath } from '../../test/support/files';
 import { csvField } from '../report/fields';
 import { changeTitle, formatChange, statsCsv, statsMarkdown } from './trace-table-export';
 import { coveredTime } from './intervals';
 import { type StatsRow, buildStatsTable, filterRows, groupStats, sortRows, totalOf } from './trace-table';
-import { independentSpanFigures } from '../test/trace-spans';
+import { independentSpanFigures } from '../../test/support/trace-spans';
 
 const ASYNC = 'node,node.async_hooks';
 const FS = 'node,node.fs,node.fs.sync';

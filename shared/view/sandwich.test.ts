@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { frameKey } from '../model/frame-key';
-import { folded } from '../test/folded';
-import { load } from '../test/cpuprofile';
-import { fixturePath } from '../test/files';
-import { rawStacks } from '../test/raw-cpuprofile';
+import { folded } from '../../test/support/folded';
+import { load } from '../../test/support/cpuprofile';
+import { fixturePath } from '../../test/support/files';
+import { rawStacks } from '../../test/support/raw-cpuprofile';
 import { type SandwichNode, sandwich, sandwichRows } from './sandwich';
 
 /** Every path of a caller or callee tree (names joined by ">") with its weight. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compileQuery, matchFrames, matchShare } from '../search/matcher';
-import { folded } from '../test/folded';
+import { folded } from '../../test/support/folded';
 import type { ViewNode } from './view-tree';
 import { buildViewTree, filteredTotals, findViewNode, viewKeyPath } from './view-tree';
 import { functionStats } from './function-stats';

@@ -12,7 +12,7 @@ import { IMPORTERS } from '../import/registry';
 import { checkProfile } from '../model/integrity';
 import type { FormatId, Profile } from '../model/types';
 import { weighByDefault } from '../model/weigh';
-import { fileSource, fixturePath, folderSource } from '../test/files';
+import { fileSource, fixturePath, folderSource } from '../../test/support/files';
 import { DEFAULT_VIEW, type Workspace } from './workspace';
 import { decodeWorkspace, encodeWorkspace } from './workspace-file';
 

@@ -9,7 +9,7 @@
  * pre-order, and the finished model goes through `checkProfile`.
  */
 import { ImportError } from '../import/errors';
-import { heapProfileFromGraph } from '../import/formats/heapsnapshot';
+import { heapProfileFromGraph } from '../import/formats/v8/heapsnapshot';
 import { checkProfile } from '../model/integrity';
 import type {
   CallTree,

@@ -8,8 +8,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { importProfile } from '../import/import-profile';
 import type { Profile } from '../model/types';
 import { weighByDefault } from '../model/weigh';
-import { fileSource, fixturePath } from '../test/files';
-import { folded } from '../test/folded';
+import { fileSource, fixturePath } from '../../test/support/files';
+import { folded } from '../../test/support/folded';
 import { DEFAULT_VIEW, type Workspace, WorkspaceError } from './workspace';
 import { decodeWorkspace, encodeWorkspace, readWorkspaceStream, workspaceStream } from './workspace-file';
 

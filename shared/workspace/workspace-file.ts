@@ -14,7 +14,7 @@
  * read as before.
  */
 import { ImportError } from '../import/errors';
-import { inflateWithin } from '../import/inflate-budget';
+import { inflateWithin } from '../import/io/inflate-budget';
 import type { Profile } from '../model/types';
 import { littleEndianBytes } from './base64';
 import { type Json, JsonCheck, WorkspaceError } from './json-check';

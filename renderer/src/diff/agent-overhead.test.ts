@@ -8,12 +8,12 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { diffCommand } from '../../../electron/cli/diff';
+import { diffCommand } from '../../../node/cli/diff';
 import type { FunctionDiff } from '../../../shared/diff/diff';
 import { importProfile } from '../../../shared/import/import-profile';
 import { Category, type Profile } from '../../../shared/model/types';
-import { SAMPLES, fileSource } from '../../../shared/test/files';
-import { rawStacks } from '../../../shared/test/raw-cpuprofile';
+import { SAMPLES, fileSource } from '../../../test/support/files';
+import { rawStacks } from '../../../test/support/raw-cpuprofile';
 import { comparedProfile, diffFor } from '../store/derived';
 import { useStore } from '../store/store';
 import { rankedRows } from './diff-rows';

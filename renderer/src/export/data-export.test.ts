@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { diffProfiles } from '../../../shared/diff/diff';
 import { rankFunctions } from '../../../shared/diff/diff-query';
 import type { Profile } from '../../../shared/model/types';
-import { folded } from '../../../shared/test/folded';
+import { folded } from '../../../test/support/folded';
 import { csvField, mdText } from '../../../shared/report/fields';
 import { diffTableCsv, diffTableMarkdown, foldedText } from './data-export';
 import { exportFileName } from '../host/file-name';

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { EMPTY_ANNOTATIONS } from '../../../shared/annotate/annotations';
 import type { Profile } from '../../../shared/model/types';
 import type { ViewNode } from '../../../shared/view/view-tree';
-import { folded } from '../../../shared/test/folded';
+import { folded } from '../../../test/support/folded';
 import { type ExportState, buildExportInput } from './export-input';
 import { renderComparisonSvg } from './render-svg';
 

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type AnnotationDoc, EMPTY_ANNOTATIONS } from '../../../shared/annotate/annotations';
 import type { Profile } from '../../../shared/model/types';
-import { folded } from '../../../shared/test/folded';
+import { folded } from '../../../test/support/folded';
 import { type ViewTree, buildViewTree } from '../../../shared/view/view-tree';
 import { type ExportInput, type ExportPane, exportChartWidth, renderComparisonSvg } from './render-svg';
 import { esc, fitText, svgColor, wrapText } from './svg-text';

@@ -5,7 +5,7 @@
  */
 import { toImportErrorData } from '../../../shared/import/errors';
 import { importProfile } from '../../../shared/import/import-profile';
-import type { ByteSource, ImportSource } from '../../../shared/import/source';
+import type { ByteSource, ImportSource } from '../../../shared/import/io/source';
 import { ALL_THREADS, hasThreadRoots, threadKey } from '../../../shared/model/threads';
 import type { Profile } from '../../../shared/model/types';
 import { weighByDefault } from '../../../shared/model/weigh';

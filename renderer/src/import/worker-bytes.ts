@@ -4,7 +4,7 @@
  * host bridge): the worker posts `read` and the window answers with `chunk` (import-client's
  * `answerRead`). Loaded in workers only: nothing here may touch `window`.
  */
-import type { ByteSource } from '../../../shared/import/source';
+import type { ByteSource } from '../../../shared/import/io/source';
 import type { WorkerFile } from './protocol';
 
 const READ_CHUNK = 4 * 1024 * 1024;

@@ -2,9 +2,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { importProfile } from '../../../shared/import/import-profile';
 import type { Profile } from '../../../shared/model/types';
 import { weighByDefault } from '../../../shared/model/weigh';
-import { folded } from '../../../shared/test/folded';
-import { fileSource, fixturePath } from '../../../shared/test/files';
-import { type RawProfile, rawDurations, rawOnStack, readV8Profiles } from '../../../shared/test/v8-raw';
+import { folded } from '../../../test/support/folded';
+import { fileSource, fixturePath } from '../../../test/support/files';
+import { type RawProfile, rawDurations, rawOnStack, readV8Profiles } from '../../../test/support/v8-raw';
 import { diffFor, searchFor, totalsFor } from './derived';
 
 const BASE = fixturePath('samples/baseline/CPU.20261121.233005.6118.0.001.cpuprofile');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Status } from '../../../shared/diff/diff';
 import { annotateView } from '../../../shared/diff/annotate-view';
-import { stacks } from '../../../shared/test/stacks';
+import { stacks } from '../../../test/support/stacks';
 import { buildViewTree } from '../../../shared/view/view-tree';
 import { comparedProfile, diffFor, entryMatchFor } from './derived';
 

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { folded } from '../../../shared/test/folded';
+import { folded } from '../../../test/support/folded';
 import { useStore } from './store';
 
 const initial = useStore.getState();

@@ -1,11 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { decodeWorkspace, encodeWorkspace } from '../../../shared/workspace/workspace-file';
-import { folded } from '../../../shared/test/folded';
+import { folded } from '../../../test/support/folded';
 import { importProfile } from '../../../shared/import/import-profile';
 import { threadView } from '../../../shared/model/threads';
 import type { Profile } from '../../../shared/model/types';
 import { weighByDefault } from '../../../shared/model/weigh';
-import { fileSource, fixturePath } from '../../../shared/test/files';
+import { fileSource, fixturePath } from '../../../test/support/files';
 import { useStore } from '../store/store';
 
 const CPU = (pid: number) => `CPU.20261121.233052.${pid}.0.001.cpuprofile`;

@@ -1,0 +1,76 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BASE_WEIGHT, type Plan, random, repeat } from '../../test/support/repeats';
+import { capture, captureFailure } from './capture';
+import { diffCommand } from './diff';
+
+const dir = mkdtempSync(join(tmpdir(), 'flamelens-repeats-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A folder of `k` repeats of one variant, as folded files. */
+function variant(name: string, seed: number, k: number, plan: Plan = {}): string {
+  const rng = random(seed);
+  const folder = join(dir, name);
+  mkdirSync(folder);
+  for (let i = 1; i <= k; i++) writeFileSync(join(folder, `run-${i}.folded`), repeat(rng, plan));
+  return folder;
+}
+
+interface Report {
+  change: number;
+  repeats?: { baseline: number; run: number };
+  changeInterval?: { low: number; high: number };
+  functions: { name: string; delta: { self: number }; interval?: { low: number; high: number }; significant?: boolean }[];
+}
+
+describe('flamelens diff with repeated runs', () => {
+  const base = variant('baseline', 1, 5);
+  const agent = variant('agent', 2, 5, { factor: Object.fromEntries(BASE_WEIGHT.map((_, i) => [i, 1.1])), extra: 3000 });
+
+  it('takes a folder of repeats on each side: intervals, verdicts and the change with its interval', async () => {
+    const r = await capture(() => diffCommand([base, agent, '--json', '--top', '0']));
+    const report = JSON.parse(r.out) as Report;
+    expect(report.repeats).toEqual({ baseline: 5, run: 5 });
+    expect(report.changeInterval!.low).toBeLessThan(report.change);
+    expect(report.changeInterval!.high).toBeGreaterThan(report.change);
+    expect(report.changeInterval!.low).toBeGreaterThan(0);
+    const added = report.functions.find((f) => f.name === 'newFn')!;
+    expect(added.significant).toBe(true);
+    expect(added.interval!.low).toBeGreaterThan(0);
+    for (const f of report.functions) {
+      expect(f.interval!.low).toBeLessThanOrEqual(f.delta.self + 1e-6);
+      expect(f.interval!.high).toBeGreaterThanOrEqual(f.delta.self - 1e-6);
+    }
+    const text = await capture(() => diffCommand([base, agent]));
+    expect(text.out).toMatch(/repeats: 5 baseline, 5 run; the change is \+[\d.]+% to \+[\d.]+% at 95% confidence/);
+  });
+
+  it('fails a --fail-above gate only when the whole interval is over it', async () => {
+    const report = JSON.parse((await capture(() => diffCommand([base, agent, '--json']))).out) as Report;
+    const low = report.changeInterval!.low * 100;
+    const point = report.change * 100;
+    expect(point).toBeGreaterThan(low);
+    const between = (low + point) / 2; // the point estimate is over it, the interval is not all over it
+    expect((await captureFailure(() => diffCommand([base, agent, '--fail-above', String(between)]))).code).toBe(0);
+    const failed = await captureFailure(() => diffCommand([base, agent, '--fail-above', String(low / 2)]));
+    expect(failed.code).toBe(2);
+    expect(failed.err).toContain('at 95% confidence');
+  });
+
+  it('with one profile a side, the output has no repeats', async () => {
+    const one = JSON.parse(
+      (await capture(() => diffCommand([join(base, 'run-1.folded'), join(agent, 'run-1.folded'), '--json']))).out,
+    ) as Report;
+    expect(one.repeats).toBeUndefined();
+    expect(one.functions.every((f) => f.interval === undefined && f.significant === undefined)).toBe(true);
+  });
+
+  it('names a folder of mixed kinds', async () => {
+    const mixed = variant('mixed', 3, 2);
+    writeFileSync(join(mixed, 'other.cpuprofile'), '{}');
+    const r = await captureFailure(() => diffCommand([base, mixed]));
+    expect(r.error?.message).toMatch(/mixed holds profiles of several kinds \(\.cpuprofile, \.folded\)/);
+  });
+});

@@ -1,0 +1,142 @@
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { importProfile } from '../../shared/import/import-profile';
+import { decodeWorkspace } from '../../shared/workspace/workspace-file';
+import { fileSource } from '../../test/support/files';
+import { captureFailure } from './capture';
+import { recordCommand } from './record';
+import { LIMITS } from './record-run';
+
+const dir = mkdtempSync(join(tmpdir(), 'flamelens-record-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+// A small HTTP server; with --agent every request first runs a wrapper's synchronous work, as an
+// APM agent's instrumentation does.
+const SERVER = `
+const http = require('node:http');
+function agentWrap(handler) {
+  return function agentWrap(req, res) {
+    let x = 0;
+    for (let i = 0; i < 300000; i++) x += i % 7;
+    res.setHeader('x-agent', String(x));
+    return handler(req, res);
+  };
+}
+let handler = (req, res) => res.end('ok');
+if (process.argv.includes('--agent')) handler = agentWrap(handler);
+if (process.argv.includes('--crash')) handler = () => process.exit(3);
+http.createServer(handler).listen(Number(process.env.PORT), '127.0.0.1');
+`;
+const server = join(dir, 'server.js');
+writeFileSync(server, SERVER);
+
+describe('flamelens record', () => {
+  it('records a baseline and an agent-like wrapper: timed runs, profiles, an overhead interval above 0', async () => {
+    const out = join(dir, 'study');
+    const r = await captureFailure(() =>
+      recordCommand([
+        '--out',
+        out,
+        '--repeat',
+        '3',
+        '--requests',
+        '2000',
+        '--variant',
+        `baseline=node ${server}`,
+        '--variant',
+        `agent=node ${server} --agent`,
+        '--json',
+      ]),
+    );
+    expect(r.error).toBeUndefined();
+    expect(r.code).toBe(0);
+    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as {
+      baseline: string;
+      variants: {
+        name: string;
+        command: string;
+        runs: { seconds: number; requests: number; errors: number; rps: number; latency: { p50: number; p99: number } }[];
+        median: { seconds: number; rps: number };
+        overhead?: { median: number; low: number; high: number };
+        files: string[];
+      }[];
+    };
+    expect(summary.baseline).toBe('baseline');
+    expect(summary.variants.map((v) => v.name)).toEqual(['baseline', 'agent']);
+    for (const v of summary.variants) {
+      expect(v.runs).toHaveLength(3);
+      for (const run of v.runs) {
+        expect(run.requests).toBeGreaterThanOrEqual(2000);
+        expect(run.errors).toBe(0);
+        expect(run.seconds).toBeGreaterThan(0);
+        expect(run.rps).toBeCloseTo(run.requests / run.seconds, 6);
+        expect(run.latency.p99).toBeGreaterThanOrEqual(run.latency.p50);
+      }
+      expect(v.median.seconds).toBeGreaterThan(0);
+    }
+    const agent = summary.variants[1]!;
+    expect(agent.overhead!.low).toBeGreaterThan(0);
+    expect(agent.overhead!.low).toBeLessThanOrEqual(agent.overhead!.median);
+    expect(agent.overhead!.median).toBeLessThanOrEqual(agent.overhead!.high);
+    expect(summary.variants[0]!.overhead).toBeUndefined();
+
+    // the profiled run of the wrapper shows the wrapper
+    const profile = readdirSync(join(out, 'agent')).find((f) => f.endsWith('.cpuprofile'))!;
+    expect(profile).toMatch(/^CPU\..*\.cpuprofile$/);
+    const p = await importProfile(fileSource(join(out, 'agent', profile)));
+    expect(p.frames.name).toContain('agentWrap');
+    expect(readdirSync(join(out, 'agent')).some((f) => /^node_trace\.\d+\.log$/.test(f))).toBe(true);
+    expect(agent.files.some((f) => f.endsWith('.cpuprofile'))).toBe(true);
+
+    // the workspace that opens the whole experiment: both runs, the baseline marked, the figures as its caption
+    const ws = await decodeWorkspace(readFileSync(join(out, 'comparison.flamelens')), 'comparison.flamelens');
+    expect(ws.runs.map((r) => r.title)).toEqual(['baseline', 'agent']);
+    expect(ws.baselineIndex).toBe(0);
+    expect(ws.runs[1]!.profile.frames.name).toContain('agentWrap');
+    expect(ws.annotations.caption).toMatch(/agent: 3 runs, median [\d.]+ s, \d+ req\/s, overhead \+/);
+  }, 120_000);
+
+  it('a server that never listens, one that crashes under load and a missing command each fail alone, named', async () => {
+    const listen = LIMITS.listenMs;
+    LIMITS.listenMs = 2000;
+    try {
+      const out = join(dir, 'failures');
+      const r = await captureFailure(() =>
+        recordCommand([
+          '--out',
+          out,
+          '--repeat',
+          '1',
+          '--requests',
+          '200',
+          '--capture',
+          'none',
+          '--variant',
+          `baseline=node ${server}`,
+          '--variant',
+          `never=node -e "setInterval(() => {}, 1000)"`,
+          '--variant',
+          `crash=node ${server} --crash`,
+          '--variant',
+          'missing=no-such-command-flamelens',
+        ]),
+      );
+      expect(r.code).toBe(1);
+      const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as {
+        variants: { name: string; runs: unknown[]; error?: string }[];
+      };
+      const byName = Object.fromEntries(summary.variants.map((v) => [v.name, v]));
+      expect(byName.baseline!.runs).toHaveLength(1);
+      expect(byName.baseline!.error).toBeUndefined();
+      expect(byName.never!.error).toMatch(/^never: the server did not listen on port \d+ within 2 s/);
+      expect(byName.crash!.error).toMatch(/^crash: the server exited with code 3 under load/);
+      expect(byName.missing!.error).toMatch(/^missing: the server exited with code 127 before it listened.*not found/);
+      for (const v of ['never', 'crash', 'missing']) expect(r.err).toContain(`flamelens: ${v}: `);
+      expect(r.out).toContain('failed: never:');
+    } finally {
+      LIMITS.listenMs = listen;
+    }
+  }, 120_000);
+});

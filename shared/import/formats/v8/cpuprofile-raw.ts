@@ -1,0 +1,216 @@
+/**
+ * Reading a `.cpuprofile` into its raw arrays as the JSON stream hands them over (`readRaw`):
+ * nodes with their frames interned, parent and child links, hit counts, samples and their times.
+ * cpuprofile.ts builds the call tree and weighs the samples from them.
+ */
+import type { FrameTableBuilder } from '../../../model/builders';
+import { MAX_WEIGHT, isTime } from '../../../model/types';
+import { ImportError } from '../../errors';
+import { streamJson } from '../../io/json-stream';
+import { IdMap } from './id-map';
+import { type V8CallFrame, internV8Frame } from './v8-frames';
+
+export type Json = Record<string, unknown>;
+
+export function isObject(v: unknown): v is Json {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** The profile as read, before the call tree is built. */
+export interface Raw {
+  /** modern form: one entry per node, in file order */
+  ids: number[];
+  index: IdMap;
+  frame: number[];
+  /** the node's `parent` id, NaN when the node gives none */
+  parentId: number[];
+  hitCount: number[];
+  /** `children` links: node index → child id */
+  edgeParent: number[];
+  edgeChild: number[];
+  duplicateIds: number;
+  /** legacy form */
+  head?: unknown;
+  samples: number[];
+  timeDeltas: number[];
+  timestamps: number[];
+  startTime?: number;
+  endTime?: number;
+  urls: Set<string>;
+}
+
+export const MICROSECONDS_PER_SECOND = 1e6;
+
+/**
+ * A value as a message shows it: short, and never by walking a container (a 200,000-character
+ * string went whole into a message, and `JSON.stringify` recurses on 100,000 nested arrays).
+ */
+function preview(v: unknown): string {
+  if (Array.isArray(v)) return v.length === 0 ? '[]' : 'an array';
+  if (v !== null && typeof v === 'object') return 'an object';
+  const s = JSON.stringify(v) ?? String(v);
+  return s.length > 40 ? `${s.slice(0, 40)}…` : s;
+}
+
+function emptyRaw(): Raw {
+  return {
+    ids: [],
+    index: new IdMap(),
+    frame: [],
+    parentId: [],
+    hitCount: [],
+    edgeParent: [],
+    edgeChild: [],
+    duplicateIds: 0,
+    samples: [],
+    timeDeltas: [],
+    timestamps: [],
+    urls: new Set(),
+  };
+}
+
+/** A frame met before, under its script id and position (see `RawReader.frameOf`). */
+class KnownFrame {
+  constructor(
+    readonly url: string,
+    readonly name: string,
+    readonly id: number,
+  ) {}
+}
+
+/** Whether a line or column number is one the frame cache can key on. */
+function smallPosition(p: unknown): p is number {
+  return typeof p === 'number' && Number.isInteger(p) && p >= -1 && p < 2 ** 21;
+}
+
+/** Reads the values of a `.cpuprofile` into `Raw` as the JSON stream hands them over. */
+class RawReader {
+  readonly raw = emptyRaw();
+  // Frames by script id and position, then url and name: a profile names a few thousand frames
+  // in each of its nodes, and interning builds a key string each time (a fifth of a big
+  // profile's import). The script id (`"scriptId":"65"`, short) and the position are cheap keys;
+  // url and name, fresh strings of every parsed node, are only compared, never hashed. The
+  // script id only narrows the search: equal url, name and position make the same frame.
+  private readonly frameCache = new Map<unknown, Map<number, KnownFrame[]>>();
+
+  constructor(
+    private readonly file: string,
+    private readonly frames: FrameTableBuilder,
+  ) {}
+
+  /** An element of one of the file's arrays (`key` names the array). */
+  element(key: string, v: unknown, offset: number): void {
+    const raw = this.raw;
+    switch (key) {
+      case 'nodes':
+        return this.readNode(v, offset);
+      case 'samples':
+        return void raw.samples.push(this.number(key, v, offset));
+      case 'timeDeltas':
+        return void raw.timeDeltas.push(this.number(key, v, offset));
+      case 'timestamps':
+        return void raw.timestamps.push(this.number(key, v, offset));
+      case '':
+        throw this.error(offset, 'not a V8 CPU profile: the file is a JSON array (a trace?), expected an object with "nodes"');
+      case 'traceEvents':
+        throw this.error(offset, 'not a V8 CPU profile: this is a trace-event file ("traceEvents")');
+    }
+  }
+
+  /** A value of the top-level object other than the arrays. */
+  value(key: string, v: unknown): void {
+    if (key === 'head') this.raw.head = v;
+    else if (key === 'startTime' && isTime(v)) this.raw.startTime = v;
+    else if (key === 'endTime' && isTime(v)) this.raw.endTime = v;
+  }
+
+  private error(offset: number, message: string): ImportError {
+    return new ImportError({ file: this.file, offset, message });
+  }
+
+  private number(key: string, v: unknown, offset: number): number {
+    if (typeof v === 'number' && Number.isFinite(v)) return v;
+    throw this.error(offset, `"${key}" holds ${preview(v)}, expected a number`);
+  }
+
+  private readNode(v: unknown, offset: number): void {
+    if (!isObject(v) || typeof v.id !== 'number') throw this.error(offset, 'a node in "nodes" has no numeric "id"');
+    const id = v.id;
+    const cf = v.callFrame;
+    if (!isObject(cf)) throw this.error(offset, `node ${id} has no "callFrame" object`);
+    const raw = this.raw;
+    if (raw.index.has(id)) {
+      raw.duplicateIds++;
+      return;
+    }
+    const at = raw.ids.length;
+    raw.index.set(id, at);
+    raw.ids.push(id);
+    raw.frame.push(this.frameOf(cf as V8CallFrame));
+    const parent = v.parent;
+    raw.parentId.push(typeof parent === 'number' ? parent : NaN);
+    const hits = v.hitCount;
+    raw.hitCount.push(typeof hits === 'number' && hits > 0 && hits <= MAX_WEIGHT ? hits : 0);
+    const children = v.children;
+    if (Array.isArray(children)) {
+      for (let i = 0; i < children.length; i++) {
+        const c: unknown = children[i];
+        if (typeof c !== 'number') continue;
+        raw.edgeParent.push(at);
+        raw.edgeChild.push(c);
+      }
+    }
+  }
+
+  private frameOf(cf: V8CallFrame & { scriptId?: unknown }): number {
+    const line = cf.lineNumber;
+    const column = cf.columnNumber;
+    const url = typeof cf.url === 'string' ? cf.url : '';
+    if (!smallPosition(line) || !smallPosition(column)) {
+      if (url !== '') this.raw.urls.add(url);
+      return internV8Frame(this.frames, cf, 0);
+    }
+    const name = typeof cf.functionName === 'string' ? cf.functionName : '';
+    const script = typeof cf.scriptId === 'string' || typeof cf.scriptId === 'number' ? cf.scriptId : '';
+    let byPosition = this.frameCache.get(script);
+    if (byPosition === undefined) this.frameCache.set(script, (byPosition = new Map()));
+    const at = (line + 1) * 2 ** 22 + column + 1;
+    let list = byPosition.get(at);
+    if (list === undefined) byPosition.set(at, (list = []));
+    for (let i = 0; i < list.length; i++) {
+      const f = list[i]!;
+      if (f.url === url && f.name === name) return f.id;
+    }
+    if (url !== '') this.raw.urls.add(url);
+    const id = internV8Frame(this.frames, cf, 0);
+    list.push(new KnownFrame(url, name, id));
+    return id;
+  }
+}
+
+/** Reads the whole file into `Raw`, streaming the big arrays. */
+export async function readRaw(file: string, chunks: AsyncIterable<Uint8Array>, frames: FrameTableBuilder): Promise<Raw> {
+  const reader = new RawReader(file, frames);
+  const result = await streamJson(
+    chunks,
+    {
+      element: (key, v, offset) => reader.element(key, v, offset),
+      // Offsets serve only error messages, which get them from the stream (see `places`).
+      places: false,
+      value: (key, v) => reader.value(key, v),
+    },
+    file,
+  );
+  if (result.truncated) {
+    throw new ImportError({
+      file,
+      offset: result.bytes,
+      message:
+        'the file ends before the profile is complete (cut off while copying?). V8 writes a .cpuprofile whole, ' +
+        'and the end holds the samples and their times, so a cut-off profile would silently lose samples',
+    });
+  }
+  if (result.root !== 'object')
+    throw new ImportError({ file, offset: 0, message: 'not a V8 CPU profile: expected a JSON object with "nodes"' });
+  return reader.raw;
+}
