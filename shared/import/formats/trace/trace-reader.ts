@@ -5,19 +5,7 @@ import { ChromeSamples } from './trace-samples';
 import { AsyncSpans } from './trace-async-spans';
 import { BEGIN, COMPLETE, END, SpanFrames, SyncSpans } from './trace-spans';
 import { StatTable } from './trace-stats';
-
-type Obj = Record<string, unknown>;
-
-function str(v: unknown): string {
-  return typeof v === 'string' ? v : v === undefined || v === null ? '' : String(v);
-}
-
-/** Timestamps are numbers, except in Hermes files: {"ts":"11550183666","tid":"7695",…} */
-function num(v: unknown): number {
-  if (typeof v === 'number') return v;
-  if (typeof v === 'string' && v.trim() !== '') return Number(v);
-  return NaN;
-}
+import { type Obj, num, str } from './trace-values';
 
 const SAMPLE_EVENTS = new Set(['Profile', 'ProfileChunk', 'CpuProfile']);
 
