@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { draftFields } from '../../../shared/annotate/annotations';
-import { useEscapeCloses } from '../app/dialog-escape';
+import { Modal } from '../app/Modal';
 import type { AnnotationsSlice } from '../store/annotations-slice';
 import { useStore } from '../store/store';
 
@@ -18,47 +18,43 @@ function DraftDialog({ draft }: { draft: Draft }) {
   const [onePane, setOnePane] = useState(false);
   const s = useStore.getState();
   const close = () => s.draftStarted(undefined);
-  useEscapeCloses(close);
   return (
-    <div className="modal-backdrop" onClick={close}>
-      <form
-        className="note-dialog"
-        role="dialog"
-        aria-label={draft.kind === 'note' ? 'Add a note' : 'Add a highlight box'}
-        onClick={(e) => e.stopPropagation()}
-        onSubmit={(e) => {
-          e.preventDefault();
-          const text = String(new FormData(e.currentTarget).get('text') ?? '').trim();
-          if (draft.kind === 'note' && !text) return;
-          s.annotationAdded(draftFields(draft, text, onePane));
-          setOnePane(false);
+    <Modal
+      className="note-dialog"
+      label={draft.kind === 'note' ? 'Add a note' : 'Add a highlight box'}
+      onClose={close}
+      onSubmit={(e) => {
+        e.preventDefault();
+        const text = String(new FormData(e.currentTarget).get('text') ?? '').trim();
+        if (draft.kind === 'note' && !text) return;
+        s.annotationAdded(draftFields(draft, text, onePane));
+        setOnePane(false);
+      }}
+    >
+      <h2>{draft.kind === 'note' ? `Note on ${draft.label}` : `Box around ${draft.label}`}</h2>
+      <textarea
+        name="text"
+        aria-label={draft.kind === 'note' ? 'Note text' : 'Box label (optional)'}
+        autoFocus
+        rows={3}
+        placeholder={draft.kind === 'note' ? 'What should the team see here?' : 'Label (optional)'}
+        onKeyDown={(e) => {
+          e.stopPropagation();
+          if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) e.currentTarget.form?.requestSubmit();
         }}
-      >
-        <h2>{draft.kind === 'note' ? `Note on ${draft.label}` : `Box around ${draft.label}`}</h2>
-        <textarea
-          name="text"
-          aria-label={draft.kind === 'note' ? 'Note text' : 'Box label (optional)'}
-          autoFocus
-          rows={3}
-          placeholder={draft.kind === 'note' ? 'What should the team see here?' : 'Label (optional)'}
-          onKeyDown={(e) => {
-            e.stopPropagation();
-            if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) e.currentTarget.form?.requestSubmit();
-          }}
-        />
-        {draft.runId && 'keyPath' in draft.anchor && (
-          <label className="check">
-            <input type="checkbox" checked={onePane} onChange={(e) => setOnePane(e.currentTarget.checked)} />
-            only on {runTitle ?? 'this pane'} (otherwise on every pane that has this frame)
-          </label>
-        )}
-        <div className="dialog-buttons">
-          <button type="button" onClick={close}>
-            Cancel
-          </button>
-          <button type="submit">Add</button>
-        </div>
-      </form>
-    </div>
+      />
+      {draft.runId && 'keyPath' in draft.anchor && (
+        <label className="check">
+          <input type="checkbox" checked={onePane} onChange={(e) => setOnePane(e.currentTarget.checked)} />
+          only on {runTitle ?? 'this pane'} (otherwise on every pane that has this frame)
+        </label>
+      )}
+      <div className="dialog-buttons">
+        <button type="button" onClick={close}>
+          Cancel
+        </button>
+        <button type="submit">Add</button>
+      </div>
+    </Modal>
   );
 }

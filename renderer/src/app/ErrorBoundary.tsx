@@ -1,5 +1,5 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
-import { useEscapeCloses } from './dialog-escape';
+import { Modal } from './Modal';
 
 interface Props {
   /** what failed, as the person knows it: "The pane of baseline", "The export dialog" */
@@ -51,19 +51,11 @@ export class ErrorBoundary extends Component<Props, State> {
     const body = <Failure what={what} error={error} onRetry={retry} onClose={onClose} />;
     if (!dialog) return body;
     return (
-      <div className="modal-backdrop" onClick={onClose}>
-        <div className="failure-dialog" role="dialog" aria-modal="true" aria-label={`${what} failed`} onClick={(e) => e.stopPropagation()}>
-          {body}
-          {onClose && <EscapeCloses close={onClose} />}
-        </div>
-      </div>
+      <Modal className="failure-dialog" label={`${what} failed`} onClose={onClose}>
+        {body}
+      </Modal>
     );
   }
-}
-
-function EscapeCloses({ close }: { close: () => void }) {
-  useEscapeCloses(close);
-  return null;
 }
 
 function Failure({ what, error, onRetry, onClose }: { what: string; error: Error; onRetry(): void; onClose: (() => void) | undefined }) {

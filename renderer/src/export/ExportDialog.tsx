@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import { rankFunctions } from '../../../shared/diff/diff-query';
-import { useEscapeCloses } from '../app/dialog-escape';
 import { host } from '../host/host';
 import { comparedProfile, diffFor, rangeFor } from '../store/derived';
 import { useStore } from '../store/store';
@@ -9,6 +8,7 @@ import { exportFileName } from '../host/file-name';
 import { buildExportInput } from './export-input';
 import { type ExportScale, blobBytes, copyPngToClipboard, rasterizeSvg } from './rasterize';
 import { renderComparisonSvg } from './render-svg';
+import { Modal } from '../app/Modal';
 
 /** The comparison as a picture, rendered from state at the chosen width (not read off the screen). */
 function renderNow(width: number) {
@@ -34,7 +34,6 @@ export function ExportDialog({ onClose }: { onClose(): void }) {
   const [runId, setRunId] = useState(runs.find((r) => r.id !== baselineId)?.id ?? runs[0]?.id ?? '');
   const [status, setStatus] = useState('');
   const run = runs.find((r) => r.id === runId);
-  useEscapeCloses(onClose);
 
   const act = (label: string, fn: () => Promise<string | null | void>) => async () => {
     setStatus(`${label}…`);
@@ -103,80 +102,78 @@ export function ExportDialog({ onClose }: { onClose(): void }) {
     });
 
   return (
-    <div className="modal-backdrop" onClick={onClose}>
-      <div className="export-dialog" role="dialog" aria-label="Export" aria-modal="true" onClick={(e) => e.stopPropagation()}>
-        <header>
-          <h2>Export</h2>
-          <span className="spacer" />
-          <button type="button" aria-label="Close export" onClick={onClose}>
-            ✕
+    <Modal className="export-dialog" label="Export" onClose={onClose}>
+      <header>
+        <h2>Export</h2>
+        <span className="spacer" />
+        <button type="button" aria-label="Close export" onClick={onClose}>
+          ✕
+        </button>
+      </header>
+      <section>
+        <h3>Picture</h3>
+        <p className="muted">
+          All panes with run names, totals, the legend, shares, notes and the date — drawn for export, whatever the window shows.
+        </p>
+        <label>
+          width
+          <input
+            type="number"
+            aria-label="Picture width"
+            min={600}
+            max={6000}
+            step={100}
+            value={width}
+            onChange={(e) => setWidth(Number(e.currentTarget.value) || 1600)}
+          />
+          px
+        </label>
+        <label>
+          scale
+          <select aria-label="PNG scale" value={scale} onChange={(e) => setScale(Number(e.currentTarget.value) as ExportScale)}>
+            <option value={1}>1x</option>
+            <option value={2}>2x</option>
+            <option value={3}>3x</option>
+          </select>
+        </label>
+        <div className="dialog-buttons">
+          <button type="button" onClick={savePng}>
+            Save PNG
           </button>
-        </header>
-        <section>
-          <h3>Picture</h3>
-          <p className="muted">
-            All panes with run names, totals, the legend, shares, notes and the date — drawn for export, whatever the window shows.
-          </p>
-          <label>
-            width
-            <input
-              type="number"
-              aria-label="Picture width"
-              min={600}
-              max={6000}
-              step={100}
-              value={width}
-              onChange={(e) => setWidth(Number(e.currentTarget.value) || 1600)}
-            />
-            px
-          </label>
-          <label>
-            scale
-            <select aria-label="PNG scale" value={scale} onChange={(e) => setScale(Number(e.currentTarget.value) as ExportScale)}>
-              <option value={1}>1x</option>
-              <option value={2}>2x</option>
-              <option value={3}>3x</option>
-            </select>
-          </label>
-          <div className="dialog-buttons">
-            <button type="button" onClick={savePng}>
-              Save PNG
-            </button>
-            <button type="button" onClick={saveSvg}>
-              Save SVG
-            </button>
-            <button type="button" onClick={copyPng}>
-              Copy PNG
-            </button>
-          </div>
-        </section>
-        <section>
-          <h3>Data</h3>
-          <label>
-            run
-            <select aria-label="Run to export" value={runId} onChange={(e) => setRunId(e.currentTarget.value)}>
-              {runs.map((r) => (
-                <option key={r.id} value={r.id}>
-                  {r.title}
-                </option>
-              ))}
-            </select>
-          </label>
-          <div className="dialog-buttons">
-            <button type="button" disabled={!run} onClick={saveFolded}>
-              Folded stacks
-            </button>
-            <button type="button" disabled={!run || run.id === baselineId} onClick={saveDiff('csv')}>
-              Diff table CSV
-            </button>
-            <button type="button" disabled={!run || run.id === baselineId} onClick={saveDiff('md')}>
-              Diff table Markdown
-            </button>
-          </div>
-          <p className="muted">Trace statistics have their own CSV and Markdown export in the Trace statistics view.</p>
-        </section>
-        <footer role="status">{status}</footer>
-      </div>
-    </div>
+          <button type="button" onClick={saveSvg}>
+            Save SVG
+          </button>
+          <button type="button" onClick={copyPng}>
+            Copy PNG
+          </button>
+        </div>
+      </section>
+      <section>
+        <h3>Data</h3>
+        <label>
+          run
+          <select aria-label="Run to export" value={runId} onChange={(e) => setRunId(e.currentTarget.value)}>
+            {runs.map((r) => (
+              <option key={r.id} value={r.id}>
+                {r.title}
+              </option>
+            ))}
+          </select>
+        </label>
+        <div className="dialog-buttons">
+          <button type="button" disabled={!run} onClick={saveFolded}>
+            Folded stacks
+          </button>
+          <button type="button" disabled={!run || run.id === baselineId} onClick={saveDiff('csv')}>
+            Diff table CSV
+          </button>
+          <button type="button" disabled={!run || run.id === baselineId} onClick={saveDiff('md')}>
+            Diff table Markdown
+          </button>
+        </div>
+        <p className="muted">Trace statistics have their own CSV and Markdown export in the Trace statistics view.</p>
+      </section>
+      <footer role="status">{status}</footer>
+    </Modal>
   );
 }

@@ -1,10 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
 import { type Cell, type Heatmap, cellRange, hasCell } from '../../../shared/heatmap/heatmap';
 import type { Profile } from '../../../shared/model/types';
-import { useEscapeCloses } from '../app/dialog-escape';
 import { heatmapFor } from '../store/derived';
 import { useStore } from '../store/store';
 import { heatColor, paintHeatmap } from './paint';
+import { Modal } from '../app/Modal';
 
 const ROW_CHOICES = [25, 50, 100];
 
@@ -40,8 +40,6 @@ function RunHeatmap({ runId, title, profile }: { runId: string; title: string; p
     if (canvasRef.current) paintHeatmap(canvasRef.current, hm, cell, cellH, anchor, hover);
   }, [hm, cell, cellH, anchor, hover]);
 
-  useEscapeCloses(close);
-
   const cellAt = (ev: React.MouseEvent): Cell | null => {
     const r = canvasRef.current!.getBoundingClientRect();
     const column = Math.floor((ev.clientX - r.left) / cell);
@@ -70,81 +68,73 @@ function RunHeatmap({ runId, title, profile }: { runId: string; title: string; p
       ? 'Now click the last cell of the range'
       : 'Drag across cells, or click a start cell and then an end cell';
   return (
-    <div className="modal-backdrop" onClick={close}>
-      <div
-        className="heatmap-dialog"
-        role="dialog"
-        aria-modal="true"
-        aria-label={`Heatmap of ${title}`}
-        onClick={(e) => e.stopPropagation()}
-      >
-        <header>
-          <h2>Heatmap — {title}</h2>
-          <label>
-            rows
-            <select aria-label="Rows per second" value={rows} onChange={(e) => setRows(Number(e.currentTarget.value))}>
-              {ROW_CHOICES.map((r) => (
-                <option key={r}>{r}</option>
-              ))}
-            </select>
-          </label>
-          <label className="check">
-            <input type="checkbox" checked={includeIdle} onChange={(e) => setIncludeIdle(e.currentTarget.checked)} />
-            show idle samples
-          </label>
-          <span className="spacer" />
-          <button type="button" onClick={() => useStore.getState().rangeCleared(runId)}>
-            Clear range
-          </button>
-          <button type="button" aria-label="Close heatmap" onClick={close}>
-            ✕
-          </button>
-        </header>
-        <p className="muted">
-          {hm.sampleCount.toLocaleString('en-US')} samples in {hm.columns} s
-          {hm.idleCount ? `, ${hm.idleCount.toLocaleString('en-US')} idle left out` : ''}
-          {hm.untimedCount ? `, ${hm.untimedCount} without time` : ''}. Each column is one second, time runs up; each cell is{' '}
-          {(1000 / rows).toFixed(0)} ms.
-        </p>
-        <div className="heatmap-scroll">
-          <canvas
-            ref={canvasRef}
-            data-testid="heatmap-canvas"
-            data-cell-width={cell}
-            data-cell-height={cellH}
-            data-start={hm.start}
-            aria-label={`Samples per second and slice of a second in ${title}`}
-            onMouseMove={(e) => setHover(cellAt(e))}
-            onMouseLeave={() => setHover(null)}
-            onMouseDown={(e) => {
-              const c = cellAt(e);
-              if (!c) return;
-              if (anchor) select(anchor, c);
-              else {
-                setAnchor(c);
-                setDragging(true);
-              }
-            }}
-            onMouseUp={(e) => {
-              const c = cellAt(e);
-              setDragging(false);
-              if (dragging && anchor && c && (c.column !== anchor.column || c.row !== anchor.row)) select(anchor, c);
-            }}
-          />
-        </div>
-        <footer>
-          <span role="status">{tip}</span>
-          <span className="spacer" />
-          <span className="scale">
-            0{' '}
-            <span
-              className="scale-bar"
-              style={{ background: `linear-gradient(to right, ${heatColor(0.05)}, ${heatColor(0.5)}, ${heatColor(1)})` }}
-            />{' '}
-            {hm.maxCount} samples per cell
-          </span>
-        </footer>
+    <Modal className="heatmap-dialog" label={`Heatmap of ${title}`} onClose={close}>
+      <header>
+        <h2>Heatmap — {title}</h2>
+        <label>
+          rows
+          <select aria-label="Rows per second" value={rows} onChange={(e) => setRows(Number(e.currentTarget.value))}>
+            {ROW_CHOICES.map((r) => (
+              <option key={r}>{r}</option>
+            ))}
+          </select>
+        </label>
+        <label className="check">
+          <input type="checkbox" checked={includeIdle} onChange={(e) => setIncludeIdle(e.currentTarget.checked)} />
+          show idle samples
+        </label>
+        <span className="spacer" />
+        <button type="button" onClick={() => useStore.getState().rangeCleared(runId)}>
+          Clear range
+        </button>
+        <button type="button" aria-label="Close heatmap" onClick={close}>
+          ✕
+        </button>
+      </header>
+      <p className="muted">
+        {hm.sampleCount.toLocaleString('en-US')} samples in {hm.columns} s
+        {hm.idleCount ? `, ${hm.idleCount.toLocaleString('en-US')} idle left out` : ''}
+        {hm.untimedCount ? `, ${hm.untimedCount} without time` : ''}. Each column is one second, time runs up; each cell is{' '}
+        {(1000 / rows).toFixed(0)} ms.
+      </p>
+      <div className="heatmap-scroll">
+        <canvas
+          ref={canvasRef}
+          data-testid="heatmap-canvas"
+          data-cell-width={cell}
+          data-cell-height={cellH}
+          data-start={hm.start}
+          aria-label={`Samples per second and slice of a second in ${title}`}
+          onMouseMove={(e) => setHover(cellAt(e))}
+          onMouseLeave={() => setHover(null)}
+          onMouseDown={(e) => {
+            const c = cellAt(e);
+            if (!c) return;
+            if (anchor) select(anchor, c);
+            else {
+              setAnchor(c);
+              setDragging(true);
+            }
+          }}
+          onMouseUp={(e) => {
+            const c = cellAt(e);
+            setDragging(false);
+            if (dragging && anchor && c && (c.column !== anchor.column || c.row !== anchor.row)) select(anchor, c);
+          }}
+        />
       </div>
-    </div>
+      <footer>
+        <span role="status">{tip}</span>
+        <span className="spacer" />
+        <span className="scale">
+          0{' '}
+          <span
+            className="scale-bar"
+            style={{ background: `linear-gradient(to right, ${heatColor(0.05)}, ${heatColor(0.5)}, ${heatColor(1)})` }}
+          />{' '}
+          {hm.maxCount} samples per cell
+        </span>
+      </footer>
+    </Modal>
   );
 }
