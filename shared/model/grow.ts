@@ -3,6 +3,10 @@
  * takes its first capacity on the first push, so that the growing code has run before V8
  * optimizes a caller: code that has never run is left out of the optimized code, and the first
  * time it is needed V8 throws the optimized code away and compiles it again.
+ *
+ * Two classes, not one generic over the array type: importers push in their hottest loops, and a
+ * class whose `data` is sometimes an Int32Array and sometimes a Float64Array makes every access
+ * to it polymorphic, which V8 optimizes less well than one that always holds the same type.
  */
 
 export class GrowInt32 {
