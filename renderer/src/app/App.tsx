@@ -19,6 +19,7 @@ import { Toolbar } from './Toolbar';
 import { ViewPanel, ViewTabs } from './ViewTabs';
 import { SandwichView } from '../sandwich/SandwichView';
 import { HeapView } from '../heap/HeapView';
+import { activePaneId, focusPaneBy } from '../comparison/pane-focus';
 
 /** Whether a key press belongs to a text field rather than to the app's shortcuts. */
 function typing(ev: KeyboardEvent): boolean {
@@ -79,6 +80,8 @@ export function App() {
       focusSearch: () => searchRef.current?.focus(),
       showShortcuts: () => setShortcuts(true),
       showView: (v) => useStore.getState().appViewChosen(v),
+      activePaneId,
+      focusPaneBy,
     };
     const offMenu = host.onMenuCommand((cmd) => runCommand(cmd, ctx));
     const offOpen = host.onOpenItems(openChosen);

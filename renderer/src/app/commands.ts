@@ -16,6 +16,10 @@ export interface CommandContext {
   focusSearch(): void;
   showShortcuts(): void;
   showView(view: AppView): void;
+  /** the run of the pane the keyboard is on or the pointer is over */
+  activePaneId(): string | null;
+  /** moves the keyboard to the next or previous pane */
+  focusPaneBy(step: 1 | -1): void;
 }
 
 /** A key press as the table matches it: `mod` is Ctrl, or ⌘ on a Mac. */
@@ -35,7 +39,10 @@ export type CommandId =
   | 'view-sandwich'
   | 'view-heap'
   | 'view-trace-stats'
-  | 'sandwich-hovered';
+  | 'sandwich-hovered'
+  | 'maximize-pane'
+  | 'next-pane'
+  | 'previous-pane';
 
 export interface Command {
   id: CommandId;
@@ -116,6 +123,19 @@ export const COMMANDS: readonly Command[] = [
     matches: (k) => !k.mod && k.key.toLowerCase() === 'i',
     run: () => state().orientationChosen(state().orientation === 'flame' ? 'icicle' : 'flame'),
   },
+  {
+    id: 'maximize-pane',
+    label: 'Maximise the pane (or give every pane its share again)',
+    keys: ['M'],
+    matches: (k) => !k.mod && k.key.toLowerCase() === 'm',
+    // the pane the keyboard or pointer is on; on the maximised pane (or none), every pane again
+    run: (c) => {
+      const id = c.activePaneId();
+      state().paneMaximized(id !== null && id !== state().maximizedRunId ? id : null);
+    },
+  },
+  { id: 'next-pane', label: 'Next pane', keys: [']'], matches: plain(']'), run: (c) => c.focusPaneBy(1) },
+  { id: 'previous-pane', label: 'Previous pane', keys: ['['], matches: plain('['), run: (c) => c.focusPaneBy(-1) },
   { id: 'view-flamegraphs', label: 'Show the flamegraphs', keys: ['1'], matches: plain('1'), run: (c) => c.showView('flamegraphs') },
   {
     id: 'view-sandwich',

@@ -29,7 +29,11 @@ function Breadcrumbs() {
       {focus.map((k, i) => (
         <span key={`${i}:${k}`}>
           <span className="sep">›</span>
-          <button type="button" aria-current={i === focus.length - 1 ? 'location' : undefined} onClick={() => s.pathFocused(focus.slice(0, i + 1))}>
+          <button
+            type="button"
+            aria-current={i === focus.length - 1 ? 'location' : undefined}
+            onClick={() => s.pathFocused(focus.slice(0, i + 1))}
+          >
             {nameOf(k)}
           </button>
         </span>
@@ -76,12 +80,16 @@ export function Comparison() {
   const runs = useStore((s) => s.runs);
   const layout = useStore((s) => s.layout);
   const diffView = useStore((s) => s.diffView);
+  const maximized = useStore((s) => s.maximizedRunId !== null && s.runs.some((r) => r.id === s.maximizedRunId));
   return (
     <main className="comparison">
       <AnnotationBar />
       <Breadcrumbs />
       <div className="comparison-body">
-        <div className={`panes panes-${layout}`} style={{ ['--pane-count' as string]: String(runs.length) }}>
+        <div
+          className={`panes panes-${maximized ? 'rows panes-maximized' : layout}`}
+          style={{ ['--pane-count' as string]: String(runs.length) }}
+        >
           {runs.map((r, i) => (
             <FlamePane key={r.id} run={r} index={i} count={runs.length} />
           ))}

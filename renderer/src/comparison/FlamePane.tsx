@@ -16,9 +16,16 @@ export function FlamePane({ run, index, count }: Props) {
   const baselineId = useStore((s) => s.baselineId);
   const baseline = useStore((s) => s.runs.find((r) => r.id === s.baselineId)?.profile);
   const isBaseline = baselineId === run.id;
+  const size = usePaneSize(run.id);
   return (
-    <section className={`pane pane-is-${run.status}`} role="region" aria-label={`Run ${run.title}`} data-run-id={run.id}>
-      <PaneHeader run={run} index={index} count={count} isBaseline={isBaseline} />
+    <section
+      className={`pane pane-is-${run.status}${size === 'normal' ? '' : ` pane-${size}`}`}
+      role="region"
+      aria-label={`Run ${run.title}`}
+      data-run-id={run.id}
+      tabIndex={0}
+    >
+      <PaneHeader run={run} index={index} count={count} isBaseline={isBaseline} size={size} />
       {/* The header stays outside: a failed pane can still be removed, renamed or moved. */}
       <ErrorBoundary what={`The pane of ${run.title}`} resetKey={run.profile}>
         {run.status === 'loading' && <Loading run={run} />}
@@ -32,6 +39,17 @@ export function FlamePane({ run, index, count }: Props) {
       </ErrorBoundary>
     </section>
   );
+}
+
+export type PaneSize = 'normal' | 'maximized' | 'strip';
+
+/** Whether the pane has its share, fills the comparison, or is a strip beside the one that does. */
+export function usePaneSize(runId: string): PaneSize {
+  return useStore((s) => {
+    const max = s.maximizedRunId;
+    if (max === null || !s.runs.some((r) => r.id === max)) return 'normal';
+    return max === runId ? 'maximized' : 'strip';
+  });
 }
 
 function Loading({ run }: { run: Run }) {

@@ -3,15 +3,17 @@ import { hasTimestamps } from '../../../shared/heatmap/heatmap';
 import { cancelImport } from '../import/open';
 import type { Run } from '../store/runs-slice';
 import { useStore } from '../store/store';
+import type { PaneSize } from './FlamePane';
 
 interface Props {
   run: Run;
   index: number;
   count: number;
   isBaseline: boolean;
+  size: PaneSize;
 }
 
-export function PaneHeader({ run, index, count, isBaseline }: Props) {
+export function PaneHeader({ run, index, count, isBaseline, size }: Props) {
   const [editing, setEditing] = useState(false);
   const s = useStore.getState();
   return (
@@ -33,7 +35,7 @@ export function PaneHeader({ run, index, count, isBaseline }: Props) {
           }}
         />
       ) : (
-        <h2 className="pane-title" title="Double-click to rename" onDoubleClick={() => setEditing(true)}>
+        <h2 className="pane-title" title={`${run.title} (double-click to rename)`} onDoubleClick={() => setEditing(true)}>
           {run.title}
         </h2>
       )}
@@ -52,16 +54,42 @@ export function PaneHeader({ run, index, count, isBaseline }: Props) {
           Heatmap
         </button>
       )}
+      <button
+        type="button"
+        aria-label={size === 'maximized' ? `Restore ${run.title}` : `Maximise ${run.title}`}
+        aria-pressed={size === 'maximized'}
+        title={size === 'maximized' ? 'Give every pane its share again (M)' : 'Maximise this pane; the others shrink to their figures (M)'}
+        onClick={() => s.paneMaximized(size === 'maximized' ? null : run.id)}
+      >
+        {size === 'maximized' ? '⤡' : '⤢'}
+      </button>
       <button type="button" aria-label={`Rename ${run.title}`} title="Rename" onClick={() => setEditing(true)}>
         ✎
       </button>
-      <button type="button" aria-label={`Move ${run.title} earlier`} title="Move earlier" disabled={index === 0} onClick={() => s.runMoved(run.id, -1)}>
+      <button
+        type="button"
+        aria-label={`Move ${run.title} earlier`}
+        title="Move earlier"
+        disabled={index === 0}
+        onClick={() => s.runMoved(run.id, -1)}
+      >
         ◀
       </button>
-      <button type="button" aria-label={`Move ${run.title} later`} title="Move later" disabled={index === count - 1} onClick={() => s.runMoved(run.id, 1)}>
+      <button
+        type="button"
+        aria-label={`Move ${run.title} later`}
+        title="Move later"
+        disabled={index === count - 1}
+        onClick={() => s.runMoved(run.id, 1)}
+      >
         ▶
       </button>
-      <button type="button" aria-label={`Remove ${run.title}`} title="Remove" onClick={() => (run.status === 'loading' ? cancelImport(run.id) : s.runRemoved(run.id))}>
+      <button
+        type="button"
+        aria-label={`Remove ${run.title}`}
+        title="Remove"
+        onClick={() => (run.status === 'loading' ? cancelImport(run.id) : s.runRemoved(run.id))}
+      >
         ✕
       </button>
     </header>

@@ -15,6 +15,8 @@ export interface ViewSlice {
   orientation: Orientation;
   sort: SortMode;
   palette: Palette;
+  /** the run whose pane fills the comparison while the others shrink to their headers and figures */
+  maximizedRunId: string | null;
   pathFocused(keys: string[]): void;
   frameHovered(key: string | null): void;
   focusReset(): void;
@@ -23,6 +25,8 @@ export interface ViewSlice {
   orientationChosen(o: Orientation): void;
   sortChosen(s: SortMode): void;
   paletteChosen(p: Palette): void;
+  /** maximises a run's pane, or (null) gives every pane its share again */
+  paneMaximized(runId: string | null): void;
 }
 
 export const createViewSlice: StateCreator<AppState, [], [], ViewSlice> = (set) => ({
@@ -32,6 +36,7 @@ export const createViewSlice: StateCreator<AppState, [], [], ViewSlice> = (set) 
   orientation: 'flame',
   sort: 'name',
   palette: 'default',
+  maximizedRunId: null,
   pathFocused: (keys) => set({ focus: keys }),
   frameHovered: (hoveredKey) => set({ hoveredKey }),
   focusReset: () => set({ focus: [] }),
@@ -40,4 +45,5 @@ export const createViewSlice: StateCreator<AppState, [], [], ViewSlice> = (set) 
   orientationChosen: (orientation) => set({ orientation }),
   sortChosen: (sort) => set({ sort }),
   paletteChosen: (palette) => set({ palette }),
+  paneMaximized: (maximizedRunId) => set({ maximizedRunId }),
 });

@@ -1,0 +1,88 @@
+import { expect, test } from '@playwright/test';
+import { dropFiles, expectDrawn, pane } from './support';
+
+test.use({ viewport: { width: 1280, height: 800 } });
+
+const RUNS = [
+  'fixtures/samples/baseline/CPU.20261121.233005.6118.0.001.cpuprofile',
+  'fixtures/samples/ddtrace/CPU.20261121.233052.6494.0.001.cpuprofile',
+  'fixtures/samples/ddtrace/Heap.20261121.233100.6609.0.001.heapprofile',
+];
+
+/** Titles whose text is cut to fewer than 10 letters' width while they hold more. */
+async function crushedTitles(page: import('@playwright/test').Page): Promise<string[]> {
+  return page
+    .locator('.pane-title')
+    .evaluateAll((els) =>
+      els
+        .filter((el) => el.scrollWidth > el.clientWidth && el.clientWidth < 10 * 7)
+        .map((el) => `${el.textContent} (${el.clientWidth} of ${el.scrollWidth} px)`),
+    );
+}
+
+test('five runs at 1280×800: names stay legible, [ and ] move between panes, M maximises one while the others keep their figures', async ({
+  page,
+}) => {
+  await page.goto('./');
+  await expectDrawn(pane(page, 'dd-trace.cpuprofile'));
+  await dropFiles(
+    page,
+    RUNS.map((path) => ({ path })),
+  );
+  const panes = page.locator('section.pane');
+  await expect(panes).toHaveCount(5);
+  for (let i = 0; i < 5; i++) await expect(panes.nth(i).locator('g.frame').nth(5)).toBeAttached();
+
+  expect(await crushedTitles(page)).toEqual([]);
+  await page.keyboard.press('l'); // columns: five panes of 250 px
+  await expect(page.locator('.panes-columns')).toBeVisible();
+  expect(await crushedTitles(page)).toEqual([]);
+  // a long name is there in full as the title's tooltip
+  const title = await panes.nth(2).locator('.pane-title').textContent();
+  await expect(panes.nth(2).locator('.pane-title')).toHaveAttribute(
+    'title',
+    new RegExp(`^${title!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`),
+  );
+  await page.keyboard.press('l');
+
+  // ] and [ move the keyboard from pane to pane
+  await page.locator('body').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press(']');
+  await expect(panes.nth(0)).toBeFocused();
+  await page.keyboard.press(']');
+  await page.keyboard.press(']');
+  await expect(panes.nth(2)).toBeFocused();
+  await page.keyboard.press('[');
+  await expect(panes.nth(1)).toBeFocused();
+
+  // M: the pane in focus takes the height; the others are strips with their figures
+  const big = panes.nth(1);
+  const shareHeight = await big.locator('.pane-chart').evaluate((el) => el.clientHeight);
+  await page.keyboard.press('m');
+  await expect(big.getByRole('button', { name: /^Restore / })).toBeVisible();
+  await page.screenshot({ path: 'test-results/panes-maximised.png' });
+  const chartHeight = await big.locator('.pane-chart').evaluate((el) => el.clientHeight);
+  expect(chartHeight).toBeGreaterThan(3 * shareHeight);
+  for (const i of [0, 2, 3, 4]) {
+    await expect(panes.nth(i).locator('.pane-chart')).toBeHidden();
+    await expect(panes.nth(i).locator('.pane-header')).toBeInViewport();
+    await expect(panes.nth(i).locator('.pane-facts')).toBeInViewport();
+  }
+  // the maximised chart draws its frames at the full width
+  await expect(big.locator('g.frame').nth(20)).toBeAttached();
+
+  // M on the maximised pane (or its button) gives every pane its share again
+  await page.keyboard.press('m');
+  for (let i = 0; i < 5; i++) await expect(panes.nth(i).locator('.pane-chart')).toBeVisible();
+  await panes
+    .nth(3)
+    .getByRole('button', { name: /^Maximise / })
+    .click();
+  await expect(panes.nth(0).locator('.pane-chart')).toBeHidden();
+  await panes
+    .nth(3)
+    .getByRole('button', { name: /^Restore / })
+    .click();
+  await expect(panes.nth(0).locator('.pane-chart')).toBeVisible();
+  await page.screenshot({ path: 'test-results/panes-five.png' });
+});
