@@ -94,7 +94,7 @@ test('notes survive a reload, and undo and redo work', async ({ page }) => {
   await annotate(page);
   const agent = pane(page, 'dd-trace.cpuprofile');
   await page.keyboard.press('Control+z');
-  await expect(agent.getByRole('note')).toHaveCount(0);
+  await expect(agent.getByRole('note', { name: /^Note: / })).toHaveCount(0);
   await page.keyboard.press('Control+Shift+z');
   await expect(agent.getByRole('note', { name: `Note: ${NOTE}` })).toBeVisible();
   await page.waitForTimeout(2500); // autosave runs a moment after a change
@@ -117,7 +117,7 @@ test('highlight boxes are drawn, moved and deleted', async ({ page }) => {
   const label = base.getByRole('note', { name: 'Note: idle: lightly loaded' });
   await expect(label).toBeVisible();
   // An area belongs to the pane it was drawn on.
-  await expect(pane(page, 'dd-trace.cpuprofile').getByRole('note')).toHaveCount(0);
+  await expect(pane(page, 'dd-trace.cpuprofile').getByRole('note', { name: /^Note: / })).toHaveCount(0);
   const before = (await label.boundingBox())!;
   await page.mouse.move(before.x + 10, before.y + 5);
   await page.mouse.down();

@@ -40,7 +40,7 @@ test('a click in one pane focuses the same call path in every pane', async ({ pa
   await expect(crumbs.locator('[aria-current="location"]')).toHaveText(target!);
   // The other pane now draws that frame across its full width, or says it lacks the path.
   const agentFrame = agent.locator(`g.frame[name="${target}"]`).first();
-  const lacks = agent.getByRole('note');
+  const lacks = agent.getByRole('note').filter({ hasText: 'does not have the full focused path' });
   await expect(agentFrame.or(lacks)).toBeVisible();
   if (await agentFrame.isVisible()) {
     const width = Number(await agentFrame.getAttribute('width'));

@@ -4,6 +4,7 @@
  */
 import type { Normalize } from './diff';
 import type { Profile } from '../model/types';
+import { idleNodes } from '../heatmap/heatmap';
 
 /** Sampling intervals further apart than this ratio are worth a word. */
 const INTERVAL_RATIO = 1.1;
@@ -23,9 +24,57 @@ function duration(p: Profile): number | undefined {
   return s !== undefined && e !== undefined && e > s ? e - s : undefined;
 }
 
+/** The change in a run's heaviest function that its samples should be able to show. */
+const DETECT = 0.05;
+/** two-sided 95% */
+const Z = 1.96;
+
+/** Samples whose leaf is each function (by frame key), idle left out. */
+export function selfSamples(p: Profile): Map<string, number> {
+  const counts = new Map<string, number>();
+  const s = p.samples;
+  if (!s) return counts;
+  const idle = idleNodes(p);
+  const byNode = new Float64Array(p.tree.length);
+  for (let i = 0; i < s.length; i++) byNode[s.node[i]!]!++;
+  for (let n = 1; n < byNode.length; n++) {
+    if (byNode[n] === 0 || idle[n]) continue;
+    const key = p.frames.key[p.tree.frame[n]!]!;
+    counts.set(key, (counts.get(key) ?? 0) + byNode[n]!);
+  }
+  return counts;
+}
+
+/**
+ * The smallest relative change in the baseline's heaviest function that sampling noise lets the
+ * two runs show (95%, its sample counts taken as Poisson): 1.96·√(1/a + 1/b). Undefined when
+ * either run has no samples, or the function is not in the run.
+ */
+export function detectableChange(baseline: Profile, run: Profile): { name: string; a: number; b: number; change: number } | undefined {
+  if (!baseline.samples || !run.samples) return undefined;
+  let top: string | undefined;
+  let a = 0;
+  for (const [key, n] of selfSamples(baseline)) if (n > a) [top, a] = [key, n];
+  const b = top === undefined ? 0 : (selfSamples(run).get(top) ?? 0);
+  if (top === undefined || b === 0) return undefined;
+  const frame = baseline.frames.key.indexOf(top);
+  return { name: baseline.frames.name[frame]!, a, b, change: Z * Math.sqrt(1 / a + 1 / b) };
+}
+
+const versionsOf = (p: Profile) => {
+  const r = p.meta.runtime;
+  return r?.node ? `Node.js ${r.node}` : r?.v8 ? `V8 ${r.v8}` : undefined;
+};
+
 /** One sentence for each way `run` and `baseline` do not compare, none when they do. */
 export function comparability(baseline: Profile, run: Profile, normalize: Normalize): string[] {
   const out: string[] = [];
+  const va = versionsOf(baseline);
+  const vb = versionsOf(run);
+  if (va && vb && va !== vb)
+    out.push(
+      `the runs ran on different runtimes (${va} and ${vb}): V8 compiles and optimizes differently, so part of any change may be the runtime's`,
+    );
   const a = baseline.meta.sampleInterval;
   const b = run.meta.sampleInterval;
   if (a && b && apart(a, b, INTERVAL_RATIO))
@@ -51,5 +100,11 @@ export function comparability(baseline: Profile, run: Profile, normalize: Normal
         `the runs hold ${na} and ${nb} samples: an absolute comparison assumes the same load; if the loads differed, compare shares (relative)`,
       );
   }
+  const seen = detectableChange(baseline, run);
+  if (seen && seen.change > DETECT)
+    out.push(
+      `the runs are too short to show a ${DETECT * 100}% change: their heaviest function, ${seen.name}, has ${seen.a} and ${seen.b} samples, ` +
+        `so a change in it under ${Math.round(seen.change * 100)}% is sampling noise; record longer or sample more often`,
+    );
   return out;
 }

@@ -229,6 +229,8 @@ export interface RunMeta {
   endTime?: number;
   /** mean sample interval in microseconds, when known */
   sampleInterval?: number;
+  /** the runtime's versions, where the file says (a Node.js trace's `node` metadata event) */
+  runtime?: { node?: string; v8?: string };
   /** for perf script: the event type kept (e.g. `cpu-clock`) and the others seen */
   eventType?: string;
   otherEventTypes?: string[];

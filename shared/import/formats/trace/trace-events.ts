@@ -149,6 +149,7 @@ function traceMeta(r: TraceReader, warnings: string[]): RunMeta {
           : 'trace events',
     processNames: r.processNames,
     threadNames: r.threadNames,
+    ...(r.runtime ? { runtime: r.runtime } : {}),
     warnings,
   };
 }

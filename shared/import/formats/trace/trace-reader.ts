@@ -5,7 +5,7 @@ import { ChromeSamples } from './trace-samples';
 import { AsyncSpans } from './trace-async-spans';
 import { BEGIN, COMPLETE, END, SpanFrames, SyncSpans } from './trace-spans';
 import { StatTable } from './trace-stats';
-import { type Obj, num, str } from './trace-values';
+import { type Obj, num, obj, str } from './trace-values';
 
 const SAMPLE_EVENTS = new Set(['Profile', 'ProfileChunk', 'CpuProfile']);
 
@@ -29,6 +29,8 @@ export class TraceReader {
   minTs = Infinity;
   maxTs = -Infinity;
   nodeProducer = false;
+  /** the runtime's versions from Node's `node` metadata event */
+  runtime: { node?: string; v8?: string } | undefined;
   sawTraceEvents = false;
 
   thread(pid: string, tid: string): number {
@@ -117,7 +119,13 @@ export class TraceReader {
   }
 
   private metadata(e: Obj, name: string): void {
-    if (name === 'node') this.nodeProducer = true;
+    if (name === 'node') {
+      this.nodeProducer = true;
+      // {"ph":"M","name":"node","args":{"process":{"versions":{"node":"20.20.2","v8":"11.3.244.8-node.38",…}}}}
+      const versions = obj(obj(obj(e.args)?.process)?.versions);
+      if (versions && (typeof versions.node === 'string' || typeof versions.v8 === 'string'))
+        this.runtime = { node: str(versions.node) || undefined, v8: str(versions.v8) || undefined };
+    }
     const label = (e.args as Obj | undefined)?.name;
     if (typeof label !== 'string' || label === '') return;
     if (name === 'process_name') this.processNames[str(e.pid)] = label;
