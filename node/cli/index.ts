@@ -3,6 +3,8 @@
  * launch the app. Each command is in the table (`commands.ts`); errors are one line on stderr
  * naming the file and where, exit status 1.
  */
+import { realpathSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { supportedFormatsText } from '../../shared/import/import-profile';
 import { COMMANDS, findCommand } from './commands';
 import { CliError } from './errors';
@@ -56,3 +58,17 @@ export function run(): void {
     process.exitCode = code;
   });
 }
+
+/** Whether this module is the script node was started with (`node out/cli/flamelens.js …`), not imported. */
+function isEntryScript(): boolean {
+  const script = process.argv[1];
+  if (!script) return false;
+  try {
+    return pathToFileURL(realpathSync(script)).href === import.meta.url;
+  } catch {
+    return false;
+  }
+}
+
+// `node out/cli/flamelens.js ARGS` runs the command line as `flamelens ARGS` does.
+if (isEntryScript()) run();
