@@ -49,6 +49,17 @@ export default tseslint.config(
     },
   },
   {
+    // Panes compose notes, the store and the workspace, not the other way round: what both
+    // need lives in the lower folder (annotate/note-surface.ts for what notes need of a drawing).
+    files: ['renderer/src/{annotate,workspace,store,import,host,search}/**/*.{ts,tsx}'],
+    ignores: ['renderer/**/*.test.{ts,tsx}'],
+    rules: forbid(
+      [...nodeBuiltins, 'electron'],
+      ['**/electron/**', 'node:*', '**/comparison/**', '**/export/**'],
+      'Notes, the store, the workspace, import, host and search sit below the panes and exports: move what they share down.',
+    ),
+  },
+  {
     files: ['electron/**/*.ts'],
     rules: forbid([], ['**/renderer/**', 'react', 'react-dom'], 'The Electron side never imports the renderer.'),
   },

@@ -163,7 +163,7 @@ describe('code shape', () => {
         ]),
       ),
     ).toEqual([]);
-    const long = functionLengths('shared/import/io/json-stream.ts');
+    const long = functionLengths('shared/import/io/json-reader.ts');
     expect(Math.max(...long.map((f) => f.lines))).toBeGreaterThan(10);
   });
 });

@@ -9,7 +9,8 @@
  * returns seconds on that same clock (not rebased), so a range picked on the heatmap can be
  * shown next to what other tools say about the same run.
  */
-import { DENSITY_BUCKETS, type Profile, type SampleDensity, type SampleTable } from '../model/types';
+import { DENSITY_BUCKETS, type Profile, type SampleDensity } from '../model/types';
+import { timeBounds } from '../model/sample-time';
 
 export const DEFAULT_ROWS = 50;
 /** A heatmap wider than this (about 28 hours) means the clock is not what it seems. */
@@ -122,18 +123,6 @@ function checkRows(rows: number): number {
   if (!Number.isInteger(rows) || rows < 1 || rows > MAX_ROWS)
     throw new RangeError(`rows must be a whole number from 1 to ${MAX_ROWS}, not ${rows}`);
   return rows;
-}
-
-/** Earliest and latest timestamps in µs (Infinity / -Infinity when none). */
-function timeBounds(s: SampleTable): [number, number] {
-  let lo = Infinity;
-  let hi = -Infinity;
-  for (let i = 0; i < s.length; i++) {
-    const t = s.time[i]!;
-    if (t < lo) lo = t;
-    if (t > hi) hi = t;
-  }
-  return [lo, hi];
 }
 
 /**

@@ -104,3 +104,15 @@ export function hasSampleTimes(s: SampleTable | undefined): s is SampleTable {
   for (let i = 0; i < s.length; i++) if (Number.isNaN(s.time[i]!)) return false;
   return true;
 }
+
+/** Earliest and latest timestamps in µs (Infinity / -Infinity when none). */
+export function timeBounds(s: SampleTable): [number, number] {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (let i = 0; i < s.length; i++) {
+    const t = s.time[i]!;
+    if (t < lo) lo = t;
+    if (t > hi) hi = t;
+  }
+  return [lo, hi];
+}

@@ -1,6 +1,13 @@
 import { useRef, useState } from 'react';
-import { type Annotation, type AnnotationDoc, type Region, annotationsForRun, isKeyAnchor, normalizeRegion } from '../../../shared/annotate/annotations';
-import { type BoxRect, type FlameChart, framePathAt } from '../comparison/flame-chart';
+import {
+  type Annotation,
+  type AnnotationDoc,
+  type Region,
+  annotationsForRun,
+  isKeyAnchor,
+  normalizeRegion,
+} from '../../../shared/annotate/annotations';
+import type { BoxRect, FramePathAt, NoteSurface } from './note-surface';
 import { useStore } from '../store/store';
 
 interface Placed {
@@ -9,7 +16,7 @@ interface Placed {
 }
 
 /** Where each of the pane's annotations goes in the drawing (notes whose frame is not drawn are left out). */
-function place(chart: FlameChart, doc: AnnotationDoc, runId: string, _tick: number): Placed[] {
+function place(chart: NoteSurface, doc: AnnotationDoc, runId: string, _tick: number): Placed[] {
   const items = annotationsForRun(doc, runId);
   const keyed = items.filter((a) => isKeyAnchor(a.anchor));
   const rects = chart.boxes(keyed.map((a) => (a.anchor as { keyPath: string[] }).keyPath));
@@ -30,7 +37,18 @@ function place(chart: FlameChart, doc: AnnotationDoc, runId: string, _tick: numb
  * frames or areas. Double-click a note to edit it; drag a box to move it, or a note onto another
  * frame to pin it there; × deletes.
  */
-export function NotesLayer({ runId, chart, tick }: { runId: string; chart: FlameChart | null; tick: number }) {
+export function NotesLayer({
+  runId,
+  chart,
+  tick,
+  framePathAt,
+}: {
+  runId: string;
+  chart: NoteSurface | null;
+  tick: number;
+  /** where a note dragged onto a frame is pinned */
+  framePathAt: FramePathAt;
+}) {
   const doc = useStore((s) => s.annotationHistory.present);
   const mode = useStore((s) => s.pointerMode);
   const [editing, setEditing] = useState<string | null>(null);
@@ -50,7 +68,12 @@ export function NotesLayer({ runId, chart, tick }: { runId: string; chart: Flame
   };
   const toRegion = (d: NonNullable<typeof drag>): Region => {
     const { width, height } = chart!.size();
-    return normalizeRegion({ x: Math.min(d.x0, d.x1) / width, y: Math.min(d.y0, d.y1) / height, w: Math.abs(d.x1 - d.x0) / width, h: Math.abs(d.y1 - d.y0) / height });
+    return normalizeRegion({
+      x: Math.min(d.x0, d.x1) / width,
+      y: Math.min(d.y0, d.y1) / height,
+      w: Math.abs(d.x1 - d.x0) / width,
+      h: Math.abs(d.y1 - d.y0) / height,
+    });
   };
   return (
     <div
@@ -91,7 +114,11 @@ export function NotesLayer({ runId, chart, tick }: { runId: string; chart: Flame
         const dx = drag?.moving?.id === a.id ? drag.x1 - drag.x0 : 0;
         const dy = drag?.moving?.id === a.id ? drag.y1 - drag.y0 : 0;
         return (
-          <div key={a.id} className={`annotation annotation-${a.kind}`} style={{ left: rect.x + dx, top: rect.y + dy, width: rect.w, height: rect.h }}>
+          <div
+            key={a.id}
+            className={`annotation annotation-${a.kind}`}
+            style={{ left: rect.x + dx, top: rect.y + dy, width: rect.w, height: rect.h }}
+          >
             {(a.kind === 'note' || a.text) && (
               <div
                 className="note-callout"
@@ -124,7 +151,11 @@ export function NotesLayer({ runId, chart, tick }: { runId: string; chart: Flame
                 ) : (
                   <span>{a.text || '(box)'}</span>
                 )}
-                <button type="button" aria-label={`Delete note ${a.text}`} onClick={() => s.annotationChanged({ type: 'deleted', id: a.id })}>
+                <button
+                  type="button"
+                  aria-label={`Delete note ${a.text}`}
+                  onClick={() => s.annotationChanged({ type: 'deleted', id: a.id })}
+                >
                   ×
                 </button>
               </div>
@@ -133,7 +164,15 @@ export function NotesLayer({ runId, chart, tick }: { runId: string; chart: Flame
         );
       })}
       {drag && !drag.moving && (
-        <div className="annotation annotation-box drafting" style={{ left: Math.min(drag.x0, drag.x1), top: Math.min(drag.y0, drag.y1), width: Math.abs(drag.x1 - drag.x0), height: Math.abs(drag.y1 - drag.y0) }} />
+        <div
+          className="annotation annotation-box drafting"
+          style={{
+            left: Math.min(drag.x0, drag.x1),
+            top: Math.min(drag.y0, drag.y1),
+            width: Math.abs(drag.x1 - drag.x0),
+            height: Math.abs(drag.y1 - drag.y0),
+          }}
+        />
       )}
     </div>
   );

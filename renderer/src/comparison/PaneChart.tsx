@@ -10,7 +10,7 @@ import { useStore } from '../store/store';
 import { MATCH_COLOR, frameColor } from './colors';
 import { hasTimestamps } from '../../../shared/heatmap/heatmap';
 import { Timeline } from '../heatmap/Timeline';
-import { FlameChart } from './flame-chart';
+import { FlameChart, framePathAt } from './flame-chart';
 import { NotesLayer } from '../annotate/NotesLayer';
 import { PaneFacts } from './PaneFacts';
 import { fillTooltip } from './Tooltip';
@@ -195,7 +195,7 @@ export function PaneChart({ run, baseline }: { run: Run; baseline: Profile | und
         </div>
       )}
       <div className="pane-chart" ref={chartRef} data-testid="flame-chart">
-        <NotesLayer runId={run.id} chart={chartObj} tick={drawTick} />
+        <NotesLayer runId={run.id} chart={chartObj} tick={drawTick} framePathAt={framePathAt} />
         <div className="tooltip" ref={tipRef} hidden role="tooltip" />
       </div>
     </>

@@ -20,13 +20,7 @@ export interface FlameChartHandlers {
   onContext(path: string[], name: string): void;
 }
 
-/** A box's place in the chart's drawing, in pixels. */
-export interface BoxRect {
-  x: number;
-  y: number;
-  w: number;
-  h: number;
-}
+import type { BoxRect } from '../annotate/note-surface';
 
 /** Key path of a drawn node, root excluded (the ancestors row stands for all the frames it names). */
 export function keyPath(d: FlameNode): string[] {

@@ -7,13 +7,10 @@
 import { type Annotation, isKeyAnchor } from '../../../shared/annotate/annotations';
 import { type ViewNode, findViewNode } from '../../../shared/view/view-tree';
 import { esc, n, textWidth, wrapText } from './svg-text';
+import type { BoxRect } from '../annotate/note-surface';
 
-export interface Rect {
-  x: number;
-  y: number;
-  w: number;
-  h: number;
-}
+/** A place in the picture, in pixels, as a box is placed in a pane. */
+export type Rect = BoxRect;
 
 const NOTE_FONT = 12;
 const NOTE_LINE = 15;

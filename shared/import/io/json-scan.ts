@@ -194,7 +194,7 @@ function indexOfKey(list: Uint8Array[], chunk: Uint8Array, from: number, to: num
  * (`"positionTicks":[{"line":129,"ticks":1},{"line":108,…}]` in nearly every node of a real
  * profile). A `}`,`{` whose next key is plain and not known to begin elements is passed over and
  * its key noted in `passed`: the guess then holds only if no guessed element begins with such a
- * key, which the reader checks on the parsed values (`firstKeyPassed`). Keys only make guesses
+ * key, which `confirms` checks on the parsed values. Keys only make guesses
  * better or worse, never wrong ones pass: a guess is always checked.
  */
 export class ElementKeys {
@@ -237,13 +237,33 @@ export class ElementKeys {
     }
     return false;
   }
+
+  /**
+   * Whether the parsed values of a guessed run are what it should hold: objects none of which
+   * begins with a key passed over. One that does is an element the guess took for a nested
+   * object: its key is learnt as one that begins elements.
+   */
+  confirms(values: unknown[] | undefined): boolean {
+    if (values === undefined) return false;
+    for (const v of values) {
+      if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
+      if (this.passed.length > 0 && firstKeyPassed(v, this.passed)) {
+        for (const k in v) {
+          this.learn(k);
+          break;
+        }
+        return false;
+      }
+    }
+    return true;
+  }
 }
 
 /**
  * Whether `v` (an object) may begin with one of the `passed` keys: its first key is one of them,
  * or may not be its first in the text (V8 lists integer-like keys first).
  */
-export function firstKeyPassed(v: object, passed: string[]): boolean {
+function firstKeyPassed(v: object, passed: string[]): boolean {
   for (const k in v) {
     const c = k.charCodeAt(0);
     return (c >= 0x30 && c <= 0x39) || passed.includes(k);

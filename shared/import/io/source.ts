@@ -170,6 +170,32 @@ function counting(stream: ReadableStream<Uint8Array>, size: number | undefined, 
   );
 }
 
+/** The text's encoding from its first four bytes: a byte-order mark, or UTF-16's zero bytes. */
+function encodingOf(b: Uint8Array): OpenedSource['encoding'] {
+  if (b[0] === 0xff && b[1] === 0xfe) return 'utf-16le';
+  if (b[0] === 0xfe && b[1] === 0xff) return 'utf-16be';
+  if (b.length >= 4 && b[0] !== 0 && b[1] === 0 && b[2] !== 0 && b[3] === 0) return 'utf-16le';
+  if (b.length >= 4 && b[0] === 0 && b[1] !== 0 && b[2] === 0 && b[3] !== 0) return 'utf-16be';
+  return 'utf-8';
+}
+
+/** Drops a UTF-8 byte-order mark from the first chunks, in place. */
+function dropByteOrderMark(chunks: Uint8Array[]): void {
+  const bom = concat(chunks, 3);
+  if (bom.length !== 3 || bom[0] !== 0xef || bom[1] !== 0xbb || bom[2] !== 0xbf) return;
+  let skip = 3;
+  while (skip > 0 && chunks.length > 0) {
+    const c = chunks[0]!;
+    if (c.length <= skip) {
+      skip -= c.length;
+      chunks.shift();
+    } else {
+      chunks[0] = c.subarray(skip);
+      skip = 0;
+    }
+  }
+}
+
 /**
  * `OpenedSource.readInto` over a source that reads synchronously (`open`): the chunks the stream
  * already gave (`buffered`, the first `consumed` bytes of the file), then the file from there;
@@ -233,12 +259,7 @@ export async function openSource(src: ByteSource, opts: OpenOptions = {}): Promi
     reader = unzipped.getReader();
     first = await readAtLeast(reader, 4);
   }
-  const b = concat(first.chunks, 4);
-  let encoding: OpenedSource['encoding'] = 'utf-8';
-  if (b[0] === 0xff && b[1] === 0xfe) encoding = 'utf-16le';
-  else if (b[0] === 0xfe && b[1] === 0xff) encoding = 'utf-16be';
-  else if (b.length >= 4 && b[0] !== 0 && b[1] === 0 && b[2] !== 0 && b[3] === 0) encoding = 'utf-16le';
-  else if (b.length >= 4 && b[0] === 0 && b[1] !== 0 && b[2] === 0 && b[3] !== 0) encoding = 'utf-16be';
+  const encoding = encodingOf(concat(first.chunks, 4));
 
   if (encoding !== 'utf-8') {
     // Re-encode so that every parser only ever sees UTF-8 bytes.
@@ -248,21 +269,7 @@ export async function openSource(src: ByteSource, opts: OpenOptions = {}): Promi
     reader = utf8.getReader();
     first = await readAtLeast(reader, 3);
   }
-  // Drop a UTF-8 byte-order mark.
-  const bom = concat(first.chunks, 3);
-  if (bom.length === 3 && bom[0] === 0xef && bom[1] === 0xbb && bom[2] === 0xbf) {
-    let skip = 3;
-    while (skip > 0 && first.chunks.length > 0) {
-      const c = first.chunks[0]!;
-      if (c.length <= skip) {
-        skip -= c.length;
-        first.chunks.shift();
-      } else {
-        first.chunks[0] = c.subarray(skip);
-        skip = 0;
-      }
-    }
-  }
+  dropByteOrderMark(first.chunks);
   // (what the head needs, and no more: a reader that goes on synchronously reads the rest)
   const have = first.chunks.reduce((n, c) => n + c.length, 0);
   const more = first.done || have >= HEAD_BYTES ? { chunks: [], bytes: 0, done: first.done } : await readAtLeast(reader, HEAD_BYTES - have);

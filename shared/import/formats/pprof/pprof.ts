@@ -178,84 +178,91 @@ function truncatedAt(bytes: Uint8Array): number {
   return -1;
 }
 
-async function parse(ctx: ImportContext): Promise<Profile> {
-  const bytes = await collect(ctx.source.chunks(), ctx.file);
+/** The message, checked for a cut-off end first (see `truncatedAt`). */
+function decodeProfile(bytes: Uint8Array, file: string): PprofProfile {
   const cut = truncatedAt(bytes);
   if (cut >= 0)
     throw new ImportError({
-      file: ctx.file,
+      file,
       offset: cut,
       message: `the pprof data ends inside a field that starts here (${bytes.length} bytes in all): the file is cut off or damaged`,
     });
-  let prof: PprofProfile;
   try {
-    prof = PprofProfile.decode(bytes);
+    return PprofProfile.decode(bytes);
   } catch (e) {
-    throw new ImportError({ file: ctx.file, message: `not a readable pprof protocol buffer (${(e as Error).message})` });
+    throw new ImportError({ file, message: `not a readable pprof protocol buffer (${(e as Error).message})` });
   }
-  const strings = prof.stringTable.strings;
-  const str = (i: Numeric | undefined): string => strings[num(i)] ?? '';
-  const types = prof.sampleType.map((t) => ({ type: str(t.type), unit: str(t.unit) }));
-  // Index 0 is always '', so a real profile has at least its sample type names besides.
-  if (types.length === 0 || strings.length <= 1)
-    throw new ImportError({ file: ctx.file, message: 'not a pprof profile: it declares no sample types or has no string table' });
-  const choice = chooseValue(types, str(prof.defaultSampleType));
-  const chosen = types[choice.index]!;
+}
 
-  const frames = new FrameTableBuilder();
-  const tree = new CallTreeBuilder();
-  const warnings: string[] = [];
-  const functions = new Map<number, PprofProfile['function'][number]>();
-  for (const f of prof.function) functions.set(num(f.id), f);
-  const mappings = new Map<number, string>();
-  for (const m of prof.mapping) mappings.set(num(m.id), str(m.filename));
-  const locations = new Map<number, PprofProfile['location'][number]>();
-  for (const l of prof.location) locations.set(num(l.id), l);
+type StringOf = (i: Numeric | undefined) => string;
 
-  /** Frame ids of a location, innermost inlined frame first. */
-  const byLocation = new Map<number, number[]>();
-  const locationFrames = (id: number): number[] => {
-    const known = byLocation.get(id);
+/** The frames of the profile's locations, each interned once. */
+class LocationFrames {
+  private readonly functions = new Map<number, PprofProfile['function'][number]>();
+  private readonly mappings = new Map<number, string>();
+  private readonly locations = new Map<number, PprofProfile['location'][number]>();
+  /** frame ids of a location, innermost inlined frame first */
+  private readonly byLocation = new Map<number, number[]>();
+
+  constructor(
+    prof: PprofProfile,
+    private readonly str: StringOf,
+    private readonly frames: FrameTableBuilder,
+  ) {
+    for (const f of prof.function) this.functions.set(num(f.id), f);
+    for (const m of prof.mapping) this.mappings.set(num(m.id), str(m.filename));
+    for (const l of prof.location) this.locations.set(num(l.id), l);
+  }
+
+  of(id: number): number[] {
+    const known = this.byLocation.get(id);
     if (known) return known;
-    const loc = locations.get(id);
-    const ids: number[] = [];
-    if (!loc) {
-      ids.push(frames.intern({ name: `(unknown location ${id})`, tier: Tier.Unknown, category: Category.Other }));
-    } else if (loc.line.length === 0) {
-      // Not symbolized: an address in a mapped binary.
-      const dso = mappings.get(num(loc.mappingId)) ?? '';
-      const name = `0x${(typeof loc.address === 'bigint' ? loc.address : BigInt(loc.address)).toString(16)}`;
-      // A native addon under node_modules is its package's code; other binaries are native.
-      const category = dso === '' ? Category.Other : /node_modules[\\/]/.test(dso) ? Category.Dependency : Category.Native;
-      ids.push(frames.intern({ name, file: dso, dso, tier: Tier.Unknown, category }));
-    } else {
-      for (const line of loc.line) {
-        const fn = functions.get(num(line.functionId));
-        let name = fn ? str(fn.name) || str(fn.systemName) : '';
-        const file = fn ? str(fn.filename) : '';
-        let lineNo = num(line.line);
-        let column = num(line.column);
-        // @datadog/pprof's `columnNumbers: 'pack'` puts the column in the high 32 bits of `line`.
-        if (lineNo >= 2 ** 32) {
-          column = Math.floor(lineNo / 2 ** 32);
-          lineNo %= 2 ** 32;
-        }
-        const anon = DD_ANONYMOUS.exec(name);
-        if (anon) {
-          name = '';
-          if (lineNo === 0) lineNo = Number(anon[1]);
-          if (column === 0 && anon[2]) column = Number(anon[2]);
-        }
-        const input: FrameInput = { name, file, line: lineNo, column, tier: Tier.Unknown };
-        const special = Object.hasOwn(SPECIAL_CATEGORY, name) ? SPECIAL_CATEGORY[name] : undefined;
-        if (special !== undefined && file === '') input.category = special;
-        ids.push(frames.intern(input));
-      }
-    }
-    byLocation.set(id, ids);
+    const loc = this.locations.get(id);
+    const ids = !loc
+      ? [this.frames.intern({ name: `(unknown location ${id})`, tier: Tier.Unknown, category: Category.Other })]
+      : loc.line.length === 0
+        ? [this.address(loc)]
+        : loc.line.map((line) => this.frames.intern(this.lineFrame(line)));
+    this.byLocation.set(id, ids);
     return ids;
-  };
+  }
 
+  /** A location not symbolized: an address in a mapped binary. */
+  private address(loc: PprofProfile['location'][number]): number {
+    const dso = this.mappings.get(num(loc.mappingId)) ?? '';
+    const name = `0x${(typeof loc.address === 'bigint' ? loc.address : BigInt(loc.address)).toString(16)}`;
+    // A native addon under node_modules is its package's code; other binaries are native.
+    const category = dso === '' ? Category.Other : /node_modules[\\/]/.test(dso) ? Category.Dependency : Category.Native;
+    return this.frames.intern({ name, file: dso, dso, tier: Tier.Unknown, category });
+  }
+
+  private lineFrame(line: PprofProfile['location'][number]['line'][number]): FrameInput {
+    const { str } = this;
+    const fn = this.functions.get(num(line.functionId));
+    let name = fn ? str(fn.name) || str(fn.systemName) : '';
+    const file = fn ? str(fn.filename) : '';
+    let lineNo = num(line.line);
+    let column = num(line.column);
+    // @datadog/pprof's `columnNumbers: 'pack'` puts the column in the high 32 bits of `line`.
+    if (lineNo >= 2 ** 32) {
+      column = Math.floor(lineNo / 2 ** 32);
+      lineNo %= 2 ** 32;
+    }
+    const anon = DD_ANONYMOUS.exec(name);
+    if (anon) {
+      name = '';
+      if (lineNo === 0) lineNo = Number(anon[1]);
+      if (column === 0 && anon[2]) column = Number(anon[2]);
+    }
+    const input: FrameInput = { name, file, line: lineNo, column, tier: Tier.Unknown };
+    const special = Object.hasOwn(SPECIAL_CATEGORY, name) ? SPECIAL_CATEGORY[name] : undefined;
+    if (special !== undefined && file === '') input.category = special;
+    return input;
+  }
+}
+
+/** Adds every sample's stack with its chosen value; counts the values left out. */
+function addSamples(prof: PprofProfile, choice: Choice, locations: LocationFrames, frames: FrameTableBuilder, tree: CallTreeBuilder) {
   const stack: number[] = [];
   let negative = 0;
   let tooLarge = 0;
@@ -272,21 +279,26 @@ async function parse(ctx: ImportContext): Promise<Profile> {
     }
     stack.length = 0;
     for (let i = s.locationId.length - 1; i >= 0; i--) {
-      const ids = locationFrames(num(s.locationId[i]));
+      const ids = locations.of(num(s.locationId[i]));
       for (let k = ids.length - 1; k >= 0; k--) stack.push(ids[k]!);
     }
     if (stack.length === 0) stack.push(frames.intern({ name: '(no stack)', tier: Tier.Unknown, category: Category.Other }));
     tree.addStack(stack, v);
   }
-  if (tree.nodeCount === 1)
-    throw new ImportError({ file: ctx.file, message: `the profile has no samples with a ${shownType(chosen.type)} value` });
-  if (negative > 0)
-    warnings.push(`${negative} sample(s) with a negative ${shownType(chosen.type)} value (a difference profile?) were left out`);
-  if (tooLarge > 0) warnings.push(`${tooLarge} sample(s) with a ${shownType(chosen.type)} value past 2^53 were left out`);
+  return { negative, tooLarge };
+}
 
+/** The run's facts: the value shown and the others, its time and sampling period. */
+function pprofMeta(
+  prof: PprofProfile,
+  str: StringOf,
+  types: { type: string; unit: string }[],
+  choice: Choice,
+  warnings: string[],
+): RunMeta {
   const meta: RunMeta = {
     producer: 'pprof',
-    eventType: `${chosen.type}/${chosen.unit}`,
+    eventType: `${types[choice.index]!.type}/${types[choice.index]!.unit}`,
     otherEventTypes: types.filter((_, i) => i !== choice.index).map((t) => `${t.type}/${t.unit}`),
     warnings,
   };
@@ -300,16 +312,30 @@ async function parse(ctx: ImportContext): Promise<Profile> {
   const periodUnit = prof.periodType ? str(prof.periodType.unit) : '';
   if (period > 0 && (periodUnit === 'nanoseconds' || periodUnit === 'microseconds'))
     meta.sampleInterval = periodUnit === 'nanoseconds' ? period / 1000 : period;
+  return meta;
+}
 
-  return finishProfile({
-    name: ctx.file,
-    format: 'pprof',
-    kind: choice.unit === 'bytes' ? 'allocations' : 'sampled',
-    unit: choice.unit,
-    frames,
-    tree,
-    meta,
-  });
+async function parse(ctx: ImportContext): Promise<Profile> {
+  const prof = decodeProfile(await collect(ctx.source.chunks(), ctx.file), ctx.file);
+  const strings = prof.stringTable.strings;
+  const str: StringOf = (i) => strings[num(i)] ?? '';
+  const types = prof.sampleType.map((t) => ({ type: str(t.type), unit: str(t.unit) }));
+  // Index 0 is always '', so a real profile has at least its sample type names besides.
+  if (types.length === 0 || strings.length <= 1)
+    throw new ImportError({ file: ctx.file, message: 'not a pprof profile: it declares no sample types or has no string table' });
+  const choice = chooseValue(types, str(prof.defaultSampleType));
+  const type = shownType(types[choice.index]!.type);
+
+  const frames = new FrameTableBuilder();
+  const tree = new CallTreeBuilder();
+  const { negative, tooLarge } = addSamples(prof, choice, new LocationFrames(prof, str, frames), frames, tree);
+  if (tree.nodeCount === 1) throw new ImportError({ file: ctx.file, message: `the profile has no samples with a ${type} value` });
+  const warnings: string[] = [];
+  if (negative > 0) warnings.push(`${negative} sample(s) with a negative ${type} value (a difference profile?) were left out`);
+  if (tooLarge > 0) warnings.push(`${tooLarge} sample(s) with a ${type} value past 2^53 were left out`);
+  const kind = choice.unit === 'bytes' ? 'allocations' : 'sampled';
+  const meta = pprofMeta(prof, str, types, choice, warnings);
+  return finishProfile({ name: ctx.file, format: 'pprof', kind, unit: choice.unit, frames, tree, meta });
 }
 
 /**

@@ -9,18 +9,7 @@ import { GrowFloat64, GrowInt32 } from '../../../model/grow';
 import { Tier, isTime } from '../../../model/types';
 import type { SampledThread } from './trace-samples';
 import { Interner } from './trace-spans';
-
-type Obj = Record<string, unknown>;
-
-function obj(v: unknown): Obj | undefined {
-  return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined;
-}
-
-function num(v: unknown): number {
-  if (typeof v === 'number') return v;
-  if (typeof v === 'string' && v.trim() !== '') return Number(v);
-  return NaN;
-}
+import { type Obj, num, obj } from './trace-values';
 
 function isDigit(c: number): boolean {
   return c >= 48 && c <= 57;

@@ -14,6 +14,7 @@ import type { CallTreeBuilder, FrameTableBuilder } from '../../../model/builders
 import { GrowFloat64, GrowInt32 } from '../../../model/grow';
 import { Tier, isTime } from '../../../model/types';
 import { type V8CallFrame, internV8Frame } from '../v8/v8-frames';
+import { type Obj, num, obj } from './trace-values';
 
 /** The samples of one thread, ready to be added to a tree. */
 export interface SampledThread {
@@ -33,18 +34,6 @@ export interface SampledThread {
     tree: CallTreeBuilder,
     root?: number,
   ): { start: number; end: number; recordedEnd: number; warnings: string[] };
-}
-
-type Obj = Record<string, unknown>;
-
-function obj(v: unknown): Obj | undefined {
-  return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined;
-}
-
-function num(v: unknown): number {
-  if (typeof v === 'number') return v;
-  if (typeof v === 'string' && v.trim() !== '') return Number(v);
-  return NaN;
 }
 
 const IDLE = new Set(['(idle)', '(program)', '(root)']);

@@ -24,6 +24,7 @@
  */
 import { CallTreeBuilder, FrameTableBuilder, finishProfile } from '../../../model/builders';
 import { MAX_WEIGHT, type Profile, type RunMeta, isTime } from '../../../model/types';
+import { timeBounds } from '../../../model/sample-time';
 import { MICROSECONDS_PER_SECOND, type Raw, isObject, readRaw } from './cpuprofile-raw';
 import { ImportError } from '../../errors';
 import type { Importer } from '../../importer';
@@ -244,13 +245,7 @@ export const cpuprofileImporter: Importer = {
     const p = finishProfile({ name: file, format: 'cpuprofile', kind: 'sampled', unit: 'samples', frames, tree, meta });
     const s = p.samples;
     if (s && s.length > 0) {
-      let lo = Infinity;
-      let hi = -Infinity;
-      for (let i = 0; i < s.length; i++) {
-        const t = s.time[i]!;
-        if (t < lo) lo = t;
-        if (t > hi) hi = t;
-      }
+      const [lo, hi] = timeBounds(s);
       if (lo <= hi) {
         if (legacy) {
           first = first === undefined ? lo : Math.min(first, lo);
