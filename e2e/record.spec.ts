@@ -1,20 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
+import { writeRecordServer } from '../test/support/record-server';
 import { expectDrawn, pane } from './support';
-
-// A small HTTP server; with --agent each request first runs a wrapper's synchronous work.
-const SERVER = `
-const http = require('node:http');
-function agentWrap(handler) {
-  return function agentWrap(req, res) { let x = 0; for (let i = 0; i < 300000; i++) x += i % 7; return handler(req, res); };
-}
-let handler = (req, res) => res.end('ok');
-if (process.argv.includes('--agent')) handler = agentWrap(handler);
-http.createServer(handler).listen(Number(process.env.PORT), '127.0.0.1');
-`;
 
 test('the workspace flamelens record writes opens the experiment: the baseline marked, the wrapper in its pane, the figures as caption', async ({
   page,
@@ -22,8 +12,7 @@ test('the workspace flamelens record writes opens the experiment: the baseline m
   test.setTimeout(120_000);
   const dir = mkdtempSync(join(tmpdir(), 'flamelens-record-e2e-'));
   try {
-    const server = join(dir, 'server.js');
-    writeFileSync(server, SERVER);
+    const server = writeRecordServer(dir);
     const out = join(dir, 'study');
     execFileSync(
       process.execPath,

@@ -7,12 +7,12 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { fixturePath } from '../../test/support/files';
 import { main } from './index';
-import { type Captured, capture } from './capture';
+import { type Captured, capture } from '../../test/support/cli-output';
 
 vi.mock('../server/open', () => ({ openInBrowser: vi.fn() }));
 
 function run(...args: string[]): Promise<Captured> {
-  return capture(() => main(args));
+  return capture((out) => main(args, out));
 }
 
 afterEach(() => vi.restoreAllMocks());

@@ -1,8 +1,29 @@
 /** `flamelens collapse FILE [--weight samples|time|bytes]`: folded stacks on standard output. */
+import { parseArgs } from 'node:util';
 import { collapse } from '../../shared/model/collapse';
 import { hasSampleTimes, sampleTimeSelf } from '../../shared/model/sample-time';
 import type { Profile } from '../../shared/model/types';
+import { type CommandHelp, defineCommand, helpText } from './command';
 import { CliError } from './errors';
+import { type Output, writeText } from './output';
+import { expectRuns, loadRun } from './runs';
+
+export const COLLAPSE_HELP: CommandHelp = {
+  name: 'collapse',
+  synopsis: 'flamelens collapse FILE|THREAD-FILES… [--weight samples|time|bytes] [--event NAME] [--thread PID:TID|NAME|all]',
+  summary: 'print folded stacks ("frame;frame;frame WEIGHT"), one line per distinct stack',
+  details:
+    'Lines are sorted by byte order and weights are integers. The default weight is the number of\n' +
+    'samples for sampled formats, microseconds of self time for trace spans, and bytes for heap\n' +
+    'profiles.\n\n' +
+    '  --weight samples|time|bytes   choose the weight (time: microseconds)\n' +
+    '  --event NAME                  perf script: the event type to keep (default: the first one)\n' +
+    '  --thread PID:TID|NAME|all     files with samples of several threads: the thread to print\n' +
+    '                                (default: the busiest main thread; stderr says which; all:\n' +
+    '                                each thread under a root frame "NAME PID/TID")\n\n' +
+    "THREAD-FILES: a Node.js process's per-thread .cpuprofile files (node --cpu-prof with\n" +
+    'worker_threads), named together or as their folder, are one run: a thread per file.\n',
+};
 
 export type WeightChoice = 'samples' | 'time' | 'bytes';
 
@@ -37,3 +58,21 @@ export function collapseText(p: Profile, choice: WeightChoice | undefined): stri
   const lines = collapse(p, weightsFor(p, choice));
   return lines.length ? `${lines.join('\n')}\n` : '';
 }
+
+async function run(args: string[], out: Output): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { weight: { type: 'string' }, event: { type: 'string' }, thread: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+  });
+  if (values.help) return (out.stdout.write(helpText(COLLAPSE_HELP)), 0);
+  const [r] = expectRuns(positionals, 1, 'collapse', "exactly one FILE (or one process's per-thread .cpuprofile files)");
+  const weight = values.weight as WeightChoice | undefined;
+  if (weight && !['samples', 'time', 'bytes'].includes(weight))
+    throw new CliError(`--weight must be samples, time or bytes, not "${weight}"`);
+  const p = await loadRun(r!, out.stderr, values.event, values.thread);
+  writeText(out.stdout, collapseText(p, weight));
+  return 0;
+}
+
+export const collapseCommand = defineCommand(COLLAPSE_HELP, run);

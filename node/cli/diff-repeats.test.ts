@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BASE_WEIGHT, type Plan, random, repeat } from '../../test/support/repeats';
-import { capture, captureFailure } from './capture';
+import { capture, captureFailure } from '../../test/support/cli-output';
 import { diffCommand } from './diff';
 
 const dir = mkdtempSync(join(tmpdir(), 'flamelens-repeats-'));
@@ -30,7 +30,7 @@ describe('flamelens diff with repeated runs', () => {
   const agent = variant('agent', 2, 5, { factor: Object.fromEntries(BASE_WEIGHT.map((_, i) => [i, 1.1])), extra: 3000 });
 
   it('takes a folder of repeats on each side: intervals, verdicts and the change with its interval', async () => {
-    const r = await capture(() => diffCommand([base, agent, '--json', '--top', '0']));
+    const r = await capture((out) => diffCommand.run([base, agent, '--json', '--top', '0'], out));
     const report = JSON.parse(r.out) as Report;
     expect(report.repeats).toEqual({ baseline: 5, run: 5 });
     expect(report.changeInterval!.low).toBeLessThan(report.change);
@@ -43,25 +43,25 @@ describe('flamelens diff with repeated runs', () => {
       expect(f.interval!.low).toBeLessThanOrEqual(f.delta.self + 1e-6);
       expect(f.interval!.high).toBeGreaterThanOrEqual(f.delta.self - 1e-6);
     }
-    const text = await capture(() => diffCommand([base, agent]));
+    const text = await capture((out) => diffCommand.run([base, agent], out));
     expect(text.out).toMatch(/repeats: 5 baseline, 5 run; the change is \+[\d.]+% to \+[\d.]+% at 95% confidence/);
   });
 
   it('fails a --fail-above gate only when the whole interval is over it', async () => {
-    const report = JSON.parse((await capture(() => diffCommand([base, agent, '--json']))).out) as Report;
+    const report = JSON.parse((await capture((out) => diffCommand.run([base, agent, '--json'], out))).out) as Report;
     const low = report.changeInterval!.low * 100;
     const point = report.change * 100;
     expect(point).toBeGreaterThan(low);
     const between = (low + point) / 2; // the point estimate is over it, the interval is not all over it
-    expect((await captureFailure(() => diffCommand([base, agent, '--fail-above', String(between)]))).code).toBe(0);
-    const failed = await captureFailure(() => diffCommand([base, agent, '--fail-above', String(low / 2)]));
+    expect((await captureFailure((out) => diffCommand.run([base, agent, '--fail-above', String(between)], out))).code).toBe(0);
+    const failed = await captureFailure((out) => diffCommand.run([base, agent, '--fail-above', String(low / 2)], out));
     expect(failed.code).toBe(2);
     expect(failed.err).toContain('at 95% confidence');
   });
 
   it('with one profile a side, the output has no repeats', async () => {
     const one = JSON.parse(
-      (await capture(() => diffCommand([join(base, 'run-1.folded'), join(agent, 'run-1.folded'), '--json']))).out,
+      (await capture((out) => diffCommand.run([join(base, 'run-1.folded'), join(agent, 'run-1.folded'), '--json'], out))).out,
     ) as Report;
     expect(one.repeats).toBeUndefined();
     expect(one.functions.every((f) => f.interval === undefined && f.significant === undefined)).toBe(true);
@@ -70,7 +70,7 @@ describe('flamelens diff with repeated runs', () => {
   it('names a folder of mixed kinds', async () => {
     const mixed = variant('mixed', 3, 2);
     writeFileSync(join(mixed, 'other.cpuprofile'), '{}');
-    const r = await captureFailure(() => diffCommand([base, mixed]));
+    const r = await captureFailure((out) => diffCommand.run([base, mixed], out));
     expect(r.error?.message).toMatch(/mixed holds profiles of several kinds \(\.cpuprofile, \.folded\)/);
   });
 });

@@ -11,9 +11,10 @@ import { meanProfile } from '../../shared/model/mean';
 import type { Profile } from '../../shared/model/types';
 import { busyWeights } from '../../shared/search/busy';
 import { defaultWeighing, weighProfile, weighable } from '../../shared/model/weigh';
-import type { Parsed } from './diff';
+import type { Parsed } from './diff-args';
 import { CliError } from './errors';
 import { loadThread } from './load';
+import type { Sink } from './output';
 import { type RunArg, loadRun } from './runs';
 
 /** The kind of a profile file by its extension, a trailing `.gz` left out. */
@@ -89,11 +90,13 @@ function weighSides(a: Parsed, sides: [Profile[], Profile[]]): [Profile[], Profi
 }
 
 /** The two profiles to compare: each side's, or with repeats on a side, each side's mean, and the statistics across repeats. */
-export async function loadSides(a: Parsed): Promise<{ base: Profile; run: Profile; stats?: RepeatsComparison }> {
+export async function loadSides(a: Parsed, stderr: Sink): Promise<{ base: Profile; run: Profile; stats?: RepeatsComparison }> {
   const repeats = a.sides.map(repeatFiles);
   const loaded = await Promise.all(
     a.sides.map((side, i) =>
-      repeats[i] ? Promise.all(repeats[i].map((f) => loadThread(f, a.event, a.thread))) : loadRun(side, a.event, a.thread).then((p) => [p]),
+      repeats[i]
+        ? Promise.all(repeats[i].map((f) => loadThread(f, stderr, a.event, a.thread)))
+        : loadRun(side, stderr, a.event, a.thread).then((p) => [p]),
     ),
   );
   const [b, r] = weighSides(a, [loaded[0]!, loaded[1]!]);

@@ -9,14 +9,14 @@ import { type RawNode, rawDurations, rawOnStack, readV8Profiles } from '../../te
 import { DIFF_HELP, diffCommand } from './diff';
 import { CliError } from './errors';
 import { load } from './load';
-import { type Captured, capture } from './capture';
+import { type Captured, capture } from '../../test/support/cli-output';
 
 const BASE = fixturePath('samples/baseline/CPU.20261121.233005.6118.0.001.cpuprofile');
 const RUN = fixturePath('samples/ddtrace/CPU.20261121.233052.6494.0.001.cpuprofile');
 const HEAP = fixturePath('samples/baseline/Heap.20261121.233010.6213.0.001.heapprofile');
 
 function run(...args: string[]): Promise<Captured> {
-  return capture(() => diffCommand(args));
+  return capture((out) => diffCommand.run(args, out));
 }
 
 /** The CliError a command line fails with. */

@@ -6,10 +6,10 @@ import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { fixturePath } from '../../test/support/files';
 import { tinySnapshot } from '../../test/support/heapsnapshot';
 import { heapCommand } from './heap';
-import { type Captured, captureFailure } from './capture';
+import { type Captured, captureFailure } from '../../test/support/cli-output';
 
 function run(...args: string[]): Promise<Captured> {
-  return captureFailure(() => heapCommand(args));
+  return captureFailure((out) => heapCommand.run(args, out));
 }
 afterEach(() => vi.restoreAllMocks());
 

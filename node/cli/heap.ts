@@ -8,9 +8,10 @@ import { type HeapSummary, compareClasses, heapSummary, matchRetained } from '..
 import type { HeapGraph } from '../../shared/model/types';
 import { runNames } from '../../shared/runs/run-names';
 import { type FrameMatcher, compileQuery } from '../../shared/search/matcher';
+import { type CommandHelp, defineCommand, helpText } from './command';
 import { CliError } from './errors';
 import { load, stdinOnce } from './load';
-import type { CommandHelp } from './usage';
+import type { Output } from './output';
 
 export const HEAP_HELP: CommandHelp = {
   name: 'heap',
@@ -29,11 +30,6 @@ export const HEAP_HELP: CommandHelp = {
     '                    for two files {"classes":[{"type","name","base","run","delta"}]}, each\n' +
     '                    of base, run, delta {"count","selfSize"}; with --match a "match" field\n',
 };
-
-function help(): string {
-  const h = HEAP_HELP;
-  return `Usage: ${h.synopsis}\n\n${h.summary[0]!.toUpperCase()}${h.summary.slice(1)}.\n\n${h.details}`;
-}
 
 async function loadHeap(path: string): Promise<HeapGraph> {
   const p = await load(path);
@@ -79,7 +75,15 @@ export function summaryText(
   return `${out.join('\n')}\n`;
 }
 
-export async function heapCommand(args: string[]): Promise<number> {
+interface HeapArgs {
+  files: string[];
+  json: boolean;
+  top: number;
+  pattern?: string;
+  matcher?: FrameMatcher;
+}
+
+function parse(args: string[]): HeapArgs | 'help' {
   let parsed;
   try {
     parsed = parseArgs({
@@ -91,49 +95,53 @@ export async function heapCommand(args: string[]): Promise<number> {
     throw new CliError(`${(e as Error).message.replace(/\s*\n\s*/g, ' ')} (see flamelens heap --help)`);
   }
   const { values: v, positionals } = parsed;
-  if (v.help) return (void process.stdout.write(help()), 0);
+  if (v.help) return 'help';
   if (positionals.length < 1 || positionals.length > 2)
     throw new CliError('heap takes one FILE, or two: BASE and RUN (see flamelens heap --help)');
   const top = v.top === undefined ? 20 : Number(v.top);
   if (!Number.isInteger(top) || top < 0 || v.top?.trim() === '')
     throw new CliError(`--top must be a whole number (0 for all), not "${v.top}"`);
-  let matcher: FrameMatcher | undefined;
+  const a: HeapArgs = { files: positionals, json: v.json === true, top };
   if (v.match !== undefined) {
     const q = compileQuery(v.match);
     if (!q) throw new CliError('--match needs a PATTERN');
     if (q.error) throw new CliError(`--match ${v.match}: ${q.error}`);
-    matcher = q.match;
+    a.pattern = v.match;
+    a.matcher = q.match;
   }
   stdinOnce(positionals);
-  const graphs = await Promise.all(positionals.map(loadHeap));
-  const matches = matcher ? graphs.map((g) => ({ pattern: v.match!, ...matchRetained(g, matcher) })) : undefined;
-  if (graphs.length === 1) {
-    const s = heapSummary(graphs[0]!);
-    if (v.json) {
-      const out: Record<string, unknown> = { ...s };
-      if (matches) out.match = matches[0];
-      process.stdout.write(`${JSON.stringify(out)}\n`);
-    } else process.stdout.write(summaryText(positionals[0]!, s, top, matches?.[0]));
-    return 0;
-  }
+  return a;
+}
+
+type Match = { pattern: string; objects: number; retainedSize: number };
+
+/** One snapshot: its summary by class. */
+function summarizeOne(a: HeapArgs, graph: HeapGraph, match: Match | undefined): string {
+  const s = heapSummary(graph);
+  if (!a.json) return summaryText(a.files[0]!, s, a.top, match);
+  const out: Record<string, unknown> = { ...s };
+  if (match) out.match = match;
+  return `${JSON.stringify(out)}\n`;
+}
+
+/** Two snapshots: each class in both, largest change first. */
+function compareTwo(a: HeapArgs, graphs: HeapGraph[], matches: Match[] | undefined): string {
   const [base, run] = graphs.map((g) => heapSummary(g, 0));
   const classes = compareClasses(base!.classes, run!.classes);
-  if (v.json) {
+  const [b, r] = matches ?? [];
+  if (a.json) {
     const out: Record<string, unknown> = { classes };
-    if (matches) {
-      const [b, r] = matches;
+    if (b && r)
       out.match = {
-        pattern: v.match,
-        base: { objects: b!.objects, retainedSize: b!.retainedSize },
-        run: { objects: r!.objects, retainedSize: r!.retainedSize },
-        delta: { retainedSize: r!.retainedSize - b!.retainedSize },
+        pattern: a.pattern,
+        base: { objects: b.objects, retainedSize: b.retainedSize },
+        run: { objects: r.objects, retainedSize: r.retainedSize },
+        delta: { retainedSize: r.retainedSize - b.retainedSize },
       };
-    }
-    process.stdout.write(`${JSON.stringify(out)}\n`);
-    return 0;
+    return `${JSON.stringify(out)}\n`;
   }
-  const [nb, nr] = runNames(positionals);
-  const rows = (top > 0 ? classes.slice(0, top) : classes).map((c) => [
+  const [nb, nr] = runNames(a.files);
+  const rows = (a.top > 0 ? classes.slice(0, a.top) : classes).map((c) => [
     signed(c.delta.selfSize),
     signed(c.delta.count),
     bytes(c.base.selfSize),
@@ -145,13 +153,22 @@ export async function heapCommand(args: string[]): Promise<number> {
     '',
     ...table(['Δ self size', 'Δ count', `${nb} self`, `${nr} self`, 'class'], rows),
   ];
-  if (matches) {
-    const [b, r] = matches;
+  if (b && r)
     out.push(
       '',
-      `"${v.match}" keeps ${bytes(b!.retainedSize)} bytes alive in ${nb} (${bytes(b!.objects)} objects) and ${bytes(r!.retainedSize)} in ${nr} (${bytes(r!.objects)} objects): ${signed(r!.retainedSize - b!.retainedSize)}`,
+      `"${a.pattern}" keeps ${bytes(b.retainedSize)} bytes alive in ${nb} (${bytes(b.objects)} objects) and ${bytes(r.retainedSize)} in ${nr} (${bytes(r.objects)} objects): ${signed(r.retainedSize - b.retainedSize)}`,
     );
-  }
-  process.stdout.write(`${out.join('\n')}\n`);
+  return `${out.join('\n')}\n`;
+}
+
+async function run(args: string[], out: Output): Promise<number> {
+  const a = parse(args);
+  if (a === 'help') return (out.stdout.write(helpText(HEAP_HELP)), 0);
+  const graphs = await Promise.all(a.files.map(loadHeap));
+  const matcher = a.matcher;
+  const matches = matcher ? graphs.map((g) => ({ pattern: a.pattern!, ...matchRetained(g, matcher) })) : undefined;
+  out.stdout.write(graphs.length === 1 ? summarizeOne(a, graphs[0]!, matches?.[0]) : compareTwo(a, graphs, matches));
   return 0;
 }
+
+export const heapCommand = defineCommand(HEAP_HELP, run);

@@ -2,11 +2,11 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fixturePath, readText } from '../../test/support/files';
 import { CliError } from './errors';
 import { HEATMAP_HELP, heatmapCommand } from './heatmap';
-import { type Captured, captureFailure } from './capture';
+import { type Captured, captureFailure } from '../../test/support/cli-output';
 
 /** Runs the command with stdout captured; a thrown error is returned, as `main` would print it. */
 function run(...args: string[]): Promise<Captured> {
-  return captureFailure(() => heatmapCommand(args));
+  return captureFailure((out) => heatmapCommand.run(args, out));
 }
 
 afterEach(() => vi.restoreAllMocks());

@@ -7,12 +7,12 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_ROWS, type Heatmap, hasTimestamps, heatmap, rowOffsetMs } from '../../shared/heatmap/heatmap';
 import type { Profile } from '../../shared/model/types';
-import { writeJson, writeText } from './output';
+import { type CommandHelp, defineCommand, helpText } from './command';
+import { type Output, type Sink, writeJson, writeText } from './output';
 import { CliError } from './errors';
 import { importAt } from './load';
 import { type RunArg, expectRuns, loadRun } from './runs';
 import { fileSource } from './node-source';
-import type { CommandHelp } from './usage';
 
 const MAX_ROWS = 10_000;
 
@@ -35,11 +35,6 @@ export const HEATMAP_HELP: CommandHelp = {
     '                   (default: the busiest main thread; stderr says which)\n',
 };
 
-function help(): string {
-  const h = HEATMAP_HELP;
-  return `Usage: ${h.synopsis}\n\n${h.summary[0]!.toUpperCase()}${h.summary.slice(1)}.\n\n${h.details}`;
-}
-
 /** 0x isolate log preprocessed by `node --prof-process --preprocess`: the 0x file with tick times. */
 const ISOLATE_JSON = /^isolate-.*-v8\.log\.json(\.gz)?$/;
 
@@ -47,9 +42,9 @@ const ISOLATE_JSON = /^isolate-.*-v8\.log\.json(\.gz)?$/;
  * The profile at `path`, with sample times when it has any. A 0x folder is read from its
  * `ticks.json` first, which has no times; its isolate log has them, so that is read instead.
  */
-async function loadTimed(run: RunArg, perfEvent?: string, thread?: string): Promise<Profile> {
+async function loadTimed(run: RunArg, stderr: Sink, perfEvent?: string, thread?: string): Promise<Profile> {
   const path = run.label;
-  const p = await loadRun(run, perfEvent, thread);
+  const p = await loadRun(run, stderr, perfEvent, thread);
   if (hasTimestamps(p) || run.files || !statSync(path).isDirectory()) return p;
   const log = readdirSync(path).find((f) => ISOLATE_JSON.test(f));
   if (!log) return p;
@@ -112,7 +107,7 @@ export function heatmapText(name: string, hm: Heatmap): string {
   return `${out.join('\n')}\n`;
 }
 
-export async function heatmapCommand(args: string[]): Promise<number> {
+async function run(args: string[], out: Output): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
@@ -125,18 +120,15 @@ export async function heatmapCommand(args: string[]): Promise<number> {
       help: { type: 'boolean', short: 'h' },
     },
   });
-  if (values.help) {
-    process.stdout.write(help());
-    return 0;
-  }
-  const [run] = expectRuns(positionals, 1, 'heatmap', "exactly one FILE (or one process's per-thread .cpuprofile files)");
+  if (values.help) return (out.stdout.write(helpText(HEATMAP_HELP)), 0);
+  const [r] = expectRuns(positionals, 1, 'heatmap', "exactly one FILE (or one process's per-thread .cpuprofile files)");
   let rows = DEFAULT_ROWS;
   if (values.rows !== undefined) {
     rows = /^\d+$/.test(values.rows.trim()) ? Number(values.rows) : NaN;
     if (!(rows >= 1 && rows <= MAX_ROWS)) throw new CliError(`--rows must be a whole number from 1 to ${MAX_ROWS}, not "${values.rows}"`);
   }
-  const path = run!.label;
-  const p = await loadTimed(run!, values.event, values.thread);
+  const path = r!.label;
+  const p = await loadTimed(r!, out.stderr, values.event, values.thread);
   if (!hasTimestamps(p))
     throw new CliError(
       `${path} has no sample timestamps; heatmaps need perf script, .cpuprofile, Chrome traces with samples or 0x isolate logs`,
@@ -148,8 +140,9 @@ export async function heatmapCommand(args: string[]): Promise<number> {
     if (e instanceof RangeError) throw new CliError(`${path}: ${e.message.replace(`${p.name}: `, '')}`);
     throw e;
   }
-  if (values.json)
-    writeJson(process.stdout, `${JSON.stringify({ rows: hm.rows, columns: hm.columns, start: hm.start, values: hm.values })}\n`);
-  else writeText(process.stdout, heatmapText(p.name, hm));
+  if (values.json) writeJson(out.stdout, `${JSON.stringify({ rows: hm.rows, columns: hm.columns, start: hm.start, values: hm.values })}\n`);
+  else writeText(out.stdout, heatmapText(p.name, hm));
   return 0;
 }
+
+export const heatmapCommand = defineCommand(HEATMAP_HELP, run);

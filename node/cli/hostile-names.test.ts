@@ -8,12 +8,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { main } from './index';
-import { type Captured, capture } from './capture';
+import { type Captured, capture } from '../../test/support/cli-output';
 
 vi.mock('../server/open', () => ({ openInBrowser: vi.fn() }));
 
 function run(...args: string[]): Promise<Captured> {
-  return capture(() => main(args));
+  return capture((out) => main(args, out));
 }
 afterEach(() => vi.restoreAllMocks());
 

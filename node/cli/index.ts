@@ -1,83 +1,45 @@
 /**
  * The `flamelens` command: headless work on profiles for scripts and CI pipelines, and `open` to
- * launch the app. Errors are one line on stderr naming the file and where; exit status 1.
+ * launch the app. Each command is in the table (`commands.ts`); errors are one line on stderr
+ * naming the file and where, exit status 1.
  */
-import { parseArgs } from 'node:util';
+import { realpathSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { supportedFormatsText } from '../../shared/import/import-profile';
-import { type WeightChoice, collapseText } from './collapse';
-import { writeText } from './output';
+import { COMMANDS, findCommand } from './commands';
 import { CliError } from './errors';
-import { diffCommand } from './diff';
-import { heapCommand } from './heap';
-import { heatmapCommand } from './heatmap';
-import { infoCommand } from './info';
-import { openCommand } from './open';
-import { recordCommand } from './record';
-import { expectRuns, loadRun } from './runs';
-import { statsCommand } from './stats';
-import { COMMANDS, usage } from './usage';
+import { type Output, processOutput, writeText } from './output';
+import { usage } from './usage';
 
-async function collapseCommand(args: string[]): Promise<void> {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: { weight: { type: 'string' }, event: { type: 'string' }, thread: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-  });
-  if (values.help) return void process.stdout.write(usage('collapse'));
-  const [run] = expectRuns(positionals, 1, 'collapse', "exactly one FILE (or one process's per-thread .cpuprofile files)");
-  const weight = values.weight as WeightChoice | undefined;
-  if (weight && !['samples', 'time', 'bytes'].includes(weight))
-    throw new CliError(`--weight must be samples, time or bytes, not "${weight}"`);
-  const p = await loadRun(run!, values.event, values.thread);
-  writeText(process.stdout, collapseText(p, weight));
+const HELP = new Set(['-h', '--help', 'help']);
+const VERSION = new Set(['-v', '--version']);
+
+/** Runs the command line `argv` (the arguments after `flamelens`), writing to `out`; resolves to the exit status. */
+export async function main(argv: string[], out: Output = processOutput()): Promise<number> {
+  const [name, ...rest] = argv;
+  try {
+    if (name === undefined || HELP.has(name)) return (out.stdout.write(usage(rest[0])), 0);
+    if (VERSION.has(name)) return (out.stdout.write(`flamelens ${__FLAMELENS_VERSION__}\n`), 0);
+    const command = findCommand(name);
+    if (!command) throw new CliError(`unknown command "${name}". Commands: ${COMMANDS.map((c) => c.name).join(', ')} (flamelens --help)`);
+    return await command.run(rest, out);
+  } catch (e) {
+    return failed(e, out);
+  }
 }
 
-export async function main(argv: string[]): Promise<number> {
-  const [cmd, ...rest] = argv;
-  try {
-    switch (cmd) {
-      case undefined:
-      case '-h':
-      case '--help':
-      case 'help':
-        process.stdout.write(usage(rest[0]));
-        return 0;
-      case '-v':
-      case '--version':
-        process.stdout.write(`flamelens ${__FLAMELENS_VERSION__}\n`);
-        return 0;
-      case 'collapse':
-        await collapseCommand(rest);
-        return 0;
-      case 'open':
-        return await openCommand(rest);
-      case 'diff':
-        return await diffCommand(rest);
-      case 'heatmap':
-        return await heatmapCommand(rest);
-      case 'info':
-        return await infoCommand(rest);
-      case 'heap':
-        return await heapCommand(rest);
-      case 'stats':
-        return await statsCommand(rest);
-      case 'record':
-        return await recordCommand(rest);
-      default:
-        throw new CliError(`unknown command "${cmd}". Commands: ${COMMANDS.map((c) => c.name).join(', ')} (flamelens --help)`);
-    }
-  } catch (e) {
-    if (e instanceof CliError) {
-      writeText(process.stderr, `flamelens: ${e.message}\n`);
-      return e.status;
-    }
-    if (e instanceof TypeError && (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-      writeText(process.stderr, `flamelens: ${e.message}\n`);
-      return 1;
-    }
-    writeText(process.stderr, `flamelens: unexpected error: ${(e as Error).message}\n`);
+/** What a command threw, as the one line on stderr, and the exit status. */
+function failed(e: unknown, out: Output): number {
+  if (e instanceof CliError) {
+    writeText(out.stderr, `flamelens: ${e.message}\n`);
+    return e.status;
+  }
+  if (e instanceof TypeError && (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+    writeText(out.stderr, `flamelens: ${e.message}\n`);
     return 1;
   }
+  writeText(out.stderr, `flamelens: unexpected error: ${(e as Error).message}\n`);
+  return 1;
 }
 
 export { supportedFormatsText };
@@ -96,3 +58,17 @@ export function run(): void {
     process.exitCode = code;
   });
 }
+
+/** Whether this module is the script node was started with (`node out/cli/flamelens.js …`), not imported. */
+function isEntryScript(): boolean {
+  const script = process.argv[1];
+  if (!script) return false;
+  try {
+    return pathToFileURL(realpathSync(script)).href === import.meta.url;
+  } catch {
+    return false;
+  }
+}
+
+// `node out/cli/flamelens.js ARGS` runs the command line as `flamelens ARGS` does.
+if (isEntryScript()) run();

@@ -2,12 +2,12 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fixturePath } from '../../test/support/files';
 import { readV8Profiles } from '../../test/support/v8-raw';
 import { main } from './index';
-import { type Captured, capture } from './capture';
+import { type Captured, capture } from '../../test/support/cli-output';
 
 vi.mock('../server/open', () => ({ openInBrowser: vi.fn() }));
 
 function run(...args: string[]): Promise<Captured> {
-  return capture(() => main(args));
+  return capture((out) => main(args, out));
 }
 
 afterEach(() => vi.restoreAllMocks());

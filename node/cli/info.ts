@@ -7,11 +7,11 @@ import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import { threadLabel } from '../../shared/model/threads';
 import type { Profile, ThreadInfo } from '../../shared/model/types';
-import { writeJson, writeText } from './output';
+import { type CommandHelp, defineCommand, helpText } from './command';
+import { type Output, writeJson, writeText } from './output';
 import { CliError } from './errors';
 import { load } from './load';
 import { expectRuns, readThreadFiles } from './runs';
-import type { CommandHelp } from './usage';
 
 export const INFO_HELP: CommandHelp = {
   name: 'info',
@@ -26,11 +26,6 @@ export const INFO_HELP: CommandHelp = {
     '                 "threads":[{"pid","tid","name","samples","seconds"}]}\n' +
     '  --event NAME   perf script: the event type to read (default: the first one)\n',
 };
-
-function help(): string {
-  const h = INFO_HELP;
-  return `Usage: ${h.synopsis}\n\n${h.summary[0]!.toUpperCase()}${h.summary.slice(1)}.\n\n${h.details}`;
-}
 
 /** `node --cpu-prof` names its files `CPU.<date>.<time>.<pid>.<tid>.<seq>.cpuprofile`. */
 const CPU_PROF_NAME = /^CPU\.\d+\.\d+\.(\d+)\.(\d+)\.\d+\.cpuprofile(\.gz)?$/;
@@ -62,7 +57,7 @@ function threadsOf(path: string, p: Profile): ThreadInfo[] {
 
 const int = new Intl.NumberFormat('en-US');
 
-export async function infoCommand(args: string[]): Promise<number> {
+async function run(args: string[], out: Output): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({
@@ -74,10 +69,7 @@ export async function infoCommand(args: string[]): Promise<number> {
     throw new CliError(`${(e as Error).message.replace(/\s*\n\s*/g, ' ')} (see flamelens info --help)`);
   }
   const { values, positionals } = parsed;
-  if (values.help) {
-    process.stdout.write(help());
-    return 0;
-  }
+  if (values.help) return (out.stdout.write(helpText(INFO_HELP)), 0);
   const [run] = expectRuns(positionals, 1, 'info', "exactly one FILE (or one process's per-thread .cpuprofile files)");
   const path = run!.label;
   const p = run!.files ? await readThreadFiles({ ...run!, files: run!.files }) : await load(path, values.event);
@@ -96,7 +88,7 @@ export async function infoCommand(args: string[]): Promise<number> {
     threads,
   };
   if (values.json) {
-    writeJson(process.stdout, `${JSON.stringify(info, null, 2)}\n`);
+    writeJson(out.stdout, `${JSON.stringify(info, null, 2)}\n`);
     return 0;
   }
   const lines = [
@@ -115,6 +107,8 @@ export async function infoCommand(args: string[]): Promise<number> {
       `    ${r.map((cell, c) => (c >= 3 ? cell.padStart(width[c]!) : cell.padEnd(width[c]!))).join('  ')}`.trimEnd();
     lines.push(line(head), ...rows.map(line));
   }
-  writeText(process.stdout, `${lines.join('\n')}\n`);
+  writeText(out.stdout, `${lines.join('\n')}\n`);
   return 0;
 }
+
+export const infoCommand = defineCommand(INFO_HELP, run);

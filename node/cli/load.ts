@@ -7,7 +7,7 @@ import { importProfile } from '../../shared/import/import-profile';
 import type { ImportOptions } from '../../shared/import/importer';
 import type { ImportSource } from '../../shared/import/io/source';
 import type { Profile } from '../../shared/model/types';
-import { writeText } from './output';
+import { type Sink, writeText } from './output';
 import { CliError } from './errors';
 import { pathSource, pipeSource } from './node-source';
 
@@ -51,27 +51,24 @@ export async function load(path: string, perfEvent?: string, thread?: string): P
   return importAt(path, sourceOf(path), perfEvent, thread);
 }
 
-/** `load`, then says on stderr which thread was used when the file has several (`sayThread`). */
-export async function loadThread(path: string, perfEvent?: string, thread?: string): Promise<Profile> {
+/** `load`, then says on `stderr` which thread was used when the file has several (`sayThread`). */
+export async function loadThread(path: string, stderr: Sink, perfEvent?: string, thread?: string): Promise<Profile> {
   const p = await load(path, perfEvent, thread);
-  sayThread(path, p);
+  sayThread(path, p, stderr);
   if (thread !== undefined && !p.meta.threads)
-    writeText(
-      process.stderr,
-      `flamelens: ${path}: --thread ${thread}: the file has one thread (or none) with samples; all of it was read\n`,
-    );
+    writeText(stderr, `flamelens: ${path}: --thread ${thread}: the file has one thread (or none) with samples; all of it was read\n`);
   return p;
 }
 
 /**
- * One line on stderr when the file has samples of several threads and the command read one of
+ * One line on `stderr` when the file has samples of several threads and the command read one of
  * them: which, and how many others there are (nothing is left out silently).
  */
-export function sayThread(path: string, p: Profile): void {
+export function sayThread(path: string, p: Profile, stderr: Sink): void {
   const threads = p.meta.threads;
   if (!threads || threads.length < 2 || !p.meta.thread || p.meta.thread.startsWith('all ')) return;
   writeText(
-    process.stderr,
+    stderr,
     `flamelens: ${path}: thread ${p.meta.thread}; ${threads.length - 1} other thread(s) with samples (flamelens info lists them, --thread chooses)\n`,
   );
 }

@@ -9,22 +9,30 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { findElectron } from '../server/electron-binary';
 import { openInBrowser } from '../server/open';
+import { type CommandHelp, defineCommand, helpText } from './command';
 import { CliError } from './errors';
-import { usage } from './usage';
+import type { Output } from './output';
+
+export const OPEN_HELP: CommandHelp = {
+  name: 'open',
+  synopsis: 'flamelens open [FILE|FOLDER…]',
+  summary: 'open the app on these profiles (the bundled sample comparison when none)',
+  details:
+    'Opens Flamelens in Electron. Where no Electron binary is available it serves the app on\n' +
+    '127.0.0.1 and opens it in a Chromium or Chrome app window, or prints the address when there\n' +
+    'is no display.\n\n  --no-browser   only serve and print the address\n  --port N       serve on this port (default: any free port)\n',
+};
 
 /** The project folder: out/cli/ is two levels below it. */
 const appRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-export async function openCommand(args: string[]): Promise<number> {
+async function run(args: string[], out: Output): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
     options: { 'no-browser': { type: 'boolean' }, port: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
   });
-  if (values.help) {
-    process.stdout.write(usage('open'));
-    return 0;
-  }
+  if (values.help) return (out.stdout.write(helpText(OPEN_HELP)), 0);
   const files = positionals.map((f) => resolve(f));
   for (const f of files) if (!existsSync(f)) throw new CliError(`${f}: no such file or folder`);
   const port = values.port !== undefined ? Number(values.port) : undefined;
@@ -42,9 +50,12 @@ export async function openCommand(args: string[]): Promise<number> {
   await openInBrowser({
     files,
     electronReason: electron.reason,
+    log: (line) => void out.stdout.write(`${line}\n`),
     noBrowser: values['no-browser'] === true,
     ...(port !== undefined ? { port } : {}),
     ...(secret !== undefined ? { secret } : {}),
   });
   return 0;
 }
+
+export const openCommand = defineCommand(OPEN_HELP, run);

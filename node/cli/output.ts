@@ -1,15 +1,32 @@
 /**
- * What the command line writes: names and paths come from files anyone may have made, so text
- * goes out with control and bidirectional-control characters as visible escapes (a name cannot
- * move the cursor, change the terminal's title or hide text), line breaks kept; JSON with the
- * same characters as `\u` escapes, which read back as what the file held.
+ * What a command writes to: standard output and standard error, the process's in `flamelens`,
+ * in memory in tests. Names and paths come from files anyone may have made, so text goes out with
+ * control and bidirectional-control characters as visible escapes (a name cannot move the cursor,
+ * change the terminal's title or hide text), line breaks kept; JSON with the same characters as
+ * `\u` escapes, which read back as what the file held.
  */
 import { terminalJson, terminalText } from '../../shared/model/visible-text';
 
-export function writeText(stream: NodeJS.WritableStream, text: string): void {
-  stream.write(terminalText(text));
+/** Somewhere text is written: a Node stream, or a buffer in tests. */
+export interface Sink {
+  write(text: string): unknown;
 }
 
-export function writeJson(stream: NodeJS.WritableStream, json: string): void {
-  stream.write(terminalJson(json));
+/** A command's two outputs. */
+export interface Output {
+  stdout: Sink;
+  stderr: Sink;
+}
+
+/** The process's own standard output and standard error. */
+export function processOutput(): Output {
+  return { stdout: process.stdout, stderr: process.stderr };
+}
+
+export function writeText(sink: Sink, text: string): void {
+  sink.write(terminalText(text));
+}
+
+export function writeJson(sink: Sink, json: string): void {
+  sink.write(terminalJson(json));
 }

@@ -1,54 +1,40 @@
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { importProfile } from '../../shared/import/import-profile';
 import { decodeWorkspace } from '../../shared/workspace/workspace-file';
 import { fileSource } from '../../test/support/files';
-import { captureFailure } from './capture';
+import { writeRecordServer } from '../../test/support/record-server';
+import { captureFailure } from '../../test/support/cli-output';
 import { recordCommand } from './record';
 import { LIMITS } from './record-run';
 
 const dir = mkdtempSync(join(tmpdir(), 'flamelens-record-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-// A small HTTP server; with --agent every request first runs a wrapper's synchronous work, as an
-// APM agent's instrumentation does.
-const SERVER = `
-const http = require('node:http');
-function agentWrap(handler) {
-  return function agentWrap(req, res) {
-    let x = 0;
-    for (let i = 0; i < 300000; i++) x += i % 7;
-    res.setHeader('x-agent', String(x));
-    return handler(req, res);
-  };
-}
-let handler = (req, res) => res.end('ok');
-if (process.argv.includes('--agent')) handler = agentWrap(handler);
-if (process.argv.includes('--crash')) handler = () => process.exit(3);
-http.createServer(handler).listen(Number(process.env.PORT), '127.0.0.1');
-`;
-const server = join(dir, 'server.js');
-writeFileSync(server, SERVER);
+const server = writeRecordServer(dir);
 
 describe('flamelens record', () => {
   it('records a baseline and an agent-like wrapper: timed runs, profiles, an overhead interval above 0', async () => {
     const out = join(dir, 'study');
-    const r = await captureFailure(() =>
-      recordCommand([
-        '--out',
-        out,
-        '--repeat',
-        '3',
-        '--requests',
-        '2000',
-        '--variant',
-        `baseline=node ${server}`,
-        '--variant',
-        `agent=node ${server} --agent`,
-        '--json',
-      ]),
+    const r = await captureFailure((o) =>
+      recordCommand.run(
+        [
+          '--out',
+          out,
+          '--repeat',
+          '3',
+          '--requests',
+          '2000',
+          '--variant',
+          `baseline=node ${server}`,
+          '--variant',
+          `agent=node ${server} --agent`,
+          '--json',
+        ],
+        o,
+      ),
     );
     expect(r.error).toBeUndefined();
     expect(r.code).toBe(0);
@@ -103,25 +89,28 @@ describe('flamelens record', () => {
     LIMITS.listenMs = 2000;
     try {
       const out = join(dir, 'failures');
-      const r = await captureFailure(() =>
-        recordCommand([
-          '--out',
-          out,
-          '--repeat',
-          '1',
-          '--requests',
-          '200',
-          '--capture',
-          'none',
-          '--variant',
-          `baseline=node ${server}`,
-          '--variant',
-          `never=node -e "setInterval(() => {}, 1000)"`,
-          '--variant',
-          `crash=node ${server} --crash`,
-          '--variant',
-          'missing=no-such-command-flamelens',
-        ]),
+      const r = await captureFailure((o) =>
+        recordCommand.run(
+          [
+            '--out',
+            out,
+            '--repeat',
+            '1',
+            '--requests',
+            '200',
+            '--capture',
+            'none',
+            '--variant',
+            `baseline=node ${server}`,
+            '--variant',
+            `never=node -e "setInterval(() => {}, 1000)"`,
+            '--variant',
+            `crash=node ${server} --crash`,
+            '--variant',
+            'missing=no-such-command-flamelens',
+          ],
+          o,
+        ),
       );
       expect(r.code).toBe(1);
       const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as {

@@ -15,9 +15,9 @@ import { encodeWorkspace } from '../../shared/workspace/workspace-file';
 import { CliError } from './errors';
 import { importAt } from './load';
 import { fileSource } from './node-source';
-import { writeJson, writeText } from './output';
+import { type Output, writeJson, writeText } from './output';
 import { LIMITS, type Load, RecordError, type RunFigures, freePort, runOnce, running } from './record-run';
-import type { CommandHelp } from './usage';
+import { type CommandHelp, defineCommand } from './command';
 
 export const RECORD_HELP: CommandHelp = {
   name: 'record',
@@ -174,15 +174,15 @@ function parse(args: string[]) {
   };
 }
 
-export async function recordCommand(args: string[]): Promise<number> {
+async function run(args: string[], out: Output): Promise<number> {
   const o = parse(args);
-  if (o.help) return (void process.stdout.write(`Usage: ${RECORD_HELP.synopsis}\n\n${RECORD_HELP.details}`), 0);
+  if (o.help) return (void out.stdout.write(`Usage: ${RECORD_HELP.synopsis}\n\n${RECORD_HELP.details}`), 0);
   if (existsSync(o.out) && readdirSync(o.out).length > 0)
     throw new CliError(`${o.out} is not empty: record writes into a new or empty folder`);
   mkdirSync(o.out, { recursive: true });
   const hook = join(o.out, '.flamelens-exit-on-signal.cjs');
   writeFileSync(hook, EXIT_HOOK);
-  const say = (s: string) => void process.stderr.write(`${s}\n`);
+  const say = (s: string) => void out.stderr.write(`${s}\n`);
   const summaries: VariantSummary[] = o.variants.map((v) => ({ name: v.name, command: v.command, runs: [], files: [] }));
   const stopAll = () => {
     for (const s of running) s.signal('SIGKILL');
@@ -231,10 +231,12 @@ export async function recordCommand(args: string[]): Promise<number> {
   const summary = summarize(summaries);
   writeFileSync(join(o.out, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
   if (o.capture.has('cpu')) await writeComparison(o.out, summary, table(summary));
-  if (o.json) writeJson(process.stdout, `${JSON.stringify(summary, null, 2)}\n`);
-  else writeText(process.stdout, table(summary));
+  if (o.json) writeJson(out.stdout, `${JSON.stringify(summary, null, 2)}\n`);
+  else writeText(out.stdout, table(summary));
   return summaries.some((s) => s.error) ? 1 : 0;
 }
+
+export const recordCommand = defineCommand(RECORD_HELP, run);
 
 /**
  * `DIR/comparison.flamelens`: a workspace of every variant's CPU profile (the baseline first and

@@ -13,6 +13,7 @@ import { folderAsRuns, groupSources, threadFilesRun } from '../../shared/runs/gr
 import { CliError } from './errors';
 import { STDIN, importAt, loadThread, sayThread } from './load';
 import { fileSource } from './node-source';
+import type { Sink } from './output';
 
 /** A run named on the command line: `label` names it in messages and output. */
 export interface RunArg {
@@ -87,11 +88,11 @@ function chooseThread(label: string, all: Profile, choice?: string): Profile {
 
 /**
  * The profile of a run as a command uses it: one path as `loadThread` reads it, a process's
- * files as the thread chosen of them; says on stderr which thread was used (`sayThread`).
+ * files as the thread chosen of them; says on `stderr` which thread was used (`sayThread`).
  */
-export async function loadRun(run: RunArg, perfEvent?: string, thread?: string): Promise<Profile> {
-  if (!run.files) return loadThread(run.label, perfEvent, thread);
+export async function loadRun(run: RunArg, stderr: Sink, perfEvent?: string, thread?: string): Promise<Profile> {
+  if (!run.files) return loadThread(run.label, stderr, perfEvent, thread);
   const p = chooseThread(run.label, await readThreadFiles({ ...run, files: run.files }), thread);
-  sayThread(run.label, p);
+  sayThread(run.label, p, stderr);
   return p;
 }

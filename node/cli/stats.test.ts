@@ -5,11 +5,11 @@ import { fixturePath } from '../../test/support/files';
 import { independentSpanFigures } from '../../test/support/trace-spans';
 import { CliError } from './errors';
 import { STATS_HELP, shortLabels, statsCommand } from './stats';
-import { type Captured, captureFailure } from './capture';
+import { type Captured, captureFailure } from '../../test/support/cli-output';
 
 /** Runs the command with stdout captured; a thrown error is returned, as `main` would print it. */
 function run(...args: string[]): Promise<Captured> {
-  return captureFailure(() => statsCommand(args));
+  return captureFailure((out) => statsCommand.run(args, out));
 }
 
 afterEach(() => vi.restoreAllMocks());

@@ -24,11 +24,11 @@ import {
   buildStatsTable,
   groupStats,
 } from '../../shared/stats/trace-table';
-import { writeJson, writeText } from './output';
+import { type CommandHelp, defineCommand, helpText } from './command';
+import { type Output, writeJson, writeText } from './output';
 import { CliError } from './errors';
 import { runNames } from '../../shared/runs/run-names';
 import { load, stdinOnce } from './load';
-import type { CommandHelp } from './usage';
 
 /** The widest label column of the text report, in characters. */
 const MAX_LABEL = 120;
@@ -56,11 +56,6 @@ export const STATS_HELP: CommandHelp = {
     '                      "category" alone\n' +
     '  --markdown          the comparison as a Markdown table\n',
 };
-
-function help(): string {
-  const h = STATS_HELP;
-  return `Usage: ${h.synopsis}\n\n${h.summary[0]!.toUpperCase()}${h.summary.slice(1)}.\n\n${h.details}`;
-}
 
 interface Parsed {
   files: string[];
@@ -244,17 +239,14 @@ function markdownReport(t: StatsTable, files: string[]): string {
   return `${out.join('\n').trimEnd()}\n`;
 }
 
-export async function statsCommand(args: string[]): Promise<number> {
+async function run(args: string[], out: Output): Promise<number> {
   const a = parse(args);
-  if (a === 'help') {
-    process.stdout.write(help());
-    return 0;
-  }
+  if (a === 'help') return (out.stdout.write(helpText(STATS_HELP)), 0);
   // One after the other: each file can be tens of megabytes of JSON.
   const stats: TraceEventStat[][] = [];
   for (const f of a.files) stats.push(await traceStatsOf(f));
   if (a.output === 'json') {
-    writeJson(process.stdout, jsonReport(a.files, stats, a.group));
+    writeJson(out.stdout, jsonReport(a.files, stats, a.group));
     return 0;
   }
   const labels = shortLabels(a.files);
@@ -262,6 +254,8 @@ export async function statsCommand(args: string[]): Promise<number> {
     stats.map((s, i) => ({ label: labels[i]!, stats: s })),
     { grouping: a.group, threshold: a.threshold },
   );
-  writeText(process.stdout, a.output === 'markdown' ? markdownReport(table, a.files) : textReport(table));
+  writeText(out.stdout, a.output === 'markdown' ? markdownReport(table, a.files) : textReport(table));
   return 0;
 }
+
+export const statsCommand = defineCommand(STATS_HELP, run);

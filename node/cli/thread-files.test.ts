@@ -9,12 +9,12 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { readV8Profiles } from '../../test/support/v8-raw';
-import { type Captured, capture } from './capture';
+import { type Captured, capture } from '../../test/support/cli-output';
 import { main } from './index';
 
 vi.mock('../server/open', () => ({ openInBrowser: vi.fn() }));
 
-const run = (...args: string[]): Promise<Captured> => capture(() => main(args));
+const run = (...args: string[]): Promise<Captured> => capture((out) => main(args, out));
 
 const PROGRAM = `const { Worker, isMainThread } = require('node:worker_threads');
 function fibMain(n) { return n < 2 ? n : fibMain(n - 1) + fibMain(n - 2); }

@@ -7,11 +7,12 @@
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { diffCommand } from '../../../node/cli/diff';
 import type { FunctionDiff } from '../../../shared/diff/diff';
 import { importProfile } from '../../../shared/import/import-profile';
 import { Category, type Profile } from '../../../shared/model/types';
+import { memoryOutput } from '../../../test/support/cli-output';
 import { SAMPLES, fileSource } from '../../../test/support/files';
 import { rawStacks } from '../../../test/support/raw-cpuprofile';
 import { comparedProfile, diffFor } from '../store/derived';
@@ -109,15 +110,10 @@ describe('the diff table with the default settings', () => {
 });
 
 describe('flamelens diff with its defaults', () => {
-  afterEach(() => vi.restoreAllMocks());
-
   it('agrees with the table: the same leading functions, with the same statuses', async () => {
-    let out = '';
-    vi.spyOn(process.stdout, 'write').mockImplementation((s) => ((out += String(s)), true));
-    vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
-    expect(await diffCommand([BASE, RUN, '--json', '--top', '20'])).toBe(0);
-    vi.restoreAllMocks();
-    const j = JSON.parse(out) as { normalize: string; functions: { name: string; file: string; status: string }[] };
+    const out = memoryOutput();
+    expect(await diffCommand.run([BASE, RUN, '--json', '--top', '20'], out)).toBe(0);
+    const j = JSON.parse(out.out) as { normalize: string; functions: { name: string; file: string; status: string }[] };
     expect(j.normalize).toBe('absolute');
     const s = useStore.getState();
     const table = rankedRows(diffFor(base, comparedProfile(run, base, true), 'absolute', s.noisePercent).diff!, 'all', 'total', '');
