@@ -67,7 +67,7 @@ describe('what a command writes', () => {
     const gate = await run('diff', BASE, RUN, '--fail-above', '1');
     expect(gate.code).toBe(2);
     expect(gate.out).toMatch(/^\+\d+(\.\d+)?% CPU time for the same work\n/);
-    expect(gate.err).toMatch(/^flamelens: the run's total is [\d.]+% over the baseline's .*more than --fail-above 1%\n$/);
+    expect(gate.err).toMatch(/\nflamelens: the run's total is [\d.]+% over the baseline's .*more than --fail-above 1%\n$/);
     // warnings that the runs do not compare
     const warned = await run('diff', cpu('baseline', 'perf.F999.script.txt.gz'), cpu('ddtrace', 'perf.script.txt'), '--top', '1');
     expect(warned.code).toBe(0);

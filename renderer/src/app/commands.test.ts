@@ -18,6 +18,8 @@ function context(): CommandContext {
     focusSearch: vi.fn(),
     showShortcuts: vi.fn(),
     showView: vi.fn(),
+    activePaneId: vi.fn(() => 'b'),
+    focusPaneBy: vi.fn(),
   };
 }
 
@@ -86,6 +88,28 @@ describe('keys', () => {
     commandForKey(key('I', { shift: true }), false)!.run(context());
     expect(useStore.getState().layout).not.toBe(before.layout);
     expect(useStore.getState().orientation).not.toBe(before.orientation);
+  });
+
+  it('M maximises the pane the keyboard is on, a pane elsewhere moves it there, and on the same pane gives all their share', () => {
+    const ctx = context(); // on pane 'b'
+    commandForKey(key('m'), false)!.run(ctx);
+    expect(useStore.getState().maximizedRunId).toBe('b');
+    ctx.activePaneId = vi.fn(() => 'c');
+    commandForKey(key('M', { shift: true }), false)!.run(ctx);
+    expect(useStore.getState().maximizedRunId).toBe('c');
+    commandForKey(key('m'), false)!.run(ctx);
+    expect(useStore.getState().maximizedRunId).toBeNull();
+    ctx.activePaneId = vi.fn(() => null);
+    commandForKey(key('m'), false)!.run(ctx);
+    expect(useStore.getState().maximizedRunId).toBeNull();
+  });
+
+  it('[ and ] move the keyboard between panes', () => {
+    const ctx = context();
+    commandForKey(key(']'), false)!.run(ctx);
+    commandForKey(key('['), false)!.run(ctx);
+    expect(ctx.focusPaneBy).toHaveBeenNthCalledWith(1, 1);
+    expect(ctx.focusPaneBy).toHaveBeenNthCalledWith(2, -1);
   });
 });
 
