@@ -11,7 +11,7 @@ import { type FrameMatcher, compileQuery } from '../../shared/search/matcher';
 import { type CommandHelp, defineCommand, helpText } from './command';
 import { CliError } from './errors';
 import { load, stdinOnce } from './load';
-import type { Output } from './output';
+import { type Output, writeJson, writeText } from './output';
 
 export const HEAP_HELP: CommandHelp = {
   name: 'heap',
@@ -167,7 +167,8 @@ async function run(args: string[], out: Output): Promise<number> {
   const graphs = await Promise.all(a.files.map(loadHeap));
   const matcher = a.matcher;
   const matches = matcher ? graphs.map((g) => ({ pattern: a.pattern!, ...matchRetained(g, matcher) })) : undefined;
-  out.stdout.write(graphs.length === 1 ? summarizeOne(a, graphs[0]!, matches?.[0]) : compareTwo(a, graphs, matches));
+  const report = graphs.length === 1 ? summarizeOne(a, graphs[0]!, matches?.[0]) : compareTwo(a, graphs, matches);
+  (a.json ? writeJson : writeText)(out.stdout, report);
   return 0;
 }
 

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { main } from './index';
 import { type Captured, capture } from '../../test/support/cli-output';
+import { tinySnapshot } from '../../test/support/heapsnapshot';
 
 vi.mock('../server/open', () => ({ openInBrowser: vi.fn() }));
 
@@ -86,6 +87,30 @@ describe('names from files in reports', () => {
     const d = await run('diff', base, cpu, '--weight', 'samples');
     clean(d.out);
     clean(d.err);
+  });
+
+  it('terminal text of heap snapshots: a class name is shown, not obeyed', async () => {
+    const snap = join(dir, 'hostile.heapsnapshot');
+    writeFileSync(
+      snap,
+      tinySnapshot(
+        [
+          { name: '', size: 0 },
+          { name: ESC, size: 100 },
+          { name: BIDI, size: 50 },
+        ],
+        [
+          [0, 1],
+          [0, 2],
+        ],
+      ),
+    );
+    for (const args of [['heap', snap], ['heap', snap, snap], ['heap', snap, '--match', 'title']]) {
+      const r = await run(...args);
+      expect(r.code).toBe(0);
+      expect(r.out).toContain('title\\x1b]0;owned\\x07');
+      clean(r.out);
+    }
   });
 
   it('Markdown: a name is inline code, never HTML or a table cell of its own', async () => {

@@ -182,7 +182,7 @@ async function run(args: string[], out: Output): Promise<number> {
   mkdirSync(o.out, { recursive: true });
   const hook = join(o.out, '.flamelens-exit-on-signal.cjs');
   writeFileSync(hook, EXIT_HOOK);
-  const say = (s: string) => void out.stderr.write(`${s}\n`);
+  const say = (s: string) => writeText(out.stderr, `${s}\n`);
   const summaries: VariantSummary[] = o.variants.map((v) => ({ name: v.name, command: v.command, runs: [], files: [] }));
   const stopAll = () => {
     for (const s of running) s.signal('SIGKILL');
