@@ -79,7 +79,7 @@ export const BAND_STEP = 2 * CELL_HEIGHT;
 /** Where a draw leaves the pane scrolled: at the root, at the top, or where the user left it. */
 export type ScrollTo = 'root' | 'top' | 'keep';
 
-/** Layouts of the view trees drawn lately (a pane keeps its last few trees: see use-focus-memo.ts). */
+/** Layouts of the view trees drawn lately (a pane keeps its last few trees: see focus-cache.ts). */
 const layouts = new WeakMap<ViewNode, FlameLayout>();
 
 /** A view tree's layout, the same nodes as last time for a tree drawn before (their boxes may still show them). */
