@@ -20,15 +20,20 @@ function picture(page: Page) {
   return page.locator('.pane-chart').evaluateAll((charts) =>
     charts.map((c) =>
       [...c.querySelectorAll('g.frame')]
-        .map((g) => ({
-          name: g.getAttribute('name'),
-          transform: g.getAttribute('transform'),
-          width: g.querySelector('rect')!.getAttribute('width'),
-          fill: g.querySelector('rect')!.getAttribute('fill'),
-          className: g.getAttribute('class'),
-          label: g.querySelector('text')?.textContent ?? '',
-        }))
-        .sort((a, b) => (a.transform! < b.transform! ? -1 : a.transform! > b.transform! ? 1 : 0)),
+        .map((g) => {
+          const rect = g.querySelector('rect')!;
+          const text = g.querySelector('text');
+          return {
+            name: g.getAttribute('name'),
+            place: `${rect.getAttribute('x')},${rect.getAttribute('y')}`,
+            width: rect.getAttribute('width'),
+            fill: rect.getAttribute('fill'),
+            className: g.getAttribute('class'),
+            label: text?.textContent ?? '',
+            labelAt: text ? `${text.getAttribute('x')},${text.getAttribute('y')}` : '',
+          };
+        })
+        .sort((a, b) => (a.place < b.place ? -1 : a.place > b.place ? 1 : 0)),
     ),
   );
 }
@@ -88,7 +93,8 @@ test('a zoom and Esc draw the same picture as before the zoom, with the same ele
   // each box's element, by the place it draws
   await page.evaluate(() => {
     const w = window as unknown as { drewBefore: Map<string, Element> };
-    w.drewBefore = new Map([...document.querySelectorAll('.pane-chart g.frame')].map((g) => [g.getAttribute('transform')!, g]));
+    const place = (g: Element) => `${g.querySelector('rect')!.getAttribute('x')},${g.querySelector('rect')!.getAttribute('y')}`;
+    w.drewBefore = new Map([...document.querySelectorAll('.pane-chart g.frame')].map((g) => [place(g), g]));
   });
   await base.locator('g.frame[name="runMicrotasks"]').first().click();
   const crumbs = page.getByRole('navigation', { name: 'Focused call path' });
@@ -103,10 +109,47 @@ test('a zoom and Esc draw the same picture as before the zoom, with the same ele
   // the boxes Esc brings back are the elements that drew them before the zoom (nothing to rewrite)
   const same = await page.evaluate(() => {
     const w = window as unknown as { drewBefore: Map<string, Element> };
+    const place = (g: Element) => `${g.querySelector('rect')!.getAttribute('x')},${g.querySelector('rect')!.getAttribute('y')}`;
     const now = [...document.querySelectorAll('.pane-chart g.frame')];
-    return now.filter((g) => w.drewBefore.get(g.getAttribute('transform')!) === g).length / now.length;
+    return now.filter((g) => w.drewBefore.get(place(g)) === g).length / now.length;
   });
   expect(same).toBe(1);
+});
+
+test('Esc after a zoom brings back the boxes the zoom took out as they were, with nothing to rewrite', async ({ page }) => {
+  const base = pane(page, 'baseline.cpuprofile');
+  await base.locator('g.frame[name="runMicrotasks"]').first().click();
+  const crumbs = page.getByRole('navigation', { name: 'Focused call path' });
+  await expect(crumbs.locator('[aria-current="location"]')).toHaveText('runMicrotasks');
+  await page.mouse.move(1, 1);
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await page.evaluate(() => {
+    const w = window as unknown as { writes: { attr: string | null; target: string; added: number }[]; zoomed: Set<Element> };
+    w.zoomed = new Set(document.querySelectorAll('.pane-chart g.frame'));
+    w.writes = [];
+    const seen = new MutationObserver((list) => {
+      for (const m of list) w.writes.push({ attr: m.attributeName, target: (m.target as Element).tagName, added: m.addedNodes.length });
+    });
+    for (const svg of document.querySelectorAll('.pane-chart svg'))
+      seen.observe(svg, { subtree: true, childList: true, attributes: true, characterData: true });
+  });
+  await page.keyboard.press('Escape');
+  await expect(crumbs).toBeHidden();
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  const { writes, back } = await page.evaluate(() => {
+    const w = window as unknown as { writes: { attr: string | null; target: string; added: number }[]; zoomed: Set<Element> };
+    const back = [...document.querySelectorAll('.pane-chart g.frame')].filter((g) => !w.zoomed.has(g)).length;
+    return { writes: w.writes, back };
+  });
+  // the boxes of the whole tree come back into the document…
+  expect(back).toBeGreaterThan(50);
+  expect(writes.filter((m) => m.target === 'svg' && m.added > 0).length).toBeGreaterThan(0);
+  // …still showing what they drew: no box is given another frame, place, width or label (a box
+  // the zoom kept may move up or down, as the drawing's height changes, and be recoloured)
+  const rewrites = writes.filter(
+    (m) => ['name', 'x', 'width'].includes(m.attr ?? '') || (m.attr === null && (m.target === 'text' || m.target === 'tspan')),
+  );
+  expect(rewrites).toEqual([]);
 });
 
 test('a zoom draws each pane once, at the height the zoom leaves it', async ({ page }) => {
@@ -153,12 +196,17 @@ test('a pane has the rows around what it shows in the document, and draws the ro
   };
   expect(at.depths).toEqual(expect.arrayContaining(inView(at)));
   expect(at.depths).not.toContain(deepest);
+  // and only a few rows beyond what it shows (every box in the document costs each redraw)
+  const nearView = (r: typeof at) =>
+    r.depths.filter((d) => Math.abs(r.height - (d + 0.5) * ROW - (r.top + r.view / 2)) > r.view / 2 + 4 * ROW);
+  expect(nearView(at)).toEqual([]);
   // Scrolled to the top: the deepest rows are drawn, the root is not.
   await chart.evaluate((c) => (c.scrollTop = 0));
   await expect.poll(async () => (await rows(chart)).depths).toContain(deepest);
   const top = await rows(chart);
   expect(top.depths).toEqual(expect.arrayContaining(inView(top)));
   expect(top.depths).not.toContain(0);
+  expect(nearView(top)).toEqual([]);
   // A box drawn there works as any other: under the pointer, it shows its tooltip.
   const point = await chart.evaluate((c) => {
     const view = c.getBoundingClientRect();

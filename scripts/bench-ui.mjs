@@ -3,7 +3,7 @@
 // --redraw); `npm run bench` runs both as part of the whole benchmark. Prints a table and writes JSON.
 //   node scripts/bench-ui.mjs [--panes 4] [--nodes 300000] [--repeat 5] [--json out.json]
 //                             [--only zoom,search,hover] [--profile out.cpuprofile]   (a CPU profile of the page over the interactions)
-//   node scripts/bench-ui.mjs --redraw [--panes 4] [--samples 10000000] [--repeat 10] [--profile out.cpuprofile] [--trace trace.json]
+//   node scripts/bench-ui.mjs --redraw [--panes 4] [--samples 10000000] [--repeat 10] [--profile out.cpuprofile] [--trace trace.json] [--port N]
 //                             (long .cpuprofile captures; --trace: a Chrome performance trace of the interactions)
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -21,6 +21,7 @@ const { values } = parseArgs({
     redraw: { type: 'boolean', default: false },
     samples: { type: 'string', default: '10000000' },
     trace: { type: 'string' },
+    port: { type: 'string' },
   },
 });
 if (values.redraw) {
@@ -31,6 +32,7 @@ if (values.redraw) {
     repeat: Number(values.repeat === '5' ? 10 : values.repeat),
     profile: values.profile,
     trace: values.trace,
+    port: values.port ? Number(values.port) : undefined,
   });
   console.log(
     `Flamelens redraws: ${r.panes} panes × ${samples.toLocaleString('en-US')} samples, headless Chromium ${r.chromiumVersion}, 1600×1000`,

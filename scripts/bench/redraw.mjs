@@ -24,9 +24,11 @@ const QUERIES = ['dd-trace', 'fastify', 'emit', 'node:internal', 'parse', 'Reply
  * `panes` panes has reported a draw (`flamelens:draw`) since, and one more frame so that the
  * drawn frame has been painted. Returns ms, the longest task in that time and the User Timing sums.
  */
-export async function timeInPage({ src, panes, waitForDraws }) {
+export async function timeInPage({ src, panes, waitForDraws, label = 'interaction' }) {
   performance.clearMeasures();
   const w = /** @type {any} */ (window);
+  // (marks in a trace: where each interaction starts and ends)
+  performance.mark(`bench:${label}`);
   const t = performance.now();
   new Function(src)();
   const frame = () => new Promise((r) => requestAnimationFrame(r));
@@ -40,6 +42,7 @@ export async function timeInPage({ src, panes, waitForDraws }) {
   await frame();
   await frame();
   const end = performance.now();
+  performance.mark(`bench:${label}:end`);
   // long tasks are reported a little after they end
   await new Promise((r) => setTimeout(r, 50));
   const sum = (name) => performance.getEntriesByName(name).reduce((s, e) => s + e.duration, 0);
@@ -80,11 +83,11 @@ export function redrawInputs(dir, panes, samples) {
  * Returns { panes, samples, bytes, firstRenderMs, drawn, interactions: [{ interaction, medianMs,
  * maxMs, longestTaskMs, viewTreeMs, drawMs, times }] }. `files` may be given, else they are made.
  * `trace`: a path to write a Chrome performance trace of the interactions to; `profile`: a path
- * for a V8 CPU profile of the page over them.
+ * for a V8 CPU profile of the page over them; `port`: the local server's (else one at random).
  */
-export async function benchRedraw({ panes = 4, samples = 10_000_000, repeat = 10, files, trace, profile }) {
+export async function benchRedraw({ panes = 4, samples = 10_000_000, repeat = 10, files, trace, profile, port }) {
   const dir = mkdtempSync(join(tmpdir(), 'flamelens-bench-redraw-'));
-  const port = 4700 + Math.floor(Math.random() * 200);
+  port ??= 4700 + Math.floor(Math.random() * 200);
   let server;
   let browser;
   try {
@@ -113,7 +116,8 @@ export async function benchRedraw({ panes = 4, samples = 10_000_000, repeat = 10
       await cdp.send('Profiler.start');
     }
     const results = { zoom: [], reset: [], search: [], keystroke: [] };
-    const run = (what, i) => page.evaluate(timeInPage, { src: ACTIONS[what](i), panes: files.length, waitForDraws: what !== 'keystroke' });
+    const run = (what, i) =>
+      page.evaluate(timeInPage, { src: ACTIONS[what](i), panes: files.length, waitForDraws: what !== 'keystroke', label: what });
     for (let i = 0; i < repeat; i++) {
       results.zoom.push(await run('zoom', i));
       results.reset.push(await run('reset', i));

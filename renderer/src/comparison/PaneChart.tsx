@@ -14,6 +14,7 @@ import { FlameChart, framePathAt } from './flame-chart';
 import { NotesLayer } from '../annotate/NotesLayer';
 import { PaneFacts } from './PaneFacts';
 import { fillTooltip } from './Tooltip';
+import { type FocusCache, focusKey, recall } from './focus-cache';
 
 function useWidth(ref: React.RefObject<HTMLElement | null>): number {
   const [width, setWidth] = useState(0);
@@ -79,7 +80,14 @@ export function PaneChart({ run, baseline }: { run: Run; baseline: Profile | und
   const [drawn, drawnRw] = merged ? [merged, undefined] : diffOn && diffView === 'removed' && baseline ? [baseline, baseRw] : [profile, rw];
 
   const search = searchFor(drawn, query, filterMode, drawnRw);
-  const view: ViewTree | undefined = useMemo(() => {
+  // The trees of the last few focused paths are kept: Esc after a zoom draws the tree it drew before.
+  const trees = useMemo<FocusCache<ViewTree | undefined>>(
+    () => new Map(),
+    // a new cache for inputs other than those the kept trees were made of
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- not read here: they decide when to start afresh
+    [drawn, drawnRw, sort, width, search, run.title, diffOn, diff, measure],
+  );
+  const view = recall(trees, focusKey(focus), () => {
     if (width <= 0) return undefined;
     const opts: ViewOptions = { focus, sort, minFraction: 1 / width, rootName: run.title };
     const totals = search.totals ?? drawnRw?.total;
@@ -89,7 +97,7 @@ export function PaneChart({ run, baseline }: { run: Run; baseline: Profile | und
     const tree = viewTreeFor(drawn, opts);
     if (diffOn) annotateView(tree.root, diff!.diff!, diff!.index!, measure);
     return tree;
-  }, [drawn, drawnRw, focus, sort, width, search, run.title, diffOn, diff, measure]);
+  });
 
   useEffect(() => {
     hoverCtx.current = { drawn, drawnTotal: totalsFor(drawn, drawnRw).busy, baseline, diff: diffOn ? diff : undefined };

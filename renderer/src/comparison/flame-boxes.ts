@@ -14,6 +14,9 @@ export const CELL_HEIGHT = 18;
 const MIN_LABEL_WIDTH = 35;
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
+/** Boxes out of the document kept for later draws: at least this many, or this many per box drawn. */
+const SPARE_MIN = 1000;
+const SPARE_PER_DRAWN = 4;
 
 /** A box's `g` element; its laid-out node is its `__data__`, where d3-selection's `datum()` finds it too. */
 export type BoxElement = SVGGElement & { __data__?: FlameNode };
@@ -23,9 +26,15 @@ export function nodeOf(g: Element): FlameNode | undefined {
   return (g as BoxElement).__data__;
 }
 
-/** What a box is to show: worked out for every box of a draw, written only where it changed. */
+/**
+ * What a box is to show: worked out for every box of a draw, written only where it changed. Its
+ * place is written as the `x`/`y` of its rectangle and label, not as a `transform` on its group:
+ * the browser gives every transformed element a paint property node and a paint chunk of its own,
+ * which it builds and composites again for every box on every frame that changes the drawing.
+ */
 export interface BoxLook {
-  transform: string;
+  x: number;
+  y: number;
   width: number;
   fill: string;
   className: string;
@@ -68,7 +77,7 @@ function newBox(): Box {
   const rect = document.createElementNS(SVG_NS, 'rect');
   rect.setAttribute('height', String(CELL_HEIGHT));
   g.appendChild(rect);
-  return { g, rect, text: null, look: { transform: '', width: -1, fill: '', className: '' }, name: '', labelFor: '', labelWidth: 0 };
+  return { g, rect, text: null, look: { x: NaN, y: NaN, width: -1, fill: '', className: '' }, name: '', labelFor: '', labelWidth: 0 };
 }
 
 /** What its label is made from; '' where the box is too narrow for one. */
@@ -91,10 +100,11 @@ function setLabel(box: Box, d: ViewNode, width: number): void {
   if (!text) {
     text = box.text = document.createElementNS(SVG_NS, 'text');
     text.setAttribute('class', 'frame-label');
-    text.setAttribute('x', String(LABEL_PAD));
-    text.setAttribute('y', String(CELL_HEIGHT - 5));
   }
-  if (!text.parentNode) box.g.appendChild(text);
+  if (!text.parentNode) {
+    placeLabel(text, box.look);
+    box.g.appendChild(text);
+  }
   if (d.ancestors)
     drawCrumbs(
       text,
@@ -104,9 +114,27 @@ function setLabel(box: Box, d: ViewNode, width: number): void {
   else text.textContent = fitLabel(d.name, width - 2 * LABEL_PAD);
 }
 
+/** A label's place: inside its box's left edge, on the row's baseline. */
+const labelX = (look: BoxLook) => String(look.x + LABEL_PAD);
+const labelY = (look: BoxLook) => String(look.y + CELL_HEIGHT - 5);
+
+function placeLabel(text: SVGTextElement, look: BoxLook): void {
+  text.setAttribute('x', labelX(look));
+  text.setAttribute('y', labelY(look));
+}
+
 function applyLook(box: Box, look: BoxLook): void {
   const was = box.look;
-  if (was.transform !== look.transform) box.g.setAttribute('transform', look.transform);
+  // (a label out of the document is placed as it comes back: setLabel)
+  const text = box.text?.parentNode ? box.text : null;
+  if (was.x !== look.x) {
+    box.rect.setAttribute('x', String(look.x));
+    text?.setAttribute('x', labelX(look));
+  }
+  if (was.y !== look.y) {
+    box.rect.setAttribute('y', String(look.y));
+    text?.setAttribute('y', labelY(look));
+  }
   if (was.width !== look.width) {
     // on the `g` too: what queries on the drawing read a box's width from
     box.rect.setAttribute('width', String(look.width));
@@ -117,36 +145,54 @@ function applyLook(box: Box, look: BoxLook): void {
   box.look = look;
 }
 
+/** The same box of two draws: the same frame on the same row (a search or a new width redraws a layout of the same shape). */
+function sameBox(a: FlameNode, b: FlameNode): boolean {
+  return a.depth === b.depth && a.data.key === b.data.key;
+}
+
 /**
- * A chart's boxes by slot: a node's place in its draw's layout. A slot keeps its element from one
- * draw to the next (a search redraws the same layout: the same elements, recoloured), and while
- * scrolling (a box stays the element it is as long as it is in the drawn band); elements of slots
- * no longer drawn leave the document and are kept for the next slots to come.
+ * A chart's boxes by slot: a node's place in its draw's layout. A box keeps its element from one
+ * draw to the next: the node it draws (layouts of view trees drawn before are kept: Esc after a
+ * zoom draws the nodes it drew before the zoom), else the same frame on the same row at its slot
+ * (a search redraws a layout of the same shape: the same elements, recoloured). Boxes no longer
+ * drawn leave the document and are kept, by the node they show, for the draws to come: a node
+ * drawn again (Esc, scrolling back) takes its own box back, which still shows it.
  */
 export class BoxPool {
-  private readonly bySlot = new Map<number, Box>();
-  /** boxes out of the document, by the slot they last drew: a slot drawn again takes its own back (an Esc after a zoom brings back boxes that still show what it draws) */
-  private readonly spare = new Map<number, Box>();
+  private bySlot = new Map<number, Box>();
+  /** boxes out of the document, by the node they last drew, the longest out first */
+  private readonly spare = new Map<FlameNode, Box>();
 
   constructor(private readonly svg: SVGSVGElement) {}
 
   /** Draws the nodes of these slots (`nodes[slot]`), each as `lookOf` says; takes out the others. */
   draw(slots: readonly number[], nodes: readonly FlameNode[], lookOf: (d: FlameNode) => BoxLook): void {
-    const wanted = new Set(slots);
-    for (const [slot, box] of this.bySlot)
-      if (!wanted.has(slot)) {
-        box.g.remove();
-        this.spare.set(slot, box);
-        this.bySlot.delete(slot);
-      }
+    const was = this.bySlot;
+    this.bySlot = new Map();
     const added = document.createDocumentFragment();
+    const fresh: number[] = [];
+    // first the boxes that stay: the same node, or the same frame on the same row, at their slot
     for (const slot of slots) {
-      let box = this.bySlot.get(slot);
-      if (!box) {
-        box = this.takeSpare(slot);
+      const box = was.get(slot);
+      const d = nodes[slot]!;
+      const node = box?.g.__data__;
+      if (box && node && (node === d || (!this.spare.has(d) && sameBox(node, d)))) {
         this.bySlot.set(slot, box);
-        added.appendChild(box.g);
-      }
+        was.delete(slot);
+      } else fresh.push(slot);
+    }
+    // boxes for the others from those out before this draw: the ones this draw takes out still
+    // show what they drew (a zoom leaves the boxes of the view before it as they are, for Esc)
+    for (const slot of fresh) {
+      const box = this.take(nodes[slot]!);
+      this.bySlot.set(slot, box);
+      added.appendChild(box.g);
+    }
+    for (const box of was.values()) {
+      box.g.remove();
+      this.keep(box);
+    }
+    for (const [slot, box] of this.bySlot) {
       const d = nodes[slot]!;
       box.g.__data__ = d;
       const look = lookOf(d);
@@ -155,16 +201,34 @@ export class BoxPool {
       setLabel(box, d.data, look.width);
     }
     this.svg.appendChild(added);
+    this.trim();
   }
 
-  /** A box out of the document for this slot: the one that last drew it, else any, else a new one. */
-  private takeSpare(slot: number): Box {
-    const own = this.spare.get(slot);
-    const other = own ? slot : this.spare.keys().next().value;
-    if (other === undefined) return newBox();
-    const box = this.spare.get(other)!;
-    this.spare.delete(other);
+  /** Keeps a box taken out of the document, as the one that shows its node. */
+  private keep(box: Box): void {
+    const node = box.g.__data__;
+    if (!node) return;
+    this.spare.delete(node);
+    this.spare.set(node, box);
+  }
+
+  /** A box out of the document for this node: the one that last drew it, else the one out longest, else a new one. */
+  private take(d: FlameNode): Box {
+    const own = this.spare.get(d);
+    const key = own ? d : this.spare.keys().next().value;
+    if (key === undefined) return newBox();
+    const box = this.spare.get(key)!;
+    this.spare.delete(key);
     return box;
+  }
+
+  /** Lets go of the boxes out longest beyond a few times as many as are drawn. */
+  private trim(): void {
+    const keep = Math.max(SPARE_MIN, SPARE_PER_DRAWN * this.bySlot.size);
+    for (const node of this.spare.keys()) {
+      if (this.spare.size <= keep) break;
+      this.spare.delete(node);
+    }
   }
 
   /** Sets the class of every box drawn (a hover), written only where it changed. */

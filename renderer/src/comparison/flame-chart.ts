@@ -6,7 +6,7 @@
  */
 import { type ViewNode, viewKeyPath } from '../../../shared/view/view-tree';
 import { BoxPool, CELL_HEIGHT, nodeOf } from './flame-boxes';
-import { type FlameNode, layoutFlame } from './flame-layout';
+import { type FlameLayout, type FlameNode, layoutFlame } from './flame-layout';
 
 export { CELL_HEIGHT } from './flame-boxes';
 export type { FlameNode } from './flame-layout';
@@ -67,8 +67,21 @@ function classOf(d: FlameNode, hoveredKey: string | null): string {
   return c;
 }
 
+/** The band of rows drawn beyond the view moves in steps of this many pixels (see `bandAt`). */
+export const BAND_STEP = 2 * CELL_HEIGHT;
+
 /** Where a draw leaves the pane scrolled: at the root, at the top, or where the user left it. */
 export type ScrollTo = 'root' | 'top' | 'keep';
+
+/** Layouts of the view trees drawn lately (a pane keeps its last few trees: see focus-cache.ts). */
+const layouts = new WeakMap<ViewNode, FlameLayout>();
+
+/** A view tree's layout, the same nodes as last time for a tree drawn before (their boxes may still show them). */
+function layoutOf(tree: ViewNode): FlameLayout {
+  let layout = layouts.get(tree);
+  if (!layout) layouts.set(tree, (layout = layoutFlame(tree)));
+  return layout;
+}
 
 /** Charts whose new view tree is laid out and waits to be drawn. */
 const waiting = new Set<FlameChart>();
@@ -161,7 +174,7 @@ export class FlameChart {
    * (see `bandAt`).
    */
   render(tree: ViewNode, width: number, icicle: boolean, colorOf: (d: ViewNode) => string, scroll: ScrollTo = 'keep'): void {
-    const { nodes, maxDepth } = layoutFlame(tree);
+    const { nodes, maxDepth } = layoutOf(tree);
     const w = Math.max(50, Math.floor(width));
     const h = (maxDepth + 3) * CELL_HEIGHT;
     if (w !== this.w) this.svg.setAttribute('width', String(w));
@@ -197,10 +210,12 @@ export class FlameChart {
   }
 
   /**
-   * The stretch of the drawing to have boxes in the document: the rows the pane shows and as many
-   * again above and below (a deep profile has a hundred rows, a pane of four shows seven). It
-   * moves in steps of the pane's height, so that it depends only on where the pane is scrolled
-   * to, and scrolling draws again only once a step. A pane not laid out (no height) draws it all.
+   * The stretch of the drawing to have boxes in the document: the rows the pane shows and a few
+   * more above and below (a deep profile has a hundred rows, a pane of four shows seven; every box
+   * in the document costs the browser style, layout and paint on each redraw). It moves in steps
+   * of `BAND_STEP`, so that it depends only on where the pane is scrolled to, keeps at least one
+   * step beyond each edge of the view, and scrolling draws again only once a step. A pane not laid
+   * out (no height) draws it all.
    */
   private bandAt(): { lo: number; hi: number } {
     const view = this.viewHeight ?? 0;
@@ -208,8 +223,8 @@ export class FlameChart {
     // (the pane can scroll past the drawing while the notes layer over it still has the size of
     // the drawing before: what it shows of the drawing is its end)
     const top = Math.min(this.scrollTop, Math.max(0, this.h - view));
-    const lo = (Math.floor(top / view) - 1) * view;
-    return { lo, hi: lo + 3 * view };
+    const lo = (Math.floor(top / BAND_STEP) - 1) * BAND_STEP;
+    return { lo, hi: lo + view + 3 * BAND_STEP };
   }
 
   /** Puts in the document the boxes of the band around what the pane shows (the browser lays out and paints only those). */
@@ -224,7 +239,8 @@ export class FlameChart {
     const hovered = this.hoveredKey;
     const w = this.w;
     this.pool.draw(slots, this.nodes, (d) => ({
-      transform: `translate(${d.x0 * w},${this.yOf(d)})`,
+      x: d.x0 * w,
+      y: this.yOf(d),
       width: (d.x1 - d.x0) * w,
       fill: this.colorOf(d.data),
       className: classOf(d, hovered),

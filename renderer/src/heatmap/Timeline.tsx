@@ -3,6 +3,7 @@ import type { Profile } from '../../../shared/model/types';
 import { densityBucketsNear } from '../../../shared/heatmap/heatmap';
 import { densityFor } from '../store/derived';
 import { useStore } from '../store/store';
+import { barPaths } from './timeline-bars';
 
 const HEIGHT = 26;
 
@@ -30,8 +31,8 @@ export const Timeline = memo(function Timeline({
   if (width <= 0) return null;
   const d = densityFor(profile, buckets);
   const span = Math.max(d.end - d.start, 1e-9);
-  const bw = width / d.counts.length;
   const max = Math.max(1, d.maxCount, ...d.idleCounts);
+  const bars = barPaths(d.counts, d.idleCounts, max, width, HEIGHT);
   const xOf = (t: number) => ((t - d.start) / span) * width;
   const tOf = (x: number) => d.start + (Math.max(0, Math.min(width, x)) / width) * span;
   const localX = (ev: React.PointerEvent) => ev.clientX - svgRef.current!.getBoundingClientRect().left;
@@ -64,17 +65,8 @@ export const Timeline = memo(function Timeline({
       onDoubleClick={() => useStore.getState().rangeCleared(runId)}
     >
       <title>{`${d.counts.reduce((s, c) => s + c, 0).toLocaleString('en-US')} samples over ${span.toFixed(2)} s`}</title>
-      {d.counts.map((c, i) => {
-        const idle = d.idleCounts[i]!;
-        const h = (c / max) * (HEIGHT - 2);
-        const hi = (idle / max) * (HEIGHT - 2);
-        return (
-          <g key={i}>
-            {idle > 0 && <rect x={i * bw} y={HEIGHT - h - hi} width={Math.max(1, bw - 0.5)} height={hi} className="timeline-idle" />}
-            {c > 0 && <rect x={i * bw} y={HEIGHT - h} width={Math.max(1, bw - 0.5)} height={h} className="timeline-busy" />}
-          </g>
-        );
-      })}
+      <path className="timeline-idle" d={bars.idle} />
+      <path className="timeline-busy" d={bars.busy} />
       {shown && <rect className="timeline-range" x={shown.a} y={0} width={Math.max(1, shown.b - shown.a)} height={HEIGHT} />}
     </svg>
   );
