@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { generateLongCpuprofile } from './generate.mjs';
-import { CHROMIUM, recordLongTasks, serve } from './ui.mjs';
+import { CHROMIUM, recordLongTasks, serve } from './browser.mjs';
 
 const SECRET = `bench-redraw-${Math.random().toString(36).slice(2)}-${Date.now()}`;
 
