@@ -20,7 +20,7 @@ async function crushedTitles(page: import('@playwright/test').Page): Promise<str
     );
 }
 
-test('five runs at 1280×800: names stay legible, [ and ] move between panes, M maximises one while the others keep their figures', async ({
+test('five runs at 1280×800: names stay legible, a search scrolls every pane to its matches, [ and ] move between panes, M maximises one while the others keep their figures', async ({
   page,
 }) => {
   await page.goto('./');
@@ -34,6 +34,28 @@ test('five runs at 1280×800: names stay legible, [ and ] move between panes, M 
   for (let i = 0; i < 5; i++) await expect(panes.nth(i).locator('g.frame').nth(5)).toBeAttached();
 
   expect(await crushedTitles(page)).toEqual([]);
+
+  // a search shows what it matches in every pane, however deep (each pane shows a few rows)
+  await page.getByRole('searchbox').fill('writev');
+  await page.getByRole('searchbox').press('Enter');
+  for (let i = 0; i < 4; i++) {
+    const chart = panes.nth(i).locator('.pane-chart');
+    // a box the search highlights lies within the pane's view
+    await expect
+      .poll(() =>
+        chart.evaluate((el) => {
+          const view = el.getBoundingClientRect();
+          const boxes = [...el.querySelectorAll('g.frame')].filter((g) => g.querySelector('rect')?.getAttribute('fill') === '#e600e6');
+          return boxes.map((g) => g.getBoundingClientRect()).some((r) => r.top >= view.top - 1 && r.bottom <= view.bottom + 1);
+        }),
+      )
+      .toBe(true);
+  }
+  await page.screenshot({ path: 'test-results/panes-search.png' });
+  await page.getByRole('searchbox').fill('');
+  await page.getByRole('searchbox').press('Enter');
+  await page.getByRole('searchbox').blur();
+
   await page.keyboard.press('l'); // columns: five panes of 250 px
   await expect(page.locator('.panes-columns')).toBeVisible();
   expect(await crushedTitles(page)).toEqual([]);

@@ -10,7 +10,7 @@ import { useStore } from '../store/store';
 import { MATCH_COLOR, frameColor } from './colors';
 import { hasTimestamps } from '../../../shared/heatmap/heatmap';
 import { Timeline } from '../heatmap/Timeline';
-import { FlameChart, framePathAt } from './flame-chart';
+import { FlameChart, type ScrollTo, framePathAt } from './flame-chart';
 import { NotesLayer } from '../annotate/NotesLayer';
 import { PaneFacts } from './PaneFacts';
 import { fillTooltip } from './Tooltip';
@@ -69,6 +69,8 @@ export function PaneChart({ run, baseline }: { run: Run; baseline: Profile | und
   const hoverCtx = useRef<HoverContext | null>(null);
   const drawnFocus = useRef<unknown>(null);
   const drawnOrientation = useRef(orientation);
+  const drawnQuery = useRef(query);
+  const lastScroll = useRef<ScrollTo>('keep');
   const width = useWidth(chartRef);
 
   // Each derived value below is memoized by the shared function that makes it.
@@ -155,8 +157,15 @@ export function PaneChart({ run, baseline }: { run: Run; baseline: Profile | und
     // Flame orientation grows upwards: keep the root in sight. An icicle's root is at the top: a
     // new focus, or the switch from flame, scrolls back there, where the focused frame is drawn
     // (third row at most).
-    const scroll =
-      orientation === 'flame' ? 'root' : drawnFocus.current !== focus || drawnOrientation.current !== orientation ? 'top' : 'keep';
+    // A new search shows what it matches, in every pane.
+    const searched = query !== drawnQuery.current && query.trim() !== '' && filterMode === 'highlight';
+    const scroll = searched
+      ? 'match'
+      : orientation === 'flame'
+        ? 'root'
+        : drawnFocus.current !== focus || drawnOrientation.current !== orientation
+          ? 'top'
+          : 'keep';
     chart.current.render(
       view.root,
       width,
@@ -170,15 +179,21 @@ export function PaneChart({ run, baseline }: { run: Run; baseline: Profile | und
     );
     drawnFocus.current = focus;
     drawnOrientation.current = orientation;
+    drawnQuery.current = query;
+    if (scroll !== 'keep') lastScroll.current = scroll;
     setDrawTick((t) => t + 1);
-  }, [view, focus, width, orientation, palette, filterMode, diffOn, diff, measure]);
+  }, [view, focus, width, orientation, palette, filterMode, diffOn, diff, measure, query]);
 
-  // A flame graph grows upwards from its root: when the pane's height changes (a run above it
-  // failed, a layout switch), keep the root in sight.
+  // When the pane's height changes (a run above it failed, a layout switch, the search's figures
+  // took a line): a flame graph, which grows upwards from its root, keeps the root in sight, and
+  // after a search the widest match stays in view.
   useEffect(() => {
     const el = chartRef.current;
-    if (!el || orientation !== 'flame') return;
-    const ro = new ResizeObserver(() => (el.scrollTop = el.scrollHeight));
+    if (!el) return;
+    const ro = new ResizeObserver(() => {
+      if (lastScroll.current === 'match') chart.current?.showMatch();
+      else if (orientation === 'flame') el.scrollTop = el.scrollHeight;
+    });
     ro.observe(el);
     return () => ro.disconnect();
   }, [orientation]);

@@ -75,11 +75,6 @@ export const PaneFacts = memo(function PaneFacts({ run, profile, baseline, rw, b
         </output>
       )}
       {diff?.error && <span className="error-text">{diff.error}</span>}
-      {d?.warnings.map((w) => (
-        <span key={w} className="compare-warning" role="note" aria-label={`Warning on ${run.title}`}>
-          ⚠ {w}
-        </span>
-      ))}
       {own && (
         <output className="share" role="status" aria-label={`Search share in ${run.title}`}>
           matches own <strong>{formatPercent(own.inclusive)}</strong> inclusive, <strong>{formatPercent(own.self)}</strong> self of{' '}
@@ -89,9 +84,30 @@ export const PaneFacts = memo(function PaneFacts({ run, profile, baseline, rw, b
       )}
       {search.error && <span className="error-text">{search.error}</span>}
       {drawnLabel && <span className="muted">{DRAWN_LABEL[drawnLabel]}</span>}
+      {d && d.warnings.length > 0 && <CompareWarnings title={run.title} warnings={d.warnings} />}
     </div>
   );
 });
+
+/**
+ * Why the run may not compare with the baseline: one line that gives way to the figures beside it
+ * (so that a pane's height does not change as they come and go), all of it on a click.
+ */
+function CompareWarnings({ title, warnings }: { title: string; warnings: string[] }) {
+  return (
+    <details className="compare-warning" role="note" aria-label={`Warning on ${title}`}>
+      <summary title={warnings.join('\n')}>
+        ⚠ {warnings.length > 1 ? `${warnings.length} warnings: ` : ''}
+        {warnings[0]}
+      </summary>
+      <ul>
+        {warnings.map((w) => (
+          <li key={w}>{w}</li>
+        ))}
+      </ul>
+    </details>
+  );
+}
 
 function RangeBadge({ runId, title, rw, profile }: { runId: string; title: string; rw: RangeWeights; profile: Profile }) {
   const range = useStore((s) => s.ranges[runId]);

@@ -70,8 +70,11 @@ function classOf(d: FlameNode, hoveredKey: string | null): string {
 /** The band of rows drawn beyond the view moves in steps of this many pixels (see `bandAt`). */
 export const BAND_STEP = 2 * CELL_HEIGHT;
 
-/** Where a draw leaves the pane scrolled: at the root, at the top, or where the user left it. */
-export type ScrollTo = 'root' | 'top' | 'keep';
+/**
+ * Where a draw leaves the pane scrolled: at the root, at the top, where the user left it, or
+ * (`match`) where the search's matches are in view: as it was when one is, else at the widest.
+ */
+export type ScrollTo = 'root' | 'top' | 'keep' | 'match';
 
 /** Layouts of the view trees drawn lately (a pane keeps its last few trees: see focus-cache.ts). */
 const layouts = new WeakMap<ViewNode, FlameLayout>();
@@ -194,14 +197,40 @@ export class FlameChart {
     const t0 = performance.now();
     const scroll = this.pendingScroll;
     const bottom = Math.max(0, this.h - (this.viewHeight ?? 0));
-    this.scrollTop = scroll === 'root' ? bottom : scroll === 'top' ? 0 : Math.min(this.scrollTop, bottom);
+    const match = scroll === 'match' ? this.matchScroll() : undefined;
+    this.scrollTop =
+      scroll === 'root' ? bottom : scroll === 'top' ? 0 : match !== undefined ? Math.min(match, bottom) : Math.min(this.scrollTop, bottom);
     this.drawBand();
-    if (scroll !== 'keep') {
+    if (scroll === 'root' || scroll === 'top' || match !== undefined) {
       const el = this.el;
-      requestAnimationFrame(() => (el.scrollTop = scroll === 'root' ? el.scrollHeight : 0));
+      const to = scroll === 'root' ? el.scrollHeight : this.scrollTop;
+      requestAnimationFrame(() => (el.scrollTop = to));
     }
     // User Timing entries: visible in DevTools and read by the benchmark (scripts/bench/).
     performance.measure('flamelens:draw', { start: t0 });
+  }
+
+  /** Scrolls the search's matches into view when none is (the pane's height changed). */
+  showMatch(): void {
+    this.viewHeight = this.el.clientHeight;
+    const to = this.matchScroll();
+    if (to !== undefined) this.el.scrollTop = to;
+  }
+
+  /**
+   * Where to scroll so that the search's matches are in view: undefined when one already is (or
+   * nothing matches), else the widest in the middle of the view.
+   */
+  private matchScroll(): number | undefined {
+    const view = this.viewHeight ?? 0;
+    const inView = (d: FlameNode) => this.yOf(d) >= this.scrollTop && this.yOf(d) + CELL_HEIGHT <= this.scrollTop + view;
+    let best: FlameNode | undefined;
+    for (const d of this.nodes) {
+      if (!d.data.match) continue;
+      if (inView(d)) return undefined;
+      if (!best || d.x1 - d.x0 > best.x1 - best.x0) best = d;
+    }
+    return best ? Math.max(0, Math.round(this.yOf(best) - view / 2)) : undefined;
   }
 
   /** The top of a box in the drawing, in pixels. */
