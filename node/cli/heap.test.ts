@@ -160,4 +160,32 @@ describe('flamelens heap', () => {
     expect(text[0]).toMatch(/after\.heapsnapshot\.gz: [\d,]+ nodes, [\d,]+ edges, [\d,]+ bytes$/);
     expect(text[2]).toMatch(/^ *count +self size +retained size +class$/);
   });
+
+  it('--allocated: the objects of AFTER whose ids BEFORE lacks, by class, as the files say', async () => {
+    const before = fixturePath('samples/ddtrace/heap/before.heapsnapshot.gz');
+    const ids = (path: string) => {
+      const raw = JSON.parse(gunzipSync(readFileSync(path)).toString('utf8')) as Raw;
+      const f = raw.snapshot.meta.node_fields;
+      const out: { id: number; selfSize: number }[] = [];
+      for (let i = 0; i < raw.nodes.length; i += f.length)
+        out.push({ id: raw.nodes[i + f.indexOf('id')]!, selfSize: raw.nodes[i + f.indexOf('self_size')]! });
+      return out;
+    };
+    const old = new Set(ids(before).map((n) => n.id));
+    const fresh = ids(DD).filter((n) => !old.has(n.id));
+    const r = JSON.parse((await run(before, DD, '--allocated', '--json', '--top', '0')).out) as {
+      allocated: { count: number; selfSize: number; retainedSize: number };
+      classes: { type: string; name: string; count: number; selfSize: number; retainedSize: number }[];
+    };
+    expect(r.allocated.count).toBe(fresh.length);
+    expect(r.allocated.selfSize).toBe(fresh.reduce((x, n) => x + n.selfSize, 0));
+    expect(r.allocated.retainedSize).toBeGreaterThanOrEqual(r.allocated.selfSize);
+    expect(r.classes.reduce((x, c) => x + c.count, 0)).toBe(fresh.length);
+    expect(Object.keys(r.classes[0]!).sort()).toEqual(['count', 'name', 'retainedSize', 'selfSize', 'type']);
+    const text = (await run(before, DD, '--allocated', '--top', '5')).out.split('\n');
+    expect(text[0]).toBe(
+      `${DD}: ${fresh.length.toLocaleString('en-US')} objects allocated since ${before} (${r.allocated.selfSize.toLocaleString('en-US')} bytes), keeping ${r.allocated.retainedSize.toLocaleString('en-US')} bytes alive`,
+    );
+    expect((await run(DD, '--allocated')).error?.message).toMatch(/--allocated takes two snapshots of one process/);
+  });
 });

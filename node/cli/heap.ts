@@ -12,16 +12,21 @@ import { type CommandHelp, defineCommand, helpText } from './command';
 import { CliError } from './errors';
 import { load, stdinOnce } from './load';
 import { type Output, writeJson, writeText } from './output';
+import { allocatedBetween } from '../../shared/heap/allocated';
 
 export const HEAP_HELP: CommandHelp = {
   name: 'heap',
-  synopsis: 'flamelens heap FILE [BASE RUN] [--match PATTERN] [--top N] [--json]',
+  synopsis: 'flamelens heap FILE [BASE RUN] [--allocated] [--match PATTERN] [--top N] [--json]',
   summary: 'summarize a heap snapshot by class, or compare two by class',
   details:
     'With one .heapsnapshot: nodes, edges, total size, the classes (one per node type and name)\n' +
     'with their count, self size and retained size, and the objects that retain most. Retained\n' +
     'sizes are those of Chrome DevTools and memlab (weak edges do not retain). With two, BASE\n' +
     "then RUN: each class's count and self size in both, largest change first.\n\n" +
+    '  --allocated       with two snapshots of one process, BEFORE and AFTER: the objects of AFTER\n' +
+    '                    allocated since BEFORE (their ids are not in BEFORE), by class, with the\n' +
+    '                    bytes they keep alive; --json {"allocated":{"count","selfSize",\n' +
+    '                    "retainedSize"},"classes":[{"type","name","count","selfSize","retainedSize"}]}\n' +
     '  --match PATTERN   also the bytes kept alive by objects whose constructor or function name,\n' +
     "                    or whose closure's script path, matches PATTERN (the app's search: text,\n" +
     '                    or /regex/), e.g. --match dd-trace\n' +
@@ -78,6 +83,7 @@ export function summaryText(
 interface HeapArgs {
   files: string[];
   json: boolean;
+  allocated: boolean;
   top: number;
   pattern?: string;
   matcher?: FrameMatcher;
@@ -89,7 +95,13 @@ function parse(args: string[]): HeapArgs | 'help' {
     parsed = parseArgs({
       args,
       allowPositionals: true,
-      options: { json: { type: 'boolean' }, match: { type: 'string' }, top: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        json: { type: 'boolean' },
+        allocated: { type: 'boolean' },
+        match: { type: 'string' },
+        top: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
     });
   } catch (e) {
     throw new CliError(`${(e as Error).message.replace(/\s*\n\s*/g, ' ')} (see flamelens heap --help)`);
@@ -101,7 +113,9 @@ function parse(args: string[]): HeapArgs | 'help' {
   const top = v.top === undefined ? 20 : Number(v.top);
   if (!Number.isInteger(top) || top < 0 || v.top?.trim() === '')
     throw new CliError(`--top must be a whole number (0 for all), not "${v.top}"`);
-  const a: HeapArgs = { files: positionals, json: v.json === true, top };
+  if (v.allocated && positionals.length !== 2)
+    throw new CliError('--allocated takes two snapshots of one process: BEFORE and AFTER (see flamelens heap --help)');
+  const a: HeapArgs = { files: positionals, json: v.json === true, allocated: v.allocated === true, top };
   if (v.match !== undefined) {
     const q = compileQuery(v.match);
     if (!q) throw new CliError('--match needs a PATTERN');
@@ -161,13 +175,35 @@ function compareTwo(a: HeapArgs, graphs: HeapGraph[], matches: Match[] | undefin
   return `${out.join('\n')}\n`;
 }
 
+/** Two snapshots of one process: what the later one holds that was allocated since the earlier. */
+function allocatedSince(a: HeapArgs, [before, after]: HeapGraph[]): string {
+  const { isNew: _, classes, ...totals } = allocatedBetween(before!, after!);
+  if (a.json) return `${JSON.stringify({ allocated: totals, classes: a.top > 0 ? classes.slice(0, a.top) : classes })}\n`;
+  const [nb, na] = a.files;
+  const rows = (a.top > 0 ? classes.slice(0, a.top) : classes).map((c) => [
+    bytes(c.count),
+    bytes(c.selfSize),
+    bytes(c.retainedSize),
+    label(c.type, c.name),
+  ]);
+  return `${[
+    `${na}: ${bytes(totals.count)} objects allocated since ${nb} (${bytes(totals.selfSize)} bytes), keeping ${bytes(totals.retainedSize)} bytes alive`,
+    '',
+    ...table(['count', 'self size', 'retained size', 'class'], rows),
+  ].join('\n')}\n`;
+}
+
 async function run(args: string[], out: Output): Promise<number> {
   const a = parse(args);
   if (a === 'help') return (out.stdout.write(helpText(HEAP_HELP)), 0);
   const graphs = await Promise.all(a.files.map(loadHeap));
   const matcher = a.matcher;
   const matches = matcher ? graphs.map((g) => ({ pattern: a.pattern!, ...matchRetained(g, matcher) })) : undefined;
-  const report = graphs.length === 1 ? summarizeOne(a, graphs[0]!, matches?.[0]) : compareTwo(a, graphs, matches);
+  const report = a.allocated
+    ? allocatedSince(a, graphs)
+    : graphs.length === 1
+      ? summarizeOne(a, graphs[0]!, matches?.[0])
+      : compareTwo(a, graphs, matches);
   (a.json ? writeJson : writeText)(out.stdout, report);
   return 0;
 }

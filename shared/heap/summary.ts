@@ -44,7 +44,7 @@ export interface HeapSummary {
  * dominator tree, per group (`groupOf` gives a group number ≥ 0, or -1 for none). A walk of the
  * dominator tree with a counter per group open on the path: a loop, not recursion.
  */
-function outermostSums(g: HeapGraph, groupOf: (i: number) => number, groups: number): Float64Array {
+export function outermostSums(g: HeapGraph, groupOf: (i: number) => number, groups: number): Float64Array {
   const sums = new Float64Array(groups);
   const open = new Uint32Array(groups);
   const { start, child } = dominatorChildren(g.dominator);
@@ -78,7 +78,7 @@ function outermostSums(g: HeapGraph, groupOf: (i: number) => number, groups: num
 export type ClassGrouping = 'type-name' | 'class';
 
 /** Node ordinal → class number, and the classes' type and name. */
-function classesOf(g: HeapGraph, grouping: ClassGrouping): { classOf: Int32Array; keys: { type: string; name: string }[] } {
+export function classesOf(g: HeapGraph, grouping: ClassGrouping): { classOf: Int32Array; keys: { type: string; name: string }[] } {
   const f = heapFields(g);
   const index = new Map<string, number>();
   const keys: { type: string; name: string }[] = [];
