@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { expect, test } from '@playwright/test';
 import { dropFiles, expectDrawn, pane } from './support';
 
@@ -88,4 +90,38 @@ test('heap snapshots come back after a reload, and from a saved workspace, with 
   await expect(page.getByRole('region', { name: /^Run / })).toHaveCount(2);
   for (const s of two) await expectDrawn(pane(page, s.name), 5);
   expect(await facts()).toEqual(before);
+});
+
+test('objects allocated between two snapshots of one process: counted by id, by class, and why the largest new one is alive', async ({
+  page,
+}) => {
+  // from the raw files: the ids of before, the objects of after without one of them
+  const ids = (path: string) => {
+    const raw = JSON.parse(gunzipSync(readFileSync(path)).toString('utf8')) as {
+      snapshot: { meta: { node_fields: string[] } };
+      nodes: number[];
+    };
+    const f = raw.snapshot.meta.node_fields;
+    const out: number[] = [];
+    for (let i = 0; i < raw.nodes.length; i += f.length) out.push(raw.nodes[i + f.indexOf('id')]!);
+    return out;
+  };
+  const old = new Set(ids(SNAPSHOTS[2]!.path));
+  const fresh = ids(SNAPSHOTS[3]!.path).filter((id) => !old.has(id)).length;
+
+  await dropFiles(page, SNAPSHOTS);
+  for (const s of SNAPSHOTS) await expectDrawn(pane(page, s.name), 5);
+  await page.getByRole('tab', { name: 'Heap' }).click();
+  await page.getByLabel('Earlier snapshot').selectOption({ label: 'ddtrace-before.heapsnapshot.gz' });
+  await page.getByLabel('Later snapshot').selectOption({ label: 'ddtrace-after.heapsnapshot.gz' });
+  const status = page.getByRole('status', { name: 'Allocated since the earlier snapshot' });
+  await expect(status).toContainText(`${fresh.toLocaleString('en-US')} objects`);
+  const table = page.getByRole('table', { name: 'Allocated classes' });
+  const rows = table.locator('tbody tr');
+  expect(await rows.count()).toBeGreaterThan(5);
+  const counts = await rows.evaluateAll((trs) => trs.map((tr) => Number(tr.children[1]!.textContent!.replace(/,/g, ''))));
+  expect(counts.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(fresh);
+  await rows.first().click();
+  await expect(page.getByRole('complementary', { name: 'Retainer path' }).last()).toContainText('its largest new object');
+  await page.screenshot({ path: 'test-results/heap-allocated.png' });
 });

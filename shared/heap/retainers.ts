@@ -102,12 +102,14 @@ export function retainerPath(g: HeapGraph, node: number): RetainerStep[] | undef
 
 /**
  * The objects of class (type, name) — its largest retained size first, at most `limit`; `byClass`:
- * `name` is a class name (`HeapFields.className`, as `heapSummary(…, 'class')` groups them).
+ * `name` is a class name (`HeapFields.className`, as `heapSummary(…, 'class')` groups them);
+ * `only`: of the nodes it marks 1 (the new objects of `allocatedBetween`).
  */
-export function objectsOfClass(g: HeapGraph, type: string, name: string, limit = 10, byClass = false): number[] {
+export function objectsOfClass(g: HeapGraph, type: string, name: string, limit = 10, byClass = false, only?: Uint8Array): number[] {
   const f = heapFields(g);
   const out: number[] = [];
-  for (let i = 1; i < g.nodeCount; i++) if (f.type(i) === type && (byClass ? f.className(i) : f.name(i)) === name) out.push(i);
+  for (let i = 1; i < g.nodeCount; i++)
+    if ((!only || only[i]) && f.type(i) === type && (byClass ? f.className(i) : f.name(i)) === name) out.push(i);
   out.sort((a, b) => g.retained[b]! - g.retained[a]! || a - b);
   return out.slice(0, limit);
 }

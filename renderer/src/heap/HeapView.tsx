@@ -7,13 +7,15 @@
  */
 import { useState } from 'react';
 import { type HeapClass, type HeapSummary, heapSummary, matchRetained } from '../../../shared/heap/summary';
-import { objectsOfClass, retainerPath } from '../../../shared/heap/retainers';
+import { objectsOfClass } from '../../../shared/heap/retainers';
 import type { HeapGraph } from '../../../shared/model/types';
 import { compileQuery } from '../../../shared/search/matcher';
 import { useStore } from '../store/store';
+import { AllocatedBetween } from './AllocatedBetween';
+import { RetainerPath, formatBytes } from './RetainerPath';
 import './heap.css';
 
-interface HeapRun {
+export interface HeapRun {
   id: string;
   title: string;
   baseline: boolean;
@@ -39,15 +41,6 @@ function matchedBytes(g: HeapGraph, query: string): { bytes: number; objects: nu
   const out = { query, bytes: r.retainedSize, objects: r.objects };
   matches.set(g, out);
   return out;
-}
-
-/** Bytes as DevTools shows them: B, kB, MB, GB (powers of 1000). */
-export function formatBytes(n: number): string {
-  const a = Math.abs(n);
-  if (a < 1000) return `${n} B`;
-  const [div, unit] = a < 1e6 ? [1e3, 'kB'] : a < 1e9 ? [1e6, 'MB'] : [1e9, 'GB'];
-  const v = n / div;
-  return `${Math.abs(v) >= 100 ? v.toFixed(0) : v.toFixed(1)} ${unit}`;
 }
 
 function signed(n: number, fmt: (n: number) => string): string {
@@ -104,6 +97,7 @@ export function HeapView() {
   return (
     <section className="heap-view" aria-label="Heap">
       <MatchLine runs={runs} query={query} />
+      {runs.length >= 2 && <AllocatedBetween runs={runs} />}
       <div className="heap-columns">
         <div className="heap-classes">
           <table aria-label="Classes">
@@ -204,30 +198,5 @@ function RetainerPanel({ row, runs }: { row: ClassRow; runs: HeapRun[] }) {
   if (i === undefined) return null;
   const run = runs[i]!;
   const [largest] = objectsOfClass(run.g, row.type, row.name, 1, true);
-  const path = largest === undefined ? undefined : retainerPath(run.g, largest);
-  return (
-    <aside className="heap-retainers" aria-label="Retainer path">
-      <h3>
-        Why {row.name || `(${row.type})`} is alive <span className="muted">in {run.title}, its largest object</span>
-      </h3>
-      {!path ? (
-        <p className="muted">Nothing strong reaches it from the roots: it goes at the next garbage collection.</p>
-      ) : (
-        <ol>
-          {path.map((s, k) => (
-            <li key={k}>
-              {k > 0 && <code className="edge">{s.edgeType === 'element' || s.edgeType === 'hidden' ? s.edge : `.${s.edge}`}</code>}{' '}
-              <span className="node">{s.name || `(${s.type})`}</span>{' '}
-              <span className="muted">
-                {s.type} @{s.id}
-              </span>{' '}
-              <span className="muted" title={`${s.retainedSize.toLocaleString('en-US')} bytes retained`}>
-                {formatBytes(s.selfSize)} / {formatBytes(s.retainedSize)}
-              </span>
-            </li>
-          ))}
-        </ol>
-      )}
-    </aside>
-  );
+  return <RetainerPath g={run.g} node={largest} name={row.name || `(${row.type})`} where={`in ${run.title}, its largest object`} />;
 }
