@@ -4,6 +4,7 @@
  * cpuprofile.ts builds the call tree and weighs the samples from them.
  */
 import type { FrameTableBuilder } from '../../model/builders';
+import { GrowNumbers } from '../../model/grow';
 import { MAX_WEIGHT, isTime } from '../../model/types';
 import { ImportError } from '../errors';
 import { streamJson } from '../json-stream';
@@ -31,9 +32,10 @@ export interface Raw {
   duplicateIds: number;
   /** legacy form */
   head?: unknown;
-  samples: number[];
-  timeDeltas: number[];
-  timestamps: number[];
+  /** the big arrays, in typed columns (a long capture has tens of millions of samples) */
+  samples: GrowNumbers;
+  timeDeltas: GrowNumbers;
+  timestamps: GrowNumbers;
   startTime?: number;
   endTime?: number;
   urls: Set<string>;
@@ -62,9 +64,9 @@ function emptyRaw(): Raw {
     edgeParent: [],
     edgeChild: [],
     duplicateIds: 0,
-    samples: [],
-    timeDeltas: [],
-    timestamps: [],
+    samples: new GrowNumbers(),
+    timeDeltas: new GrowNumbers(),
+    timestamps: new GrowNumbers(),
     urls: new Set(),
   };
 }

@@ -169,10 +169,11 @@ function addSamples(
   let unknown = 0;
   let firstUnknown = 0;
   let outOfRange = 0;
+  tree.reserveSamples(n);
   for (let j = 0; j < n; j++) {
     let time = NaN;
     if (j < times.length) {
-      t = legacy ? times[j]! : t + times[j]!;
+      t = legacy ? times.at(j) : t + times.at(j);
       // Deltas can be negative: 0x's samples-cpu-prof.cpuprofile has `…,329,227,-6,231,…` in
       // its timeDeltas, V8 having recorded that sample out of order. Each sample keeps its own
       // time; the model puts samples in time order (model/sample-time.ts).
@@ -183,13 +184,18 @@ function addSamples(
         time = t;
       }
     }
-    const node = nodeOf(raw.samples[j]!);
+    const id = raw.samples.at(j);
+    const node = nodeOf(id);
     if (node === undefined) {
-      if (unknown++ === 0) firstUnknown = raw.samples[j]!;
+      if (unknown++ === 0) firstUnknown = id;
       continue;
     }
     tree.addSample(node, 1, time);
   }
+  // The tree holds them now: the file's own columns are let go before the profile is finished.
+  raw.samples.clear();
+  raw.timeDeltas.clear();
+  raw.timestamps.clear();
   note(warnings, outOfOrder, `${outOfOrder} sample(s) were recorded out of time order (negative timeDeltas); they were put in time order`);
   note(warnings, outOfRange, `${outOfRange} sample time(s) are past 2^53 microseconds; those samples have no time`);
   note(warnings, unknown, `${unknown} sample(s) name node ids that are not in the file (first: ${firstUnknown}); they were left out`);
