@@ -6,7 +6,9 @@
 // page's own PerformanceObserver), and the renderer's peak memory: the largest VmHWM (resident
 // high-water mark, /proc/<pid>/status, Linux) among the browser's renderer processes, which holds
 // the page's main thread and its workers (the import worker runs in the renderer process).
-import { readFileSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { runWithPeak } from './peak-rss.mjs';
 import { CHROMIUM, recordLongTasks, serve } from './ui.mjs';
@@ -116,13 +118,22 @@ export async function benchApp({ files, repeat = 3, quietMs = 10_000, port = 490
   };
 }
 
-/** One app run in a fresh browser: { navigationMs, longestTaskMs, rendererPeakBytes }. */
+/**
+ * One app run in a fresh browser with a profile folder of its own, as `npm start` opens one (an
+ * off-the-record page would keep IndexedDB in memory, where a big run's recovery copy does not
+ * fit): { navigationMs, longestTaskMs, rendererPeakBytes }.
+ */
 async function appRun(files, port, runId, quietMs) {
   // A flag Chromium ignores marks this browser's process, to find its renderers by.
   const mark = `--flamelens-bench-run=${runId}`;
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', mark] });
+  const profileDir = mkdtempSync(join(tmpdir(), 'flamelens-bench-profile-'));
+  const context = await chromium.launchPersistentContext(profileDir, {
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', mark],
+    viewport: { width: 1600, height: 1000 },
+  });
   try {
-    const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
+    const page = context.pages()[0] ?? (await context.newPage());
     await recordLongTasks(page);
     const start = performance.now();
     await page.goto(`http://127.0.0.1:${port}/${SECRET}/`);
@@ -137,6 +148,7 @@ async function appRun(files, port, runId, quietMs) {
     const pid = browserPid(mark);
     return { navigationMs, longestTaskMs: Math.max(0, ...after), rendererPeakBytes: pid ? rendererPeakBytes(pid) : undefined };
   } finally {
-    await browser.close();
+    await context.close();
+    rmSync(profileDir, { recursive: true, force: true });
   }
 }
