@@ -33,6 +33,34 @@ function longCapture(path: string, samples: number): number {
   return Buffer.byteLength(text);
 }
 
+/**
+ * The sample's profile repeated `copies` times end to end, each copy's nodes with ids of their own
+ * (the benchmark's .cpuprofile: ~5,000 nodes a copy, so that a 50 MB file has 400,000 nodes).
+ */
+function repeatedProfile(path: string, copies: number): number {
+  const p = JSON.parse(readFileSync(new URL('fixtures/samples/ddtrace/CPU.20261121.233052.6494.0.001.cpuprofile', ROOT), 'utf8')) as {
+    nodes: { id: number; children?: number[] }[];
+    startTime: number;
+    endTime: number;
+    samples: number[];
+    timeDeltas: number[];
+  };
+  const top = Math.max(...p.nodes.map((n) => n.id));
+  const nodes: string[] = [];
+  const samples: number[] = [];
+  const deltas: number[] = [];
+  for (let c = 0; c < copies; c++) {
+    const off = c * top;
+    for (const n of p.nodes)
+      nodes.push(JSON.stringify({ ...n, id: n.id + off, ...(n.children ? { children: n.children.map((x) => x + off) } : {}) }));
+    for (const s of p.samples) samples.push(s + off);
+    deltas.push(...p.timeDeltas);
+  }
+  const text = `{"nodes":[${nodes.join(',')}],"startTime":${p.startTime},"endTime":${p.startTime + copies * (p.endTime - p.startTime)},"samples":[${samples.join(',')}],"timeDeltas":[${deltas.join(',')}]}`;
+  writeFileSync(path, text);
+  return Buffer.byteLength(text);
+}
+
 beforeAll(async () => {
   // Inside the project, so that what the bundle leaves out (autocannon) is found in node_modules.
   mkdirSync(new URL('out/', ROOT), { recursive: true });
@@ -62,5 +90,19 @@ describe('flamelens collapse, peak memory', () => {
       `collapse of ${(bytes / 1e6).toFixed(1)} MB, ${SAMPLES / 1e6} M samples: ${perFile.toFixed(2)}× the file above the idle command`,
     );
     expect(perFile).toBeLessThan(6);
+  }, 120_000);
+
+  it('a profile of 400,000 nodes costs less than 1.85× its size above the command with no file', () => {
+    const file = join(dir, 'repeated.cpuprofile');
+    const bytes = repeatedProfile(file, 80);
+    const entry = join(dir, 'cli/entry.mjs');
+    const idle = runWithPeak([entry, '--help'], dir);
+    const run = runWithPeak([entry, 'collapse', file], dir);
+    expect(run.status, run.stderr).toBe(0);
+    const perFile = (run.peakRssBytes! - idle.peakRssBytes!) / bytes;
+    console.log(
+      `collapse of ${(bytes / 1e6).toFixed(1)} MB, 80 copies of the profile: ${perFile.toFixed(2)}× the file above the idle command`,
+    );
+    expect(perFile).toBeLessThan(1.85);
   }, 120_000);
 });

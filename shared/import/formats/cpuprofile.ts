@@ -49,18 +49,18 @@ function buildModernTree(raw: Raw, tree: CallTreeBuilder, warnings: string[]): I
   let conflicts = 0;
   let example = '';
   for (let i = 0; i < n; i++) {
-    const pid = raw.parentId[i]!;
+    const pid = raw.parentId.data[i]!;
     if (Number.isNaN(pid)) continue;
     const p = raw.index.get(pid);
     if (p === undefined) {
-      if (missingParents++ === 0) example = `node ${raw.ids[i]} names parent ${pid}`;
+      if (missingParents++ === 0) example = `node ${raw.ids.at(i)} names parent ${pid}`;
     } else parent[i] = p;
   }
   for (let e = 0; e < raw.edgeParent.length; e++) {
-    const p = raw.edgeParent[e]!;
-    const c = raw.index.get(raw.edgeChild[e]!);
+    const p = raw.edgeParent.data[e]!;
+    const c = raw.index.get(raw.edgeChild.at(e));
     if (c === undefined) {
-      if (missingChildren++ === 0 && example === '') example = `node ${raw.ids[p]} names child ${raw.edgeChild[e]}`;
+      if (missingChildren++ === 0 && example === '') example = `node ${raw.ids.at(p)} names child ${raw.edgeChild.at(e)}`;
     } else if (parent[c] === -1) parent[c] = p;
     else if (parent[c] !== p) conflicts++;
   }
@@ -90,13 +90,13 @@ function buildModernTree(raw: Raw, tree: CallTreeBuilder, warnings: string[]): I
       // the root, so that every node still gets a stack.
       const cut = path[path.length - 1]!;
       parent[cut] = -1;
-      if (cycles++ === 0) cycleExample = raw.ids[cut]!;
+      if (cycles++ === 0) cycleExample = raw.ids.at(cut);
       v = -1;
     }
     let at = v === -1 ? tree.root : ct[v]!;
     while (path.length > 0) {
       const u = path.pop()!;
-      const f = raw.frame[u]!;
+      const f = raw.frame.data[u]!;
       if (f >= 0) at = tree.child(at, f);
       ct[u] = at;
     }
@@ -230,7 +230,8 @@ export const cpuprofileImporter: Importer = {
         const i = raw.index.get(id);
         return i === undefined ? undefined : ct[i];
       };
-      if (raw.samples.length === 0) for (let i = 0; i < ct.length; i++) if (raw.hitCount[i]! > 0) tree.addSelf(ct[i]!, raw.hitCount[i]!);
+      if (raw.samples.length === 0)
+        for (let i = 0; i < ct.length; i++) if (raw.hitCount.at(i) > 0) tree.addSelf(ct[i]!, raw.hitCount.at(i));
     }
     if (raw.samples.length > 0) addSamples(raw, nodeOf, tree, legacy, warnings);
     else warnings.push('the profile has no "samples": weights are V8\'s per-node hitCount and there are no sample times');
