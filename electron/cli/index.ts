@@ -28,7 +28,8 @@ async function collapseCommand(args: string[]): Promise<void> {
   const weight = values.weight as WeightChoice | undefined;
   if (weight && !['samples', 'time', 'bytes'].includes(weight))
     throw new CliError(`--weight must be samples, time or bytes, not "${weight}"`);
-  const p = await loadRun(run!, values.event, values.thread);
+  // Folded stacks need only the call tree, unless samples are to be counted or timed.
+  const p = await loadRun(run!, values.event, values.thread, { samples: weight === 'samples' || weight === 'time' });
   writeText(process.stdout, collapseText(p, weight));
 }
 

@@ -148,9 +148,17 @@ function buildLegacyTree(
   return byId;
 }
 
+/** The samples added: how many, and their first and last known time (µs). */
+interface Span {
+  count: number;
+  lo: number;
+  hi: number;
+}
+
 /**
  * Adds every sample, weight 1, at its absolute time in microseconds: `startTime` plus the running
  * sum of `timeDeltas` (the first delta counts from `startTime`), or the legacy `timestamps`.
+ * `keep` false: only their weight goes into the tree, no sample table is kept.
  */
 function addSamples(
   raw: Raw,
@@ -158,7 +166,9 @@ function addSamples(
   tree: CallTreeBuilder,
   legacy: boolean,
   warnings: string[],
-): void {
+  keep: boolean,
+): Span {
+  const span: Span = { count: 0, lo: Infinity, hi: -Infinity };
   const n = raw.samples.length;
   const times = legacy ? raw.timestamps : raw.timeDeltas;
   const timesName = legacy ? 'timestamps' : 'timeDeltas';
@@ -169,7 +179,7 @@ function addSamples(
   let unknown = 0;
   let firstUnknown = 0;
   let outOfRange = 0;
-  tree.reserveSamples(n);
+  if (keep) tree.reserveSamples(n);
   for (let j = 0; j < n; j++) {
     let time = NaN;
     if (j < times.length) {
@@ -190,7 +200,11 @@ function addSamples(
       if (unknown++ === 0) firstUnknown = id;
       continue;
     }
-    tree.addSample(node, 1, time);
+    if (keep) tree.addSample(node, 1, time);
+    else tree.addSelf(node, 1);
+    span.count++;
+    if (time < span.lo) span.lo = time;
+    if (time > span.hi) span.hi = time;
   }
   // The tree holds them now: the file's own columns are let go before the profile is finished.
   raw.samples.clear();
@@ -199,6 +213,7 @@ function addSamples(
   note(warnings, outOfOrder, `${outOfOrder} sample(s) were recorded out of time order (negative timeDeltas); they were put in time order`);
   note(warnings, outOfRange, `${outOfRange} sample time(s) are past 2^53 microseconds; those samples have no time`);
   note(warnings, unknown, `${unknown} sample(s) name node ids that are not in the file (first: ${firstUnknown}); they were left out`);
+  return span;
 }
 
 export const cpuprofileImporter: Importer = {
@@ -210,7 +225,7 @@ export const cpuprofileImporter: Importer = {
     if (shape === 'cpuprofile' || shape === 'cpuprofile-legacy') return true;
     return shape === 'undecided' && /\.cpuprofile(\.gz)?$/i.test(fileName);
   },
-  async parse({ file, source }): Promise<Profile> {
+  async parse({ file, source, options }): Promise<Profile> {
     const frames = new FrameTableBuilder();
     const tree = new CallTreeBuilder();
     const warnings: string[] = [];
@@ -233,7 +248,8 @@ export const cpuprofileImporter: Importer = {
       if (raw.samples.length === 0)
         for (let i = 0; i < ct.length; i++) if (raw.hitCount.at(i) > 0) tree.addSelf(ct[i]!, raw.hitCount.at(i));
     }
-    if (raw.samples.length > 0) addSamples(raw, nodeOf, tree, legacy, warnings);
+    let span: Span = { count: 0, lo: Infinity, hi: -Infinity };
+    if (raw.samples.length > 0) span = addSamples(raw, nodeOf, tree, legacy, warnings, options.samples !== false);
     else warnings.push('the profile has no "samples": weights are V8\'s per-node hitCount and there are no sample times');
 
     const meta: RunMeta = {
@@ -249,22 +265,13 @@ export const cpuprofileImporter: Importer = {
     let first = raw.startTime !== undefined ? raw.startTime * scale : undefined;
     let last = raw.endTime !== undefined ? raw.endTime * scale : undefined;
     const p = finishProfile({ name: file, format: 'cpuprofile', kind: 'sampled', unit: 'samples', frames, tree, meta });
-    const s = p.samples;
-    if (s && s.length > 0) {
-      let lo = Infinity;
-      let hi = -Infinity;
-      for (let i = 0; i < s.length; i++) {
-        const t = s.time[i]!;
-        if (t < lo) lo = t;
-        if (t > hi) hi = t;
+    const { count, lo, hi } = span;
+    if (count > 0 && lo <= hi) {
+      if (legacy) {
+        first = first === undefined ? lo : Math.min(first, lo);
+        last = last === undefined ? hi : Math.max(last, hi);
       }
-      if (lo <= hi) {
-        if (legacy) {
-          first = first === undefined ? lo : Math.min(first, lo);
-          last = last === undefined ? hi : Math.max(last, hi);
-        }
-        if (s.length > 1 && hi > lo) meta.sampleInterval = (hi - lo) / (s.length - 1);
-      }
+      if (count > 1 && hi > lo) meta.sampleInterval = (hi - lo) / (count - 1);
     }
     if (first !== undefined) meta.startTime = first;
     if (last !== undefined) meta.endTime = last;
