@@ -264,23 +264,15 @@ export class CallTreeBuilder {
     this.sampleTime.push(time);
     if (this.sampleWeight !== undefined) this.sampleWeight.push(weight);
     else if (at === 0) this.uniformWeight = weight;
-    else if (!Object.is(weight, this.uniformWeight)) this.sampleWeight = this.grownColumn(at, this.uniformWeight, weight);
+    else if (!Object.is(weight, this.uniformWeight))
+      this.sampleWeight = this.grownColumn(new GrowFloat64(this.sampleNode.data.length), at, this.uniformWeight, weight);
     if (this.sampleThread !== undefined) this.sampleThread.push(this.thread);
-    else if (this.thread !== 0) this.sampleThread = this.grownThreads(at, this.thread);
+    else if (this.thread !== 0) this.sampleThread = this.grownColumn(new GrowInt32(this.sampleNode.data.length), at, 0, this.thread);
   }
 
-  /** A weight column for the `count` samples before, all `before`, and then `next`. */
-  private grownColumn(count: number, before: number, next: number): GrowFloat64 {
-    const g = new GrowFloat64(Math.max(16, this.sampleNode.data.length));
+  /** A column for the `count` samples before, all `before`, and then `next` (weights, or threads). */
+  private grownColumn<G extends GrowFloat64 | GrowInt32>(g: G, count: number, before: number, next: number): G {
     for (let i = 0; i < count; i++) g.push(before);
-    g.push(next);
-    return g;
-  }
-
-  /** A thread column for the `count` samples before, all thread 0, and then `next`. */
-  private grownThreads(count: number, next: number): GrowInt32 {
-    const g = new GrowInt32(Math.max(16, this.sampleNode.data.length));
-    for (let i = 0; i < count; i++) g.push(0);
     g.push(next);
     return g;
   }
