@@ -43,6 +43,35 @@ async function record(
   );
 }
 
+/** For each key, the columns its stored profile keeps as files (see renderer/src/workspace/profile-columns.ts). */
+async function storedColumns(page: import('@playwright/test').Page, keys: string[]): Promise<string[]> {
+  return page.evaluate(
+    (keys) =>
+      new Promise<string[]>((resolve, reject) => {
+        const req = indexedDB.open('flamelens');
+        req.onsuccess = () => {
+          const store = req.result.transaction('profiles').objectStore('profiles');
+          const out: string[] = [];
+          let left = keys.length;
+          keys.forEach((k, i) => {
+            const get = store.get(k);
+            get.onsuccess = () => {
+              const v = get.result as { columns?: { group: string; field: string }[] } | undefined;
+              out[i] = (v?.columns ?? [])
+                .map((c) => `${c.group}.${c.field}`)
+                .sort()
+                .join(' ');
+              if (--left === 0) resolve(out);
+            };
+            get.onerror = () => reject(get.error);
+          });
+        };
+        req.onerror = () => reject(req.error);
+      }),
+    keys,
+  );
+}
+
 test('four big runs are kept for recovery without a long task, and come back after a reload', async ({ page }) => {
   test.setTimeout(240_000);
   // Long tasks of the window, from the page's own observer.
@@ -79,6 +108,12 @@ test('four big runs are kept for recovery without a long task, and come back aft
     (await page.evaluate(() => (window as unknown as { longTasks: { start: number; duration: number }[] }).longTasks)).filter(
       (x) => x.start >= from && x.start < to,
     );
+  // Each profile's sample columns went to files of their own, written from the worker's memory,
+  // not into IndexedDB as a structured clone (a second copy of the profile while it is drawn).
+  const keys = (await record(page))!.workspace.runs.map((r) => r.key);
+  await expect
+    .poll(() => storedColumns(page, keys), { timeout: 60_000 })
+    .toEqual(keys.map(() => 'samples.node samples.time samples.weight'));
   // Storing four profiles and the record took no long task of the window.
   expect(await tasks(drawnAt)).toEqual([]);
   // A change (a search) writes the record again a moment later; that write takes none either.

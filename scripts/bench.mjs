@@ -11,12 +11,17 @@
 // - redraws of 4 panes of long `.cpuprofile` captures, 10 M samples each (scripts/bench/redraw.mjs):
 //   click-zoom, Esc, search and a keystroke, median and max of 10, and the longest task in them;
 // - the app path (scripts/bench/app.mjs): `flamelens open FILE` in headless Chromium, navigation
-//   until the flamegraph is drawn, against `flamelens collapse FILE` on the same file, with the
+//   until the flamegraph is drawn, against `flamelens collapse FILE` on the same file (its wall
+//   time and peak RSS) and the machine's limit (JSON.parse or a line split of the file), with the
 //   longest main-thread task in the 10 s after the draw and the renderer's peak memory, for every
-//   format at the first size and, in full runs, perf script at 280 MB.
+//   format at the first size and, in full runs, a long `.cpuprofile` capture (10 M samples per
+//   100 MB) and perf script at 280 MB.
 //
 //   node scripts/bench.mjs [--sizes 100,1000] [--quick] [--repeat N] [--only perf,folded,cpuprofile,trace]
-//                          [--no-ui] [--no-redraw] [--no-diff] [--no-app] [--json test-results/bench.json]
+//                          [--no-import] [--no-ui] [--no-redraw] [--no-diff] [--no-app] [--port N]
+//                          [--json test-results/bench.json]
+//
+// --port: where the app path serves the app (else a free one).
 //
 // --quick: ~20 MB inputs and 1 M-sample redraw panes (a minute or two), for trying it out. Needs
 // `npm run build` first (the UI part serves the built app); `npm run bench` does both. Inputs go
@@ -29,9 +34,10 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { build } from 'vite';
-import { GENERATORS } from './bench/generate.mjs';
+import { GENERATORS, generateLongCpuprofile } from './bench/generate.mjs';
 import { syntheticFolded } from './bench/synthetic.mjs';
 import { benchApp } from './bench/app.mjs';
+import { appTable, appTargets } from './bench/app-report.mjs';
 import { benchRedraw } from './bench/redraw.mjs';
 import { benchUi, CHROMIUM } from './bench/ui.mjs';
 
@@ -48,6 +54,8 @@ const { values } = parseArgs({
     'no-redraw': { type: 'boolean', default: false },
     'no-diff': { type: 'boolean', default: false },
     'no-app': { type: 'boolean', default: false },
+    'no-import': { type: 'boolean', default: false },
+    port: { type: 'string' },
     json: { type: 'string', default: 'test-results/bench.json' },
   },
 });
@@ -154,7 +162,7 @@ const results = {
 const runner = await buildRunner();
 const folded = formats.includes('folded') ? foldedSample() : '';
 
-for (const size of sizes) {
+for (const size of values['no-import'] ? [] : sizes) {
   for (const format of formats) {
     const g = GENERATORS[format];
     const path = join(work, g.file);
@@ -221,25 +229,47 @@ if (withRedraw) {
   results.redraw = await benchRedraw({ panes: 4, samples: REDRAW_SAMPLES, repeat: 10 });
 }
 
+/** The app path's inputs: every format at the first size; in full runs, a long capture and perf script at 280 MB. */
+function appInputs() {
+  const list = formats.map((format) => ({ format, sizeMB: sizes[0] }));
+  if (!values.quick && formats.includes('cpuprofile'))
+    list.push({ format: 'cpuprofile', sizeMB: sizes[0], long: true, label: `cpuprofile, ${sizes[0] / 10} M samples` });
+  if (!values.quick && formats.includes('perf script')) list.push({ format: 'perf script', sizeMB: 280 });
+  return list;
+}
+
+/** Writes an app-path input; returns the generator's answer and the limit's pieces file. */
+function makeAppInput({ format, sizeMB, long }) {
+  const g = GENERATORS[format];
+  const path = join(work, `app-${long ? 'long-' : ''}${g.file}`);
+  // ~10 bytes a sample: 10 M samples make ~100 MB
+  const input = long ? generateLongCpuprofile(path, sizeMB * 100_000) : g.make(path, sizeMB * MB, folded);
+  const pieces = `${path}.pieces.json`;
+  if (input.kind === 'json') writeFileSync(pieces, JSON.stringify(input.pieces ?? [{ from: 0, to: input.bytes, prefix: '', suffix: '' }]));
+  return { path, input, pieces };
+}
+
+const appRepeat = values.repeat ? Number(values.repeat) : values.quick ? 1 : 3;
 if (withApp) {
-  const appSizes = [
-    ...formats.map((format) => [format, sizes[0]]),
-    ...(values.quick || !formats.includes('perf script') ? [] : [['perf script', 280]]),
-  ];
-  for (const [format, size] of appSizes) {
-    const g = GENERATORS[format];
-    const path = join(work, `app-${g.file}`);
-    log(`app path: ${format}, ${size} MB…`);
-    const input = g.make(path, size * MB, folded);
-    const a = await benchApp({ files: [path], repeat: values.quick ? 1 : 3 });
+  const repeat = appRepeat;
+  for (const spec of appInputs()) {
+    log(`app path: ${spec.label ?? spec.format}, ${spec.sizeMB} MB…`);
+    const { path, input, pieces } = makeAppInput(spec);
+    const limits = [];
+    for (let r = 0; r < repeat; r++)
+      limits.push(child([join(ROOT, 'scripts/bench/limit-runner.mjs'), input.kind === 'json' ? 'json' : 'lines', path, pieces]).ms);
+    const a = await benchApp({ files: [path], repeat, port: values.port ? Number(values.port) : undefined });
     results.app.push({
-      format,
-      sizeMB: size,
+      ...spec,
       bytes: input.bytes,
+      limit: input.kind === 'json' ? 'JSON.parse' : 'line split',
+      limitMs: best(limits),
       ...a,
-      peakPerFile: a.rendererPeakBytes === undefined ? undefined : a.rendererPeakBytes / input.bytes,
+      rendererPerFile: a.rendererPeakBytes === undefined ? undefined : a.rendererPeakBytes / input.bytes,
+      cliPerFile: a.cliPeakRssBytes === undefined ? undefined : a.cliPeakRssBytes / input.bytes,
     });
     rmSync(path, { force: true });
+    rmSync(pieces, { force: true });
   }
 }
 
@@ -285,24 +315,7 @@ if (results.redraw) {
     });
 }
 
-for (const a of results.app) {
-  results.targets.push({
-    what: `app ${a.format} ${a.sizeMB} MB: first draw ≤ 2× the CLI`,
-    value: `${a.ratio.toFixed(2)}× (${Math.round(a.navigationMs)} ms vs ${Math.round(a.cliMs)} ms)`,
-    met: a.ratio <= 2,
-  });
-  results.targets.push({
-    what: `app ${a.format} ${a.sizeMB} MB: no task > 200 ms after the draw`,
-    value: `${Math.round(a.longestTaskMs)} ms`,
-    met: a.longestTaskMs <= 200,
-  });
-  if (a.peakPerFile !== undefined)
-    results.targets.push({
-      what: `app ${a.format} ${a.sizeMB} MB: renderer peak < 3× file`,
-      value: `${a.peakPerFile.toFixed(2)}×`,
-      met: a.peakPerFile < 3,
-    });
-}
+for (const a of results.app) for (const { what, value, met } of appTargets(a)) results.targets.push({ what, value, met });
 
 // ---------------------------------------------------------------------------------------------
 
@@ -366,15 +379,7 @@ if (results.redraw) {
 }
 if (results.app.length > 0) {
   out.push('');
-  out.push('App path: `flamelens open FILE` in headless Chromium, navigation until drawn, against `flamelens collapse FILE`');
-  out.push(
-    `${pad('format', 12)}${lpad('size', 9)}${lpad('app', 10)}${lpad('CLI', 10)}${lpad('ratio', 7)}${lpad('longest task', 14)}${lpad('renderer peak', 15)}${lpad('× file', 8)}`,
-  );
-  for (const a of results.app)
-    out.push(
-      `${pad(a.format, 12)}${lpad(`${Math.round(a.bytes / MB)} MB`, 9)}${lpad(`${Math.round(a.navigationMs)} ms`, 10)}${lpad(`${Math.round(a.cliMs)} ms`, 10)}${lpad(a.ratio.toFixed(2), 7)}${lpad(`${Math.round(a.longestTaskMs)} ms`, 14)}${lpad(a.rendererPeakBytes === undefined ? '—' : `${Math.round(a.rendererPeakBytes / MB)} MB`, 15)}${lpad(a.peakPerFile === undefined ? '—' : a.peakPerFile.toFixed(2), 8)}`,
-    );
-  out.push('  (medians of 3 runs, 1 with --quick; longest task: in the 10 s after the draw, the slowest of the runs)');
+  out.push(...appTable(results.app, appRepeat));
 }
 out.push('');
 out.push('Targets');

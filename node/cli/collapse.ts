@@ -70,7 +70,8 @@ async function run(args: string[], out: Output): Promise<number> {
   const weight = values.weight as WeightChoice | undefined;
   if (weight && !['samples', 'time', 'bytes'].includes(weight))
     throw new CliError(`--weight must be samples, time or bytes, not "${weight}"`);
-  const p = await loadRun(r!, out.stderr, values.event, values.thread);
+  // Folded stacks need only the call tree, unless samples are to be counted or timed.
+  const p = await loadRun(r!, out.stderr, values.event, values.thread, { samples: weight === 'samples' || weight === 'time' });
   writeText(out.stdout, collapseText(p, weight));
   return 0;
 }

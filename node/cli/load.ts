@@ -29,9 +29,18 @@ export function sourceOf(path: string): ImportSource {
   }
 }
 
-/** Imports `source` (read from `path`); import errors become a `CliError` naming `path`. */
-export async function importAt(path: string, source: ImportSource, perfEvent?: string, thread?: string): Promise<Profile> {
-  const options: ImportOptions = {};
+/**
+ * Imports `source` (read from `path`); import errors become a `CliError` naming `path`. `more`:
+ * further import options (`samples: false` for a command that needs only the call tree).
+ */
+export async function importAt(
+  path: string,
+  source: ImportSource,
+  perfEvent?: string,
+  thread?: string,
+  more?: ImportOptions,
+): Promise<Profile> {
+  const options: ImportOptions = { ...more };
   if (perfEvent) options.perfEvent = perfEvent;
   if (thread) options.thread = thread;
   try {
@@ -47,13 +56,13 @@ export async function importAt(path: string, source: ImportSource, perfEvent?: s
  * Reads the profile at `path`; `perfEvent` picks the event type of a perf script file, `thread`
  * the thread of a trace (`PID:TID`, a name or `all`).
  */
-export async function load(path: string, perfEvent?: string, thread?: string): Promise<Profile> {
-  return importAt(path, sourceOf(path), perfEvent, thread);
+export async function load(path: string, perfEvent?: string, thread?: string, more?: ImportOptions): Promise<Profile> {
+  return importAt(path, sourceOf(path), perfEvent, thread, more);
 }
 
 /** `load`, then says on `stderr` which thread was used when the file has several (`sayThread`). */
-export async function loadThread(path: string, stderr: Sink, perfEvent?: string, thread?: string): Promise<Profile> {
-  const p = await load(path, perfEvent, thread);
+export async function loadThread(path: string, stderr: Sink, perfEvent?: string, thread?: string, more?: ImportOptions): Promise<Profile> {
+  const p = await load(path, perfEvent, thread, more);
   sayThread(path, p, stderr);
   if (thread !== undefined && !p.meta.threads)
     writeText(stderr, `flamelens: ${path}: --thread ${thread}: the file has one thread (or none) with samples; all of it was read\n`);

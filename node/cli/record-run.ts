@@ -6,7 +6,9 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { connect, createServer } from 'node:net';
-import autocannon from 'autocannon';
+// Loaded by `record` alone, when it first puts a load on a server: its modules cost every other
+// command ~35 MB of memory and a third of the command's start-up.
+import type autocannon from 'autocannon';
 
 export interface Load {
   connections: number;
@@ -149,6 +151,7 @@ export async function runOnce(o: RunOptions): Promise<RunFigures> {
     // whole seconds of its sampling ticks, and its promise settles at the next tick.
     const t0 = performance.now();
     let last = t0;
+    const { default: autocannon } = await import('autocannon');
     const loading = autocannon(options) as unknown as Promise<autocannon.Result> & NodeJS.EventEmitter;
     loading.on('response', () => (last = performance.now()));
     const raw = await loading;

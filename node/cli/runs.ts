@@ -8,6 +8,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { ALL_THREADS, threadKey, threadView } from '../../shared/model/threads';
+import type { ImportOptions } from '../../shared/import/importer';
 import type { Profile } from '../../shared/model/types';
 import { folderAsRuns, groupSources, threadFilesRun } from '../../shared/runs/group-sources';
 import { CliError } from './errors';
@@ -90,8 +91,8 @@ function chooseThread(label: string, all: Profile, choice?: string): Profile {
  * The profile of a run as a command uses it: one path as `loadThread` reads it, a process's
  * files as the thread chosen of them; says on `stderr` which thread was used (`sayThread`).
  */
-export async function loadRun(run: RunArg, stderr: Sink, perfEvent?: string, thread?: string): Promise<Profile> {
-  if (!run.files) return loadThread(run.label, stderr, perfEvent, thread);
+export async function loadRun(run: RunArg, stderr: Sink, perfEvent?: string, thread?: string, more?: ImportOptions): Promise<Profile> {
+  if (!run.files) return loadThread(run.label, stderr, perfEvent, thread, more);
   const p = chooseThread(run.label, await readThreadFiles({ ...run, files: run.files }), thread);
   sayThread(run.label, p, stderr);
   return p;

@@ -1,12 +1,16 @@
 // The app path, measured as a person meets it: `flamelens open FILE` (what `npm start -- FILE`
 // runs where no Electron binary exists) serves the file, headless Chromium opens the address, and
 // the clock runs from navigation until every pane has drawn its flamegraph. Beside it, in the same
-// run: `flamelens collapse FILE` (the command line's wall time on the same file), the longest
-// main-thread task in the 10 s after the first draw (the page's own PerformanceObserver), and the
-// renderer process's peak memory (VmHWM of Chromium's renderer processes, Linux).
-import { spawnSync } from 'node:child_process';
-import { readFileSync, readdirSync } from 'node:fs';
+// run and alternating with it: `flamelens collapse FILE` (the command line's wall time and peak
+// RSS on the same file), the longest main-thread task in the 10 s after the first draw (the
+// page's own PerformanceObserver), and the renderer's peak memory: the largest VmHWM (resident
+// high-water mark, /proc/<pid>/status, Linux) among the browser's renderer processes, which holds
+// the page's main thread and its workers (the import worker runs in the renderer process).
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { chromium } from 'playwright-core';
+import { runWithPeak } from './peak-rss.mjs';
 import { CHROMIUM, recordLongTasks, serve } from './ui.mjs';
 
 const ROOT = new URL('../../', import.meta.url);
@@ -72,65 +76,79 @@ function browserPid(mark) {
   return undefined;
 }
 
-/** Wall time of `flamelens collapse FILE` (output discarded), in ms. */
-function cliMs(file) {
-  const t = performance.now();
-  const r = spawnSync(process.execPath, ['bin/flamelens.mjs', 'collapse', file], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+/** `flamelens collapse FILE` (output discarded): { ms, peakRssBytes } (wall time, the process's high-water mark). */
+function cliRun(file) {
+  const r = runWithPeak(['bin/flamelens.mjs', 'collapse', file], ROOT);
   if (r.status !== 0) throw new Error(`flamelens collapse ${file} failed: ${r.stderr}`);
-  return performance.now() - t;
+  return r;
 }
 
 /**
- * Returns { navigationMs, cliMs, ratio, longestTaskMs, rendererPeakBytes } (medians of `repeat`
- * alternating runs; the longest task and memory from the slowest-to-draw run's own page).
+ * Returns { navigationMs, cliMs, ratio, longestTaskMs, rendererPeakBytes, cliPeakRssBytes, runs }:
+ * medians of `repeat` alternating runs for the times; for the longest task and both peaks, the
+ * largest of the runs. `port`: where the app is served (any free port when not given).
  */
-export async function benchApp({ files, repeat = 3, quietMs = 10_000 }) {
-  const port = 4900 + Math.floor(Math.random() * 90);
+export async function benchApp({ files, repeat = 3, quietMs = 10_000, port = 4900 + Math.floor(Math.random() * 90) }) {
   const server = await serve(files, port, SECRET);
-  const nav = [];
-  const cli = [];
-  const tasks = [];
-  const peaks = [];
+  const runs = [];
   try {
     for (let r = 0; r < repeat; r++) {
-      let t = 0;
-      for (const f of files) t += cliMs(f);
-      cli.push(t);
-      // A flag Chromium ignores marks this browser's process, to find its renderers by.
-      const mark = `--flamelens-bench-run=${SECRET}-${r}`;
-      const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', mark] });
-      try {
-        const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
-        await recordLongTasks(page);
-        const start = performance.now();
-        await page.goto(`http://127.0.0.1:${port}/${SECRET}/`);
-        const panes = page.getByRole('region', { name: /^Run / });
-        for (let i = 0; i < files.length; i++)
-          await panes.nth(i).locator('g.frame').first().waitFor({ state: 'attached', timeout: 600_000 });
-        const drawnAt = await page.evaluate(
-          () => new Promise((res) => requestAnimationFrame(() => requestAnimationFrame(() => res(performance.now())))),
-        );
-        nav.push(performance.now() - start);
-        await page.waitForTimeout(quietMs);
-        const after = await page.evaluate((from) => window.longTasks.filter((x) => x.start >= from).map((x) => x.duration), drawnAt);
-        tasks.push(Math.max(0, ...after));
-        const pid = browserPid(mark);
-        peaks.push(pid ? rendererPeakBytes(pid) : undefined);
-      } finally {
-        await browser.close();
-      }
+      const cli = files.map(cliRun);
+      const app = await appRun(files, port, `${SECRET}-${r}`, quietMs);
+      runs.push({
+        cliMs: cli.reduce((s, x) => s + x.ms, 0),
+        cliPeakRssBytes: Math.max(...cli.map((x) => x.peakRssBytes)),
+        ...app,
+      });
     }
   } finally {
     server.kill();
   }
-  const navigationMs = median(nav);
-  const cliMedian = median(cli);
-  const knownPeaks = peaks.filter((p) => p !== undefined);
+  const navigationMs = median(runs.map((x) => x.navigationMs));
+  const cliMs = median(runs.map((x) => x.cliMs));
+  const peaks = runs.map((x) => x.rendererPeakBytes).filter((p) => p !== undefined);
   return {
     navigationMs,
-    cliMs: cliMedian,
-    ratio: navigationMs / cliMedian,
-    longestTaskMs: Math.max(...tasks),
-    rendererPeakBytes: knownPeaks.length ? Math.max(...knownPeaks) : undefined,
+    cliMs,
+    ratio: navigationMs / cliMs,
+    longestTaskMs: Math.max(...runs.map((x) => x.longestTaskMs)),
+    rendererPeakBytes: peaks.length ? Math.max(...peaks) : undefined,
+    cliPeakRssBytes: Math.max(...runs.map((x) => x.cliPeakRssBytes)),
+    runs,
   };
+}
+
+/**
+ * One app run in a fresh browser with a profile folder of its own, as `npm start` opens one (an
+ * off-the-record page would keep IndexedDB in memory, where a big run's recovery copy does not
+ * fit): { navigationMs, longestTaskMs, rendererPeakBytes }.
+ */
+async function appRun(files, port, runId, quietMs) {
+  // A flag Chromium ignores marks this browser's process, to find its renderers by.
+  const mark = `--flamelens-bench-run=${runId}`;
+  const profileDir = mkdtempSync(join(tmpdir(), 'flamelens-bench-profile-'));
+  const context = await chromium.launchPersistentContext(profileDir, {
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', mark],
+    viewport: { width: 1600, height: 1000 },
+  });
+  try {
+    const page = context.pages()[0] ?? (await context.newPage());
+    await recordLongTasks(page);
+    const start = performance.now();
+    await page.goto(`http://127.0.0.1:${port}/${SECRET}/`);
+    const panes = page.getByRole('region', { name: /^Run / });
+    for (let i = 0; i < files.length; i++) await panes.nth(i).locator('g.frame').first().waitFor({ state: 'attached', timeout: 600_000 });
+    const drawnAt = await page.evaluate(
+      () => new Promise((res) => requestAnimationFrame(() => requestAnimationFrame(() => res(performance.now())))),
+    );
+    const navigationMs = performance.now() - start;
+    await page.waitForTimeout(quietMs);
+    const after = await page.evaluate((from) => window.longTasks.filter((x) => x.start >= from).map((x) => x.duration), drawnAt);
+    const pid = browserPid(mark);
+    return { navigationMs, longestTaskMs: Math.max(0, ...after), rendererPeakBytes: pid ? rendererPeakBytes(pid) : undefined };
+  } finally {
+    await context.close();
+    rmSync(profileDir, { recursive: true, force: true });
+  }
 }

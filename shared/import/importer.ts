@@ -20,6 +20,12 @@ export interface ImportOptions {
    * choice; otherwise as without a choice (a perf capture keeps its threads' samples apart then)
    */
   keepThreads?: boolean;
+  /**
+   * false: the caller needs only the call tree and its weights (`flamelens collapse`), so an
+   * importer may leave out the table of individual samples (.cpuprofile does: for a long capture it
+   * is twice the file's size); the tree, its weights and `meta` are the same
+   */
+  samples?: boolean;
 }
 
 export interface ImportContext {

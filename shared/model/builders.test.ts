@@ -86,3 +86,47 @@ describe('CallTreeBuilder', () => {
     expect(p.tree.total[0]).toBe(200);
   });
 });
+
+describe('CallTreeBuilder samples', () => {
+  const build = (add: (b: CallTreeBuilder, leaf: number) => void) => {
+    const b = new CallTreeBuilder();
+    const leaf = b.child(b.root, 0);
+    add(b, leaf);
+    return b.finish().samples!;
+  };
+
+  it('keeps weights that differ and threads other than 0, however late they come', () => {
+    const s = build((b, leaf) => {
+      b.addSample(leaf, 1, 10);
+      b.addSample(leaf, 1, 20);
+      b.thread = 3;
+      b.addSample(leaf, 2.5, 30);
+      b.thread = 0;
+      b.addSample(leaf, 1, 40);
+    });
+    expect([...s.weight]).toEqual([1, 1, 2.5, 1]);
+    expect([...s.thread!]).toEqual([0, 0, 3, 0]);
+    expect([...s.time]).toEqual([10, 20, 30, 40]);
+  });
+
+  it('samples that weigh alike, all of thread 0, have that weight each and no thread column', () => {
+    const s = build((b, leaf) => {
+      for (let i = 0; i < 100; i++) b.addSample(leaf, 7, i);
+    });
+    expect(s.weight).toEqual(new Float64Array(100).fill(7));
+    expect(s.thread).toBeUndefined();
+    expect(s.length).toBe(100);
+  });
+
+  it('reserved samples finish in columns of exactly their size, in time order', () => {
+    const s = build((b, leaf) => {
+      b.reserveSamples(3);
+      b.addSample(leaf, 1, 30);
+      b.addSample(leaf, 1, 10);
+      b.addSample(leaf, 1, 20);
+    });
+    expect([...s.time]).toEqual([10, 20, 30]);
+    expect(s.node.buffer.byteLength).toBe(3 * 4);
+    expect(s.time.buffer.byteLength).toBe(3 * 8);
+  });
+});

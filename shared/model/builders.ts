@@ -6,7 +6,7 @@
  */
 import { categorize, packageOf } from './categorize';
 import { frameKey } from './frame-key';
-import { GrowFloat64, GrowInt32 } from './grow';
+import { GrowFloat64, GrowInt32, reserveFloat64, reserveInt32, takeFloat64, takeInt32 } from './grow';
 import { timeOrder } from './sample-time';
 import { Category, Tier } from './types';
 import { visibleText } from './visible-text';
@@ -180,9 +180,14 @@ export class CallTreeBuilder {
   private slots = new Int32Array(2);
   private readonly sampleNode = new GrowInt32(16);
   private readonly sampleTime = new GrowFloat64(16);
-  private readonly sampleWeight = new GrowFloat64(16);
-  private readonly sampleThread = new GrowInt32(16);
-  private threaded = false;
+  /**
+   * Per-sample weights and threads are kept only once they differ: while every sample weighs the
+   * same (1, counting samples) and is thread 0, `uniformWeight` says it all and no column is
+   * filled (for 10 M samples, 80 MB and 40 MB less while importing).
+   */
+  private sampleWeight: GrowFloat64 | undefined;
+  private uniformWeight = 1;
+  private sampleThread: GrowInt32 | undefined;
   /** the thread recorded with the samples added from now on (`SampleTable.thread`); 0 by default */
   thread = 0;
 
@@ -255,11 +260,32 @@ export class CallTreeBuilder {
    */
   addSample(node: number, weight: number, time: number): void {
     this.self.data[node]! += weight;
-    this.sampleNode.push(node);
+    const at = this.sampleNode.push(node);
     this.sampleTime.push(time);
-    this.sampleWeight.push(weight);
-    this.sampleThread.push(this.thread);
-    if (this.thread !== 0) this.threaded = true;
+    if (this.sampleWeight !== undefined) this.sampleWeight.push(weight);
+    else if (at === 0) this.uniformWeight = weight;
+    else if (!Object.is(weight, this.uniformWeight))
+      this.sampleWeight = this.grownColumn(new GrowFloat64(this.sampleNode.data.length), at, this.uniformWeight, weight);
+    if (this.sampleThread !== undefined) this.sampleThread.push(this.thread);
+    else if (this.thread !== 0) this.sampleThread = this.grownColumn(new GrowInt32(this.sampleNode.data.length), at, 0, this.thread);
+  }
+
+  /** A column for the `count` samples before, all `before`, and then `next` (weights, or threads). */
+  private grownColumn<G extends GrowFloat64 | GrowInt32>(g: G, count: number, before: number, next: number): G {
+    for (let i = 0; i < count; i++) g.push(before);
+    g.push(next);
+    return g;
+  }
+
+  /**
+   * Room for `more` samples: an importer that knows how many it will add says so, and the
+   * columns are made that size at once instead of doubling (and copying) as they fill.
+   */
+  reserveSamples(more: number): void {
+    reserveInt32(this.sampleNode, more);
+    reserveFloat64(this.sampleTime, more);
+    if (this.sampleWeight) reserveFloat64(this.sampleWeight, more);
+    if (this.sampleThread) reserveInt32(this.sampleThread, more);
   }
 
   get sampleCount(): number {
@@ -317,11 +343,14 @@ export class CallTreeBuilder {
     }
     const tree: CallTree = { length: n, parent, frame, depth, end, self, total };
     if (this.sampleNode.length === 0) return { tree };
-    let node = this.sampleNode.finish();
+    // Each column is taken (not copied when it is exactly full) and let go of in turn.
+    let node = takeInt32(this.sampleNode);
     for (let i = 0; i < node.length; i++) node[i] = newIndex[node[i]!]!;
-    let time = this.sampleTime.finish();
-    let weight = this.sampleWeight.finish();
-    let thread = this.threaded ? this.sampleThread.finish() : undefined;
+    let time = takeFloat64(this.sampleTime);
+    let weight = this.sampleWeight ? takeFloat64(this.sampleWeight) : new Float64Array(node.length).fill(this.uniformWeight);
+    this.sampleWeight = undefined;
+    let thread = this.sampleThread ? takeInt32(this.sampleThread) : undefined;
+    this.sampleThread = undefined;
     // Samples in time order, whatever order they were recorded in (see ./sample-time).
     const byTime = timeOrder(time);
     if (byTime) {

@@ -45,3 +45,80 @@ export class GrowFloat64 {
     return this.data.slice(0, this.length);
   }
 }
+
+/**
+ * Makes room for `more` values beyond `length` in one step (exactly that much, no doubling), so
+ * that a column whose final size is known never holds spare capacity or a copy made while growing.
+ */
+function reserved<T extends Int32Array | Float64Array>(data: T, length: number, more: number, make: (n: number) => T): T {
+  if (length + more <= data.length) return data;
+  const next = make(length + more);
+  next.set(data.subarray(0, length));
+  return next;
+}
+
+/** Room for `more` pushes without growing. */
+export function reserveInt32(g: GrowInt32, more: number): void {
+  g.data = reserved(g.data, g.length, more, (n) => new Int32Array(n));
+}
+
+export function reserveFloat64(g: GrowFloat64, more: number): void {
+  g.data = reserved(g.data, g.length, more, (n) => new Float64Array(n));
+}
+
+/**
+ * The column's values, right-sized, and the column emptied: when it is exactly full (see
+ * `reserveInt32`), its own array, not a copy, so that finishing a column never holds it twice.
+ */
+export function takeInt32(g: GrowInt32): Int32Array {
+  const out = g.length === g.data.length ? g.data : g.data.slice(0, g.length);
+  g.data = new Int32Array(0);
+  g.length = 0;
+  return out;
+}
+
+export function takeFloat64(g: GrowFloat64): Float64Array {
+  const out = g.length === g.data.length ? g.data : g.data.slice(0, g.length);
+  g.data = new Float64Array(0);
+  g.length = 0;
+  return out;
+}
+
+/**
+ * Numbers as a file gives them (ids, time deltas): in an Int32Array while every one is a 32-bit
+ * integer (4 bytes each; a JavaScript array takes 8 and spare room as it grows), in a
+ * Float64Array from the first that is not.
+ */
+export class GrowNumbers {
+  private ints: GrowInt32 | undefined = new GrowInt32();
+  private floats: GrowFloat64 | undefined;
+
+  get length(): number {
+    return this.ints ? this.ints.length : this.floats!.length;
+  }
+
+  push(v: number): void {
+    const ints = this.ints;
+    if (ints !== undefined && (v | 0) === v && !Object.is(v, -0)) {
+      ints.push(v);
+      return;
+    }
+    if (ints !== undefined) {
+      const floats = new GrowFloat64(Math.max(1024, ints.length * 2));
+      for (let i = 0; i < ints.length; i++) floats.push(ints.data[i]!);
+      this.floats = floats;
+      this.ints = undefined;
+    }
+    this.floats!.push(v);
+  }
+
+  at(i: number): number {
+    return this.ints ? this.ints.data[i]! : this.floats!.data[i]!;
+  }
+
+  /** Lets go of the numbers. */
+  clear(): void {
+    this.ints = new GrowInt32();
+    this.floats = undefined;
+  }
+}

@@ -55,10 +55,12 @@ export function meanInterval(s: SampleTable, thread?: number): number {
 /**
  * How long each sample lasted, in microseconds: until the next sample of its thread, the last
  * one of each thread that thread's mean interval. Samples must be in time order (as the model
- * keeps them); a sample with an unknown time, or followed by one, lasts 0.
+ * keeps them); a sample with an unknown time, or followed by one, lasts 0. Reads only the times,
+ * so `into` may be the table's own weight column.
  */
-export function sampleDurations(s: SampleTable): Float64Array {
-  const d = new Float64Array(s.length);
+export function sampleDurations(s: SampleTable, into?: Float64Array): Float64Array {
+  // `into`: where to write them (the table's own weight column, when nothing else holds it)
+  const d = into ? into.fill(0) : new Float64Array(s.length);
   const n = s.length;
   if (!s.thread) {
     // One thread (the usual case, and millions of samples in a big profile): a plain pass.

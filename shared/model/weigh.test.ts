@@ -7,7 +7,7 @@ import { CallTreeBuilder, FrameTableBuilder, finishProfile } from './builders';
 import { checkProfile } from './integrity';
 import { sampleDurations, timeOrder } from './sample-time';
 import type { FormatId, Profile } from './types';
-import { defaultWeighing, weighByDefault, weighProfile, weighable } from './weigh';
+import { defaultWeighing, weighByDefault, weighNewProfile, weighProfile, weighable } from './weigh';
 
 /**
  * Samples of `main;a` and `main;b` at the given times (µs), in the order given: `a` at even
@@ -108,5 +108,26 @@ describe('weighProfile', () => {
     // a search share is a share of time, the same whether the weights come from the tree or the range
     const m = matchFrames(p, compileQuery('dd-trace')!.match);
     expect(matchShare(p, m).inclusive).toBeCloseTo(matchShare(p, m, all.self).inclusive, 9);
+  });
+});
+
+describe('weighNewProfile', () => {
+  it('weighs as weighByDefault does, writing the durations over the sample weights it was given', () => {
+    for (const times of [[0, 10, 25, 45, 70], [0, 10, NaN, 30], [5]]) {
+      const expected = weighByDefault(sampled(times));
+      const p = sampled(times);
+      const ownWeights = p.samples!.weight;
+      const got = weighNewProfile(p);
+      expect(got.unit).toBe(expected.unit);
+      expect(Array.from(got.samples!.weight)).toEqual(Array.from(expected.samples!.weight));
+      expect(Array.from(got.tree.self)).toEqual(Array.from(expected.tree.self));
+      expect(Array.from(got.tree.total)).toEqual(Array.from(expected.tree.total));
+      if (got.unit === 'microseconds') expect(got.samples!.weight).toBe(ownWeights);
+    }
+  });
+
+  it('leaves a profile weighed by counts (perf script) as weighByDefault does', () => {
+    const p = sampled([0, 10, 20], 'perf-script');
+    expect(weighNewProfile(p)).toBe(p);
   });
 });

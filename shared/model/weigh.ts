@@ -71,3 +71,15 @@ export function weighable(p: Profile, how: Weighing): boolean {
 export function weighByDefault(p: Profile): Profile {
   return weighProfile(p, defaultWeighing(p));
 }
+
+/**
+ * `weighByDefault` for a profile nothing else holds yet (just imported): time weights are written
+ * over its sample weights instead of into a new column, so that a capture of 10 M samples is not
+ * held with two weight columns (80 MB each) while it is weighed. The profile given must not be
+ * used afterwards; use the one returned.
+ */
+export function weighNewProfile(p: Profile): Profile {
+  if (defaultWeighing(p) !== 'time' || !canWeighByTime(p)) return weighByDefault(p);
+  const weight = sampleDurations(p.samples!, p.samples!.weight);
+  return { ...p, unit: 'microseconds', tree: { ...p.tree, ...treeWeights(p, weight) }, samples: { ...p.samples!, weight } };
+}

@@ -5,9 +5,11 @@
  *
  * Used from the window and from import workers alike: a worker stores the profile it imported
  * before it hands it over, so a profile of any size reaches the store without the window
- * encoding or copying it.
+ * encoding or copying it. A worker writes the profile's big arrays to files of their own from
+ * their memory (./profile-columns), so that they are never copied for the store either.
  */
 import type { Profile } from '../../../shared/model/types';
+import { isSplitRecord, joinColumns, pruneColumns, writeColumns } from './profile-columns';
 
 const DB = 'flamelens';
 /** 1: one `recovery` store holding a whole encoded workspace; 2: adds `profiles`. */
@@ -63,9 +65,11 @@ function done(t: IDBTransaction): Promise<void> {
  */
 export async function beginProfileWrite(key: string, profile: Profile): Promise<{ written: Promise<void> }> {
   const d = await open();
+  // Columns that could not be written as files (no room, no OPFS) go with the rest, as a clone.
+  const split = await writeColumns(key, profile).catch(() => undefined);
   const t = d.transaction(PROFILES, 'readwrite');
   const written = done(t);
-  t.objectStore(PROFILES).put(profile, key);
+  t.objectStore(PROFILES).put(split ?? profile, key);
   return { written };
 }
 
@@ -80,7 +84,8 @@ export async function readProfile(key: string): Promise<Profile | undefined> {
   const t = d.transaction(PROFILES, 'readonly');
   const req = t.objectStore(PROFILES).get(key);
   await done(t);
-  return req.result as Profile | undefined;
+  const value: unknown = req.result;
+  return isSplitRecord(value) ? joinColumns(key, value) : (value as Profile | undefined);
 }
 
 /** Deletes every stored profile whose key is not in `keep`. */
@@ -93,6 +98,7 @@ export async function pruneProfiles(keep: ReadonlySet<string>): Promise<void> {
     for (const k of req.result) if (typeof k !== 'string' || !keep.has(k)) s.delete(k);
   };
   await done(t);
+  await pruneColumns(keep);
 }
 
 export async function readRecord<T>(key: string): Promise<T | undefined> {

@@ -4,6 +4,7 @@
  * cpuprofile.ts builds the call tree and weighs the samples from them.
  */
 import type { FrameTableBuilder } from '../../../model/builders';
+import { GrowFloat64, GrowInt32, GrowNumbers } from '../../../model/grow';
 import { MAX_WEIGHT, isTime } from '../../../model/types';
 import { ImportError } from '../../errors';
 import { streamJson } from '../../io/json-stream';
@@ -18,22 +19,23 @@ export function isObject(v: unknown): v is Json {
 
 /** The profile as read, before the call tree is built. */
 export interface Raw {
-  /** modern form: one entry per node, in file order */
-  ids: number[];
+  /** modern form: one entry per node, in file order (typed columns: a big file has a million nodes) */
+  ids: GrowNumbers;
   index: IdMap;
-  frame: number[];
+  frame: GrowInt32;
   /** the node's `parent` id, NaN when the node gives none */
-  parentId: number[];
-  hitCount: number[];
+  parentId: GrowFloat64;
+  hitCount: GrowNumbers;
   /** `children` links: node index → child id */
-  edgeParent: number[];
-  edgeChild: number[];
+  edgeParent: GrowInt32;
+  edgeChild: GrowNumbers;
   duplicateIds: number;
   /** legacy form */
   head?: unknown;
-  samples: number[];
-  timeDeltas: number[];
-  timestamps: number[];
+  /** the big arrays, in typed columns (a long capture has tens of millions of samples) */
+  samples: GrowNumbers;
+  timeDeltas: GrowNumbers;
+  timestamps: GrowNumbers;
   startTime?: number;
   endTime?: number;
   urls: Set<string>;
@@ -54,17 +56,17 @@ function preview(v: unknown): string {
 
 function emptyRaw(): Raw {
   return {
-    ids: [],
+    ids: new GrowNumbers(),
     index: new IdMap(),
-    frame: [],
-    parentId: [],
-    hitCount: [],
-    edgeParent: [],
-    edgeChild: [],
+    frame: new GrowInt32(),
+    parentId: new GrowFloat64(),
+    hitCount: new GrowNumbers(),
+    edgeParent: new GrowInt32(),
+    edgeChild: new GrowNumbers(),
     duplicateIds: 0,
-    samples: [],
-    timeDeltas: [],
-    timestamps: [],
+    samples: new GrowNumbers(),
+    timeDeltas: new GrowNumbers(),
+    timestamps: new GrowNumbers(),
     urls: new Set(),
   };
 }

@@ -24,7 +24,6 @@
  */
 import { CallTreeBuilder, FrameTableBuilder, finishProfile } from '../../../model/builders';
 import { MAX_WEIGHT, type Profile, type RunMeta, isTime } from '../../../model/types';
-import { timeBounds } from '../../../model/sample-time';
 import { MICROSECONDS_PER_SECOND, type Raw, isObject, readRaw } from './cpuprofile-raw';
 import { ImportError } from '../../errors';
 import type { Importer } from '../../importer';
@@ -50,18 +49,18 @@ function buildModernTree(raw: Raw, tree: CallTreeBuilder, warnings: string[]): I
   let conflicts = 0;
   let example = '';
   for (let i = 0; i < n; i++) {
-    const pid = raw.parentId[i]!;
+    const pid = raw.parentId.data[i]!;
     if (Number.isNaN(pid)) continue;
     const p = raw.index.get(pid);
     if (p === undefined) {
-      if (missingParents++ === 0) example = `node ${raw.ids[i]} names parent ${pid}`;
+      if (missingParents++ === 0) example = `node ${raw.ids.at(i)} names parent ${pid}`;
     } else parent[i] = p;
   }
   for (let e = 0; e < raw.edgeParent.length; e++) {
-    const p = raw.edgeParent[e]!;
-    const c = raw.index.get(raw.edgeChild[e]!);
+    const p = raw.edgeParent.data[e]!;
+    const c = raw.index.get(raw.edgeChild.at(e));
     if (c === undefined) {
-      if (missingChildren++ === 0 && example === '') example = `node ${raw.ids[p]} names child ${raw.edgeChild[e]}`;
+      if (missingChildren++ === 0 && example === '') example = `node ${raw.ids.at(p)} names child ${raw.edgeChild.at(e)}`;
     } else if (parent[c] === -1) parent[c] = p;
     else if (parent[c] !== p) conflicts++;
   }
@@ -91,13 +90,13 @@ function buildModernTree(raw: Raw, tree: CallTreeBuilder, warnings: string[]): I
       // the root, so that every node still gets a stack.
       const cut = path[path.length - 1]!;
       parent[cut] = -1;
-      if (cycles++ === 0) cycleExample = raw.ids[cut]!;
+      if (cycles++ === 0) cycleExample = raw.ids.at(cut);
       v = -1;
     }
     let at = v === -1 ? tree.root : ct[v]!;
     while (path.length > 0) {
       const u = path.pop()!;
-      const f = raw.frame[u]!;
+      const f = raw.frame.data[u]!;
       if (f >= 0) at = tree.child(at, f);
       ct[u] = at;
     }
@@ -149,9 +148,17 @@ function buildLegacyTree(
   return byId;
 }
 
+/** The samples added: how many, and their first and last known time (µs). */
+interface Span {
+  count: number;
+  lo: number;
+  hi: number;
+}
+
 /**
  * Adds every sample, weight 1, at its absolute time in microseconds: `startTime` plus the running
  * sum of `timeDeltas` (the first delta counts from `startTime`), or the legacy `timestamps`.
+ * `keep` false: only their weight goes into the tree, no sample table is kept.
  */
 function addSamples(
   raw: Raw,
@@ -159,7 +166,9 @@ function addSamples(
   tree: CallTreeBuilder,
   legacy: boolean,
   warnings: string[],
-): void {
+  keep: boolean,
+): Span {
+  const span: Span = { count: 0, lo: Infinity, hi: -Infinity };
   const n = raw.samples.length;
   const times = legacy ? raw.timestamps : raw.timeDeltas;
   const timesName = legacy ? 'timestamps' : 'timeDeltas';
@@ -170,10 +179,11 @@ function addSamples(
   let unknown = 0;
   let firstUnknown = 0;
   let outOfRange = 0;
+  if (keep) tree.reserveSamples(n);
   for (let j = 0; j < n; j++) {
     let time = NaN;
     if (j < times.length) {
-      t = legacy ? times[j]! : t + times[j]!;
+      t = legacy ? times.at(j) : t + times.at(j);
       // Deltas can be negative: 0x's samples-cpu-prof.cpuprofile has `…,329,227,-6,231,…` in
       // its timeDeltas, V8 having recorded that sample out of order. Each sample keeps its own
       // time; the model puts samples in time order (model/sample-time.ts).
@@ -184,16 +194,26 @@ function addSamples(
         time = t;
       }
     }
-    const node = nodeOf(raw.samples[j]!);
+    const id = raw.samples.at(j);
+    const node = nodeOf(id);
     if (node === undefined) {
-      if (unknown++ === 0) firstUnknown = raw.samples[j]!;
+      if (unknown++ === 0) firstUnknown = id;
       continue;
     }
-    tree.addSample(node, 1, time);
+    if (keep) tree.addSample(node, 1, time);
+    else tree.addSelf(node, 1);
+    span.count++;
+    if (time < span.lo) span.lo = time;
+    if (time > span.hi) span.hi = time;
   }
+  // The tree holds them now: the file's own columns are let go before the profile is finished.
+  raw.samples.clear();
+  raw.timeDeltas.clear();
+  raw.timestamps.clear();
   note(warnings, outOfOrder, `${outOfOrder} sample(s) were recorded out of time order (negative timeDeltas); they were put in time order`);
   note(warnings, outOfRange, `${outOfRange} sample time(s) are past 2^53 microseconds; those samples have no time`);
   note(warnings, unknown, `${unknown} sample(s) name node ids that are not in the file (first: ${firstUnknown}); they were left out`);
+  return span;
 }
 
 export const cpuprofileImporter: Importer = {
@@ -205,7 +225,7 @@ export const cpuprofileImporter: Importer = {
     if (shape === 'cpuprofile' || shape === 'cpuprofile-legacy') return true;
     return shape === 'undecided' && /\.cpuprofile(\.gz)?$/i.test(fileName);
   },
-  async parse({ file, source }): Promise<Profile> {
+  async parse({ file, source, options }): Promise<Profile> {
     const frames = new FrameTableBuilder();
     const tree = new CallTreeBuilder();
     const warnings: string[] = [];
@@ -225,9 +245,11 @@ export const cpuprofileImporter: Importer = {
         const i = raw.index.get(id);
         return i === undefined ? undefined : ct[i];
       };
-      if (raw.samples.length === 0) for (let i = 0; i < ct.length; i++) if (raw.hitCount[i]! > 0) tree.addSelf(ct[i]!, raw.hitCount[i]!);
+      if (raw.samples.length === 0)
+        for (let i = 0; i < ct.length; i++) if (raw.hitCount.at(i) > 0) tree.addSelf(ct[i]!, raw.hitCount.at(i));
     }
-    if (raw.samples.length > 0) addSamples(raw, nodeOf, tree, legacy, warnings);
+    let span: Span = { count: 0, lo: Infinity, hi: -Infinity };
+    if (raw.samples.length > 0) span = addSamples(raw, nodeOf, tree, legacy, warnings, options.samples !== false);
     else warnings.push('the profile has no "samples": weights are V8\'s per-node hitCount and there are no sample times');
 
     const meta: RunMeta = {
@@ -243,16 +265,13 @@ export const cpuprofileImporter: Importer = {
     let first = raw.startTime !== undefined ? raw.startTime * scale : undefined;
     let last = raw.endTime !== undefined ? raw.endTime * scale : undefined;
     const p = finishProfile({ name: file, format: 'cpuprofile', kind: 'sampled', unit: 'samples', frames, tree, meta });
-    const s = p.samples;
-    if (s && s.length > 0) {
-      const [lo, hi] = timeBounds(s);
-      if (lo <= hi) {
-        if (legacy) {
-          first = first === undefined ? lo : Math.min(first, lo);
-          last = last === undefined ? hi : Math.max(last, hi);
-        }
-        if (s.length > 1 && hi > lo) meta.sampleInterval = (hi - lo) / (s.length - 1);
+    const { count, lo, hi } = span;
+    if (count > 0 && lo <= hi) {
+      if (legacy) {
+        first = first === undefined ? lo : Math.min(first, lo);
+        last = last === undefined ? hi : Math.max(last, hi);
       }
+      if (count > 1 && hi > lo) meta.sampleInterval = (hi - lo) / (count - 1);
     }
     if (first !== undefined) meta.startTime = first;
     if (last !== undefined) meta.endTime = last;

@@ -1,0 +1,22 @@
+// Types for scripts/bench/app-report.mjs (its unit test is TypeScript).
+export interface AppRow {
+  format: string;
+  label?: string;
+  sizeMB: number;
+  bytes: number;
+  limitMs?: number;
+  cliMs: number;
+  navigationMs: number;
+  ratio: number;
+  longestTaskMs: number;
+  rendererPeakBytes?: number;
+  rendererPerFile?: number;
+  cliPeakRssBytes?: number;
+  cliPerFile?: number;
+}
+export const APP_TARGETS: Record<
+  'ratio' | 'longestTaskMs' | 'rendererPerFile' | 'cliPerFile',
+  { limit: number; within: boolean; text: string }
+>;
+export function appTargets(a: AppRow): { key: string; what: string; value: string; met: boolean }[];
+export function appTable(rows: AppRow[], repeat: number): string[];

@@ -1,0 +1,5 @@
+// Types for scripts/bench/peak-rss.mjs (its unit test is TypeScript).
+export function runWithPeak(
+  args: readonly string[],
+  cwd: string | URL,
+): { ms: number; peakRssBytes: number | undefined; status: number | null; stderr: string };

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { GrowFloat64, GrowInt32, GrowNumbers, reserveFloat64, reserveInt32, takeFloat64, takeInt32 } from './grow';
+
+describe('GrowNumbers', () => {
+  it('keeps 32-bit integers in 4 bytes each and every other number exactly, in order', () => {
+    const g = new GrowNumbers();
+    const ints = [0, 1, -1, 2 ** 31 - 1, -(2 ** 31), 7];
+    for (const v of ints) g.push(v);
+    expect(Array.from({ length: g.length }, (_, i) => g.at(i))).toEqual(ints);
+    const more = [2 ** 31, 1.5, -0, 2 ** 53, -3];
+    for (const v of more) g.push(v);
+    const all = Array.from({ length: g.length }, (_, i) => g.at(i));
+    expect(all).toEqual([...ints, ...more]);
+    expect(Object.is(all[8], -0)).toBe(true);
+    g.clear();
+    expect(g.length).toBe(0);
+  });
+
+  it('takes 4 bytes a value while every value is a 32-bit integer', () => {
+    const g = new GrowNumbers();
+    for (let i = 0; i < 5000; i++) g.push(i * 1000);
+    // (the column holds Int32Array pieces; its size follows the count, not 8 bytes a value)
+    const ints = (g as unknown as { ints: GrowInt32 }).ints;
+    expect(ints.data).toBeInstanceOf(Int32Array);
+    expect(ints.data.byteLength).toBeLessThanOrEqual(2 * 5000 * 4);
+  });
+});
+
+describe('reserve and take', () => {
+  it('a column reserved to its final size is handed over as it is, not copied, and emptied', () => {
+    const g = new GrowInt32();
+    reserveInt32(g, 4);
+    expect(g.data.length).toBe(4);
+    const before = g.data;
+    for (const v of [5, 6, 7, 8]) g.push(v);
+    expect(g.data).toBe(before);
+    const out = takeInt32(g);
+    expect(out).toBe(before);
+    expect([...out]).toEqual([5, 6, 7, 8]);
+    expect(g.length).toBe(0);
+    expect(g.data.length).toBe(0);
+  });
+
+  it('a column with room to spare is handed over right-sized', () => {
+    const g = new GrowFloat64(16);
+    g.push(1.5);
+    g.push(2.5);
+    reserveFloat64(g, 1); // room already there: nothing changes
+    expect(g.data.length).toBe(16);
+    const out = takeFloat64(g);
+    expect(out).toBeInstanceOf(Float64Array);
+    expect([...out]).toEqual([1.5, 2.5]);
+    expect(out.buffer.byteLength).toBe(16);
+  });
+});
