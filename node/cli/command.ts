@@ -3,6 +3,8 @@
  * (`defineCommand`); `commands.ts` lists them, `usage.ts` and `index.ts` read that list. This file
  * imports no command, so that every command can use it without a loop of imports.
  */
+import { type ParseArgsOptionsConfig, parseArgs } from 'node:util';
+import { CliError } from './errors';
 import type { Output } from './output';
 
 export interface CommandHelp {
@@ -27,4 +29,16 @@ export function defineCommand(help: CommandHelp, run: (args: string[], out: Outp
 /** A command's `--help`: synopsis, summary as a sentence, details. */
 export function helpText(h: CommandHelp): string {
   return `Usage: ${h.synopsis}\n\n${h.summary[0]!.toUpperCase()}${h.summary.slice(1)}.\n\n${h.details}`;
+}
+
+/**
+ * A command's arguments, read by `util.parseArgs` with positionals; an unknown or malformed option
+ * is a `CliError` that points at the command's help.
+ */
+export function parseCommandArgs<const O extends ParseArgsOptionsConfig>(command: string, args: string[], options: O) {
+  try {
+    return parseArgs({ args, allowPositionals: true, options });
+  } catch (e) {
+    throw new CliError(`${(e as Error).message.replace(/\s*\n\s*/g, ' ')} (see flamelens ${command} --help)`);
+  }
 }

@@ -2,12 +2,12 @@
  * The arguments of `flamelens diff`: read, checked (each wrong one a one-line `CliError` naming
  * the option), and turned into what the diff and its reports need.
  */
-import { parseArgs } from 'node:util';
 import type { Normalize } from '../../shared/diff/diff';
 import type { Weighing } from '../../shared/model/weigh';
 import { CliError } from './errors';
 import { stdinOnce } from './load';
 import { type RunArg, expectRuns, runArgs } from './runs';
+import { parseCommandArgs } from './command';
 
 export interface Parsed {
   /** what names each side: its path (a process's files: the main thread's file) */
@@ -29,33 +29,23 @@ export interface Parsed {
 }
 
 export function parseDiffArgs(args: string[]): Parsed | 'help' {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      options: {
-        match: { type: 'string' },
-        normalize: { type: 'string' },
-        weight: { type: 'string' },
-        thread: { type: 'string' },
-        top: { type: 'string' },
-        threshold: { type: 'string' },
-        idle: { type: 'string' },
-        // the flag of earlier versions, the same as --idle exclude
-        'exclude-idle': { type: 'boolean' },
-        'no-match-entry': { type: 'boolean' },
-        json: { type: 'boolean' },
-        markdown: { type: 'boolean' },
-        'fail-above': { type: 'string' },
-        event: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (e) {
-    // Node's message can span lines ("…ambiguous.\nDid you forget…"); errors here are one line.
-    throw new CliError(`${(e as Error).message.replace(/\s*\n\s*/g, ' ')} (see flamelens diff --help)`);
-  }
+  const parsed = parseCommandArgs('diff', args, {
+    match: { type: 'string' },
+    normalize: { type: 'string' },
+    weight: { type: 'string' },
+    thread: { type: 'string' },
+    top: { type: 'string' },
+    threshold: { type: 'string' },
+    idle: { type: 'string' },
+    // the flag of earlier versions, the same as --idle exclude
+    'exclude-idle': { type: 'boolean' },
+    'no-match-entry': { type: 'boolean' },
+    json: { type: 'boolean' },
+    markdown: { type: 'boolean' },
+    'fail-above': { type: 'string' },
+    event: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  });
   const { values: v, positionals } = parsed;
   if (v.help) return 'help';
   stdinOnce(positionals);

@@ -3,12 +3,11 @@
  * `flamelens heap BASE RUN`: the per-class comparison of two snapshots, with what objects matching
  * a search keep alive in each.
  */
-import { parseArgs } from 'node:util';
 import { type HeapSummary, compareClasses, heapSummary, matchRetained } from '../../shared/heap/summary';
 import type { HeapGraph } from '../../shared/model/types';
 import { runNames } from '../../shared/runs/run-names';
 import { type FrameMatcher, compileQuery } from '../../shared/search/matcher';
-import { type CommandHelp, defineCommand, helpText } from './command';
+import { type CommandHelp, defineCommand, helpText, parseCommandArgs } from './command';
 import { CliError } from './errors';
 import { load, stdinOnce } from './load';
 import { type Output, writeJson, writeText } from './output';
@@ -90,22 +89,13 @@ interface HeapArgs {
 }
 
 function parse(args: string[]): HeapArgs | 'help' {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      options: {
-        json: { type: 'boolean' },
-        allocated: { type: 'boolean' },
-        match: { type: 'string' },
-        top: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (e) {
-    throw new CliError(`${(e as Error).message.replace(/\s*\n\s*/g, ' ')} (see flamelens heap --help)`);
-  }
+  const parsed = parseCommandArgs('heap', args, {
+    json: { type: 'boolean' },
+    allocated: { type: 'boolean' },
+    match: { type: 'string' },
+    top: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  });
   const { values: v, positionals } = parsed;
   if (v.help) return 'help';
   if (positionals.length < 1 || positionals.length > 2)

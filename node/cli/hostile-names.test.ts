@@ -105,7 +105,11 @@ describe('names from files in reports', () => {
         ],
       ),
     );
-    for (const args of [['heap', snap], ['heap', snap, snap], ['heap', snap, '--match', 'title']]) {
+    for (const args of [
+      ['heap', snap],
+      ['heap', snap, snap],
+      ['heap', snap, '--match', 'title'],
+    ]) {
       const r = await run(...args);
       expect(r.code).toBe(0);
       expect(r.out).toContain('title\\x1b]0;owned\\x07');

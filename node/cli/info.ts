@@ -4,12 +4,10 @@
  * unseen.
  */
 import { basename } from 'node:path';
-import { parseArgs } from 'node:util';
 import { threadLabel } from '../../shared/model/threads';
 import type { Profile, ThreadInfo } from '../../shared/model/types';
-import { type CommandHelp, defineCommand, helpText } from './command';
+import { type CommandHelp, defineCommand, helpText, parseCommandArgs } from './command';
 import { type Output, writeJson, writeText } from './output';
-import { CliError } from './errors';
 import { load } from './load';
 import { expectRuns, readThreadFiles } from './runs';
 
@@ -58,16 +56,11 @@ function threadsOf(path: string, p: Profile): ThreadInfo[] {
 const int = new Intl.NumberFormat('en-US');
 
 async function run(args: string[], out: Output): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      options: { json: { type: 'boolean' }, event: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-    });
-  } catch (e) {
-    throw new CliError(`${(e as Error).message.replace(/\s*\n\s*/g, ' ')} (see flamelens info --help)`);
-  }
+  const parsed = parseCommandArgs('info', args, {
+    json: { type: 'boolean' },
+    event: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  });
   const { values, positionals } = parsed;
   if (values.help) return (out.stdout.write(helpText(INFO_HELP)), 0);
   const [run] = expectRuns(positionals, 1, 'info', "exactly one FILE (or one process's per-thread .cpuprofile files)");

@@ -3,7 +3,6 @@
  * bytes in the file and their duration, the first file as the baseline the others are compared
  * with — as an aligned text table, JSON or Markdown.
  */
-import { parseArgs } from 'node:util';
 import type { TraceEventStat } from '../../shared/model/types';
 import { mdCode } from '../../shared/report/fields';
 import { PHASE_NAMES } from '../../shared/stats/trace-phases';
@@ -24,7 +23,7 @@ import {
   buildStatsTable,
   groupStats,
 } from '../../shared/stats/trace-table';
-import { type CommandHelp, defineCommand, helpText } from './command';
+import { type CommandHelp, defineCommand, helpText, parseCommandArgs } from './command';
 import { type Output, writeJson, writeText } from './output';
 import { CliError } from './errors';
 import { runNames } from '../../shared/runs/run-names';
@@ -65,22 +64,13 @@ interface Parsed {
 }
 
 function parse(args: string[]): Parsed | 'help' {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      options: {
-        group: { type: 'string' },
-        threshold: { type: 'string' },
-        json: { type: 'boolean' },
-        markdown: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (e) {
-    throw new CliError(`${(e as Error).message.replace(/\s*\n\s*/g, ' ')} (see flamelens stats --help)`);
-  }
+  const parsed = parseCommandArgs('stats', args, {
+    group: { type: 'string' },
+    threshold: { type: 'string' },
+    json: { type: 'boolean' },
+    markdown: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  });
   const { values: v, positionals } = parsed;
   if (v.help) return 'help';
   if (positionals.length === 0) throw new CliError('stats needs at least one TRACE file (see flamelens stats --help)');
