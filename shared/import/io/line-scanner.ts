@@ -13,14 +13,12 @@
  * ./scanner-layout, generated with the scanner's side from one table in scripts/build-wasm.mjs.
  */
 import { ImportError } from '../errors';
+import { MAX_LINE } from './lines';
 import { LINE_WORDS, NUMS, REC, Rec, Word } from './scanner-layout';
 import { LINE_SCANNER_WASM } from './line-scanner-wasm';
 import type { OpenedSource } from './source';
 
 export { LINE_WORDS, NUMS, REC, Rec, Word };
-
-/** Longest line accepted, as `forEachLineIn` (lines.ts) has it. */
-const MAX_LINE = 64 * 1024 * 1024;
 
 /**
  * The part of the WebAssembly API used here, typed locally: it is a global of every JavaScript
