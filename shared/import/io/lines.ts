@@ -7,8 +7,8 @@ import { ImportError } from '../errors';
 
 /**
  * Longest line accepted; a longer one is not a profile line and would only exhaust memory (a long
- * line costs several times its length to read: a 60 MiB folded line took the process to 430 MB). The longest real
- * lines are folded stacks: 65,536 frames of 100 characters are 6.5 MB.
+ * line costs several times its length to read: a 60 MiB folded line took the process to 430 MB).
+ * The longest real lines are folded stacks: 65,536 frames of 100 characters are 6.5 MB.
  */
 export const MAX_LINE = 16 * 1024 * 1024;
 
