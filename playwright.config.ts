@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { defineConfig } from '@playwright/test';
+import { CHROMIUM_FLAGS } from './scripts/chromium-flags.mjs';
 
 /**
  * End-to-end tests drive the built app as a person would. The browser project runs the same UI
@@ -12,14 +13,7 @@ const PORT = Number(process.env.FLAMELENS_E2E_PORT ?? 4517);
 // it once; its test workers inherit the environment, so all agree on the address.
 process.env.FLAMELENS_SERVER_SECRET ||= `e2e-${randomBytes(18).toString('base64url')}`;
 const SECRET = process.env.FLAMELENS_SERVER_SECRET;
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
+const CHROMIUM_ARGS = CHROMIUM_FLAGS;
 
 export default defineConfig({
   testDir: 'e2e',

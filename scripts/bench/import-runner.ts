@@ -16,6 +16,7 @@ import { importProfile } from '../../shared/import/import-profile';
 import { bytesSource } from '../../shared/import/io/source';
 import { CallTreeBuilder, FrameTableBuilder, finishProfile } from '../../shared/model/builders';
 import type { Profile } from '../../shared/model/types';
+import { rng } from './synthetic.mjs';
 
 declare const gc: (() => void) | undefined;
 
@@ -81,18 +82,6 @@ async function importCase(file: string) {
     frames: p.frames.length,
     samples: p.samples?.length ?? 0,
     warnings: p.meta.warnings.length,
-  };
-}
-
-/** mulberry32: the same trees on every run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
 

@@ -11,6 +11,7 @@ import { chromium } from 'playwright-core';
 import { timeInPage } from './redraw.mjs';
 import { CHROMIUM, SECRET, serve } from './browser.mjs';
 import { syntheticFolded } from './synthetic.mjs';
+import { CHROMIUM_FLAGS } from '../chromium-flags.mjs';
 
 function median(xs) {
   const s = [...xs].sort((a, b) => a - b);
@@ -35,14 +36,7 @@ export async function benchUi({ panes, nodes, repeat = 5, files, profile, only }
     server = await serve(files, port);
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
+      args: CHROMIUM_FLAGS,
     });
     const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
     const t0 = Date.now();

@@ -1,0 +1,2 @@
+// Types for scripts/chromium-flags.mjs (read by playwright.config.ts).
+export const CHROMIUM_FLAGS: string[];
