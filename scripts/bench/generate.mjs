@@ -49,9 +49,15 @@ class Writer {
  * at the current offset; `cut` ends one just before a separating comma.
  */
 class Pieces {
-  constructor() {
+  /** `head` opens the array the elements go into (`{"nodes":[`), written here. */
+  constructor(w, head) {
+    this.w = w;
+    this.head = head;
     this.list = [];
-    this.current = undefined;
+    this.current = { from: 0, prefix: '' };
+    this.start = 0;
+    this.count = 0;
+    w.write(head);
   }
   open(from, prefix) {
     this.current = { from, prefix };
@@ -59,6 +65,20 @@ class Pieces {
   close(to, suffix) {
     this.list.push({ ...this.current, to, suffix });
     this.current = undefined;
+  }
+  /** Writes an element of the array, first ending the piece there when it would pass PIECE_BYTES. */
+  element(s) {
+    const w = this.w;
+    if (this.count > 0) {
+      if (w.bytes + s.length + 2 - this.start > PIECE_BYTES) {
+        this.close(w.bytes, ']}');
+        w.write(',');
+        this.start = w.bytes;
+        this.open(w.bytes, this.head);
+      } else w.write(',');
+    }
+    w.write(s);
+    this.count++;
   }
 }
 
@@ -106,35 +126,20 @@ export function generateTrace(path, target) {
   const ts0 = events.map((e) => e.ts);
   const id0 = events.map((e) => (typeof e.id === 'string' ? Number(e.id) : undefined));
   const w = new Writer(path);
-  const pieces = new Pieces();
-  const head = '{"traceEvents":[';
-  w.write(head);
-  pieces.open(0, '');
-  let pieceStart = 0;
-  let n = 0;
+  const pieces = new Pieces(w, '{"traceEvents":[');
   for (let copy = 0; w.bytes < target; copy++) {
     for (let i = 0; i < events.length && w.bytes < target; i++) {
       const e = events[i];
       e.ts = ts0[i] + copy * span;
       // ids are per process; a copy's spans must not pair with another copy's
       if (id0[i] !== undefined) e.id = `0x${(id0[i] + copy * 2 ** 40).toString(16)}`;
-      const s = JSON.stringify(e);
-      if (n > 0) {
-        if (w.bytes + s.length + 2 - pieceStart > PIECE_BYTES) {
-          pieces.close(w.bytes, ']}');
-          w.write(',');
-          pieceStart = w.bytes;
-          pieces.open(w.bytes, head);
-        } else w.write(',');
-      }
-      w.write(s);
-      n++;
+      pieces.element(JSON.stringify(e));
     }
   }
   w.write(']}');
   pieces.close(w.bytes, '');
   w.close();
-  return { path, bytes: w.bytes, kind: 'json', events: n, pieces: pieces.list };
+  return { path, bytes: w.bytes, kind: 'json', events: pieces.count, pieces: pieces.list };
 }
 
 /**
@@ -158,23 +163,8 @@ export function generateCpuprofile(path, target) {
   const copies = Math.max(1, Math.round(target / perCopy));
   const duration = p.endTime - p.startTime;
   const w = new Writer(path);
-  const pieces = new Pieces();
-  const head = '{"nodes":[';
-  w.write(head);
-  pieces.open(0, '');
-  let pieceStart = 0;
-  for (let c = 0; c < copies; c++) {
-    const s = nodesOf(c);
-    if (c > 0) {
-      if (w.bytes + s.length + 1 - pieceStart > PIECE_BYTES) {
-        pieces.close(w.bytes, ']}');
-        w.write(',');
-        pieceStart = w.bytes;
-        pieces.open(w.bytes, head);
-      } else w.write(',');
-    }
-    w.write(s);
-  }
+  const pieces = new Pieces(w, '{"nodes":[');
+  for (let c = 0; c < copies; c++) pieces.element(nodesOf(c));
   w.write(`],"startTime":${p.startTime},"endTime":${p.startTime + copies * duration},"samples":[`);
   for (let c = 0; c < copies; c++) w.write((c > 0 ? ',' : '') + samplesOf(c));
   w.write('],"timeDeltas":[');
