@@ -62,7 +62,9 @@ export function AllocatedBetween({ runs }: { runs: HeapRun[] }) {
                     onClick={() => setPicked(key)}
                     onKeyDown={(e) => e.key === 'Enter' && setPicked(key)}
                   >
-                    <td title={`${c.type} ${c.name}`}>{c.name}</td>
+                    <td title={`${c.type} ${c.name}`}>
+                      {c.name} {c.name !== `(${c.type})` && <span className="muted">{c.type}</span>}
+                    </td>
                     <td>{c.count.toLocaleString('en-US')}</td>
                     <td>{formatBytes(c.selfSize)}</td>
                     <td title={`${c.retainedSize.toLocaleString('en-US')} bytes retained`}>{formatBytes(c.retainedSize)}</td>
