@@ -107,4 +107,23 @@ test('five runs at 1280×800: names stay legible, a search scrolls every pane to
     .click();
   await expect(panes.nth(0).locator('.pane-chart')).toBeVisible();
   await page.screenshot({ path: 'test-results/panes-five.png' });
+
+  // a pane's bottom edge drags to a height of the user's own; double-click gives it its share again
+  const heightOf = (i: number) => panes.nth(i).evaluate((el) => el.getBoundingClientRect().height);
+  const [first, second] = [await heightOf(0), await heightOf(1)];
+  const handle = panes.nth(0).getByRole('separator', { name: /^Resize / });
+  const hb = (await handle.boundingBox())!;
+  await page.mouse.move(hb.x + hb.width / 2, hb.y + hb.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(hb.x + hb.width / 2, hb.y + 150, { steps: 5 });
+  await page.mouse.up();
+  await expect.poll(() => heightOf(0)).toBeGreaterThan(first + 140);
+  expect(await heightOf(0)).toBeLessThan(first + 160);
+  await page.screenshot({ path: 'test-results/panes-resized.png' });
+  await handle.focus();
+  await page.keyboard.press('ArrowUp');
+  await expect.poll(() => heightOf(0)).toBeLessThan(first + 145);
+  await handle.dblclick();
+  await expect.poll(async () => Math.abs((await heightOf(0)) - first)).toBeLessThan(2);
+  expect(Math.abs((await heightOf(1)) - second)).toBeLessThan(2);
 });

@@ -17,8 +17,10 @@ export function FlamePane({ run, index, count }: Props) {
   const baseline = useStore((s) => s.runs.find((r) => r.id === s.baselineId)?.profile);
   const isBaseline = baselineId === run.id;
   const size = usePaneSize(run.id);
+  const height = useStore((s) => (s.layout === 'rows' && size === 'normal' ? s.paneHeights[run.id] : undefined));
   return (
     <section
+      style={height ? { flex: `0 0 ${height}px`, minHeight: MIN_HEIGHT } : undefined}
       className={`pane pane-is-${run.status}${size === 'normal' ? '' : ` pane-${size}`}`}
       role="region"
       aria-label={`Run ${run.title}`}
@@ -37,7 +39,49 @@ export function FlamePane({ run, index, count }: Props) {
         )}
         {run.status === 'ready' && run.profile && <PaneChart run={run} baseline={isBaseline ? undefined : baseline} />}
       </ErrorBoundary>
+      {size === 'normal' && <ResizeHandle run={run} />}
     </section>
+  );
+}
+
+const MIN_HEIGHT = 90;
+
+/**
+ * The bottom edge of a pane in the rows layout: drag it (or Up/Down with the keyboard) to set the
+ * pane's height; double-click gives the pane its share again.
+ */
+function ResizeHandle({ run }: { run: Run }) {
+  const s = useStore.getState();
+  const heightOf = (el: Element) => el.closest('section.pane')!.getBoundingClientRect().height;
+  return (
+    <div
+      className="pane-resizer"
+      role="separator"
+      aria-orientation="horizontal"
+      aria-label={`Resize ${run.title}`}
+      title="Drag to resize; double-click for an equal share"
+      tabIndex={0}
+      onPointerDown={(e) => {
+        const el = e.currentTarget;
+        const y0 = e.clientY;
+        const h0 = heightOf(el);
+        el.setPointerCapture(e.pointerId);
+        const move = (ev: PointerEvent) => s.paneResized(run.id, Math.max(MIN_HEIGHT, h0 + ev.clientY - y0));
+        const up = () => {
+          el.removeEventListener('pointermove', move);
+          el.removeEventListener('pointerup', up);
+        };
+        el.addEventListener('pointermove', move);
+        el.addEventListener('pointerup', up);
+      }}
+      onDoubleClick={() => s.paneResized(run.id, null)}
+      onKeyDown={(e) => {
+        if (e.key !== 'ArrowUp' && e.key !== 'ArrowDown') return;
+        e.preventDefault();
+        e.stopPropagation();
+        s.paneResized(run.id, Math.max(MIN_HEIGHT, heightOf(e.currentTarget) + (e.key === 'ArrowDown' ? 20 : -20)));
+      }}
+    />
   );
 }
 

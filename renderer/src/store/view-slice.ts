@@ -17,6 +17,8 @@ export interface ViewSlice {
   palette: Palette;
   /** the run whose pane fills the comparison while the others shrink to their headers and figures */
   maximizedRunId: string | null;
+  /** heights the user dragged panes to in the rows layout, in pixels, by run (the others share the rest) */
+  paneHeights: Record<string, number>;
   pathFocused(keys: string[]): void;
   frameHovered(key: string | null): void;
   focusReset(): void;
@@ -27,6 +29,8 @@ export interface ViewSlice {
   paletteChosen(p: Palette): void;
   /** maximises a run's pane, or (null) gives every pane its share again */
   paneMaximized(runId: string | null): void;
+  /** sets a pane's height, or (null) gives it its share again */
+  paneResized(runId: string, height: number | null): void;
 }
 
 export const createViewSlice: StateCreator<AppState, [], [], ViewSlice> = (set) => ({
@@ -37,6 +41,7 @@ export const createViewSlice: StateCreator<AppState, [], [], ViewSlice> = (set) 
   sort: 'name',
   palette: 'default',
   maximizedRunId: null,
+  paneHeights: {},
   pathFocused: (keys) => set({ focus: keys }),
   frameHovered: (hoveredKey) => set({ hoveredKey }),
   focusReset: () => set({ focus: [] }),
@@ -46,4 +51,11 @@ export const createViewSlice: StateCreator<AppState, [], [], ViewSlice> = (set) 
   sortChosen: (sort) => set({ sort }),
   paletteChosen: (palette) => set({ palette }),
   paneMaximized: (maximizedRunId) => set({ maximizedRunId }),
+  paneResized: (runId, height) =>
+    set((s) => {
+      const paneHeights = { ...s.paneHeights };
+      if (height === null) delete paneHeights[runId];
+      else paneHeights[runId] = Math.round(height);
+      return { paneHeights };
+    }),
 });
