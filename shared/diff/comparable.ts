@@ -29,9 +29,14 @@ const DETECT = 0.05;
 /** two-sided 95% */
 const Z = 1.96;
 
-/** Samples whose leaf is each function (by frame key), idle left out. */
+const counted = new WeakMap<Profile, Map<string, number>>();
+
+/** Samples whose leaf is each function (by frame key), idle left out; once per profile. */
 export function selfSamples(p: Profile): Map<string, number> {
-  const counts = new Map<string, number>();
+  let counts = counted.get(p);
+  if (counts) return counts;
+  counts = new Map<string, number>();
+  counted.set(p, counts);
   const s = p.samples;
   if (!s) return counts;
   const idle = idleNodes(p);

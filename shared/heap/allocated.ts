@@ -20,7 +20,7 @@ export interface Allocated {
 }
 
 /** Whether each node of `after` is new: its id is not among `before`'s. */
-export function newNodes(before: HeapGraph, after: HeapGraph): Uint8Array {
+function newNodes(before: HeapGraph, after: HeapGraph): Uint8Array {
   const fb = heapFields(before);
   const fa = heapFields(after);
   const ids = new Float64Array(before.nodeCount);

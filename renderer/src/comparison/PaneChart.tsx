@@ -43,6 +43,18 @@ interface HoverContext {
   diff: DiffResult | undefined;
 }
 
+/**
+ * Where a draw leaves the pane: a new search shows what it matches (in every pane); a flame graph
+ * grows upwards from its root, so it keeps the root in sight; an icicle's root is at the top, so a
+ * new focus, or the switch from flame, scrolls back there, where the focused frame is drawn (third
+ * row at most); else where the user left it.
+ */
+function scrollAfterDraw(d: { searched: boolean; flame: boolean; refocused: boolean }): ScrollTo {
+  if (d.searched) return 'match';
+  if (d.flame) return 'root';
+  return d.refocused ? 'top' : 'keep';
+}
+
 /** A run's flamegraph: its own tree, or against the baseline (diff, what disappeared, merged). */
 export function PaneChart({ run, baseline }: { run: Run; baseline: Profile | undefined }) {
   const matchEntry = useStore((s) => s.matchEntry);
@@ -154,18 +166,11 @@ export function PaneChart({ run, baseline }: { run: Run; baseline: Profile | und
     if (!view || !chart.current) return;
     const matchColor = MATCH_COLOR[palette];
     const scale = diff?.maxDelta[measure] ?? 0;
-    // Flame orientation grows upwards: keep the root in sight. An icicle's root is at the top: a
-    // new focus, or the switch from flame, scrolls back there, where the focused frame is drawn
-    // (third row at most).
-    // A new search shows what it matches, in every pane.
-    const searched = query !== drawnQuery.current && query.trim() !== '' && filterMode === 'highlight';
-    const scroll = searched
-      ? 'match'
-      : orientation === 'flame'
-        ? 'root'
-        : drawnFocus.current !== focus || drawnOrientation.current !== orientation
-          ? 'top'
-          : 'keep';
+    const scroll = scrollAfterDraw({
+      searched: query !== drawnQuery.current && query.trim() !== '' && filterMode === 'highlight',
+      flame: orientation === 'flame',
+      refocused: drawnFocus.current !== focus || drawnOrientation.current !== orientation,
+    });
     chart.current.render(
       view.root,
       width,

@@ -7,7 +7,7 @@ import { useMemo, useState } from 'react';
 import { type Allocated, allocatedBetween } from '../../../shared/heap/allocated';
 import { objectsOfClass } from '../../../shared/heap/retainers';
 import type { HeapRun } from './HeapView';
-import { RetainerPath, formatBytes } from './RetainerPath';
+import { PickRow, RetainerPath, formatBytes } from './RetainerPath';
 
 const MAX_ROWS = 100;
 
@@ -17,7 +17,13 @@ export function AllocatedBetween({ runs }: { runs: HeapRun[] }) {
   const [picked, setPicked] = useState<string | undefined>(undefined);
   const from = runs.find((r) => r.id === fromId);
   const to = runs.find((r) => r.id === toId);
-  const result: Allocated | undefined = useMemo(() => (from && to && from !== to ? allocatedBetween(from.g, to.g) : undefined), [from, to]);
+  // (the view makes its run objects afresh on each render: the snapshots themselves are the keys)
+  const before = from?.g;
+  const after = to?.g;
+  const result: Allocated | undefined = useMemo(
+    () => (before && after && before !== after ? allocatedBetween(before, after) : undefined),
+    [before, after],
+  );
   const pick = (label: string, value: string, set: (v: string) => void) => (
     <select aria-label={label} value={value} onChange={(e) => (set(e.currentTarget.value), setPicked(undefined))}>
       <option value="">choose a snapshot</option>
@@ -29,6 +35,10 @@ export function AllocatedBetween({ runs }: { runs: HeapRun[] }) {
     </select>
   );
   const row = result?.classes.find((c) => `${c.type}\u0000${c.name}` === picked);
+  const largestNew = useMemo(
+    () => (row && after && result ? objectsOfClass(after, row.type, row.name, 1, true, result.isNew)[0] : undefined),
+    [row, after, result],
+  );
   return (
     <section className="heap-allocated" aria-label="Allocated between snapshots">
       <p>
@@ -54,34 +64,20 @@ export function AllocatedBetween({ runs }: { runs: HeapRun[] }) {
               {result.classes.slice(0, MAX_ROWS).map((c) => {
                 const key = `${c.type}\u0000${c.name}`;
                 return (
-                  <tr
-                    key={key}
-                    className={key === picked ? 'picked' : ''}
-                    aria-selected={key === picked}
-                    tabIndex={0}
-                    onClick={() => setPicked(key)}
-                    onKeyDown={(e) => e.key === 'Enter' && setPicked(key)}
-                  >
+                  <PickRow key={key} picked={key === picked} onPick={() => setPicked(key)}>
                     <td title={`${c.type} ${c.name}`}>
                       {c.name} {c.name !== `(${c.type})` && <span className="muted">{c.type}</span>}
                     </td>
                     <td>{c.count.toLocaleString('en-US')}</td>
                     <td>{formatBytes(c.selfSize)}</td>
                     <td title={`${c.retainedSize.toLocaleString('en-US')} bytes retained`}>{formatBytes(c.retainedSize)}</td>
-                  </tr>
+                  </PickRow>
                 );
               })}
             </tbody>
           </table>
           {result.classes.length > MAX_ROWS && <p className="muted">{result.classes.length - MAX_ROWS} more classes.</p>}
-          {row && (
-            <RetainerPath
-              g={to!.g}
-              node={objectsOfClass(to!.g, row.type, row.name, 1, true, result.isNew)[0]}
-              name={row.name}
-              where={`in ${to!.title}, its largest new object`}
-            />
-          )}
+          {row && <RetainerPath g={to!.g} node={largestNew} name={row.name} where={`in ${to!.title}, its largest new object`} />}
         </>
       )}
     </section>

@@ -12,7 +12,7 @@ import type { HeapGraph } from '../../../shared/model/types';
 import { compileQuery } from '../../../shared/search/matcher';
 import { useStore } from '../store/store';
 import { AllocatedBetween } from './AllocatedBetween';
-import { RetainerPath, formatBytes } from './RetainerPath';
+import { PickRow, RetainerPath, formatBytes } from './RetainerPath';
 import './heap.css';
 
 export interface HeapRun {
@@ -121,14 +121,7 @@ export function HeapView() {
             </thead>
             <tbody>
               {rows.slice(0, MAX_ROWS).map((row) => (
-                <tr
-                  key={row.key}
-                  className={row.key === picked ? 'picked' : ''}
-                  aria-selected={row.key === picked}
-                  tabIndex={0}
-                  onClick={() => setPicked(row.key)}
-                  onKeyDown={(e) => e.key === 'Enter' && setPicked(row.key)}
-                >
+                <PickRow key={row.key} picked={row.key === picked} onPick={() => setPicked(row.key)}>
                   <td title={`${row.type} ${row.name}`}>
                     {row.isNew && <span className="status status-new">new</span>} {row.name}{' '}
                     {row.name !== `(${row.type})` && <span className="muted">{row.type}</span>}
@@ -156,7 +149,7 @@ export function HeapView() {
                           ]),
                     ];
                   })}
-                </tr>
+                </PickRow>
               ))}
             </tbody>
           </table>

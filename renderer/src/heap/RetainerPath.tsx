@@ -1,5 +1,6 @@
-/** Why a heap object is alive, and heap sizes as DevTools shows them. */
+/** Why a heap object is alive, heap sizes as DevTools shows them, and a table row that can be picked. */
 import { retainerPath } from '../../../shared/heap/retainers';
+import type { ReactNode } from 'react';
 import type { HeapGraph } from '../../../shared/model/types';
 
 /** Bytes as DevTools shows them: B, kB, MB, GB (powers of 1000). */
@@ -38,5 +39,20 @@ export function RetainerPath({ g, node, name, where }: { g: HeapGraph; node: num
         </ol>
       )}
     </aside>
+  );
+}
+
+/** A row of a class table that a click or Enter picks (to show why its objects are alive). */
+export function PickRow({ picked, onPick, children }: { picked: boolean; onPick(): void; children: ReactNode }) {
+  return (
+    <tr
+      className={picked ? 'picked' : ''}
+      aria-selected={picked}
+      tabIndex={0}
+      onClick={onPick}
+      onKeyDown={(e) => e.key === 'Enter' && onPick()}
+    >
+      {children}
+    </tr>
   );
 }
