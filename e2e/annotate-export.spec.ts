@@ -49,6 +49,7 @@ test('annotate, export PNG and SVG, save a workspace and open it again after a r
 
   await page.keyboard.press('Control+e');
   const dialog = page.getByRole('dialog', { name: 'Export' });
+  await dialog.getByLabel('Picture size').selectOption('custom');
   await dialog.getByLabel('Picture width').fill('1600');
   await dialog.getByLabel('PNG scale').selectOption('1');
   const png = await download(page, () => dialog.getByRole('button', { name: 'Save PNG' }).click());
@@ -85,7 +86,9 @@ test('annotate, export PNG and SVG, save a workspace and open it again after a r
   await expect(page.getByRole('searchbox')).toHaveValue('dd-trace');
   await page.getByText('View', { exact: true }).click();
   await expect(page.getByRole('button', { name: 'Rows' })).toBeVisible(); // the layout is columns
-  await expect(page.getByRole('navigation', { name: 'Focused call path' }).locator('[aria-current="location"]')).toHaveText('runMicrotasks');
+  await expect(page.getByRole('navigation', { name: 'Focused call path' }).locator('[aria-current="location"]')).toHaveText(
+    'runMicrotasks',
+  );
   await expect(pane(page, 'baseline.cpuprofile').getByText('baseline', { exact: true })).toBeVisible();
   await page.screenshot({ path: 'test-results/workspace-reopened.png' });
 });

@@ -5,32 +5,17 @@ import { comparedProfile, diffFor, rangeFor } from '../store/derived';
 import { useStore } from '../store/store';
 import { diffTableCsv, diffTableMarkdown, foldedText } from './data-export';
 import { exportFileName } from '../host/file-name';
-import { buildExportInput } from './export-input';
-import { type ExportScale, blobBytes, copyPngToClipboard, rasterizeSvg } from './rasterize';
-import { renderComparisonSvg } from './render-svg';
+import { PictureSection } from './PictureSection';
 import { Modal } from '../app/Modal';
 
-/** The comparison as a picture, rendered from state at the chosen width (not read off the screen). */
-function renderNow(width: number) {
-  const s = useStore.getState();
-  return renderComparisonSvg(buildExportInput(s, s.annotationHistory.present, { width }));
-}
-
-function baseName(): string {
-  const s = useStore.getState();
-  return s.annotationHistory.present.title || s.runs.map((r) => r.title.replace(/\.[^.]+$/, '')).join(' vs ') || 'comparison';
-}
-
 /**
- * Export: the annotated comparison as PNG (1x/2x/3x) or SVG, or copied to the clipboard; and
+ * Export: the annotated comparison as PNG (a preset size, or 1x/2x/3x of a width) or SVG, or copied to the clipboard; and
  * data — folded stacks of a run (within its time range) and the diff table as CSV or Markdown.
  */
 export function ExportDialog({ onClose }: { onClose(): void }) {
   const allRuns = useStore((s) => s.runs);
   const runs = allRuns.filter((r) => r.status === 'ready');
   const baselineId = useStore((s) => s.baselineId);
-  const [width, setWidth] = useState(1600);
-  const [scale, setScale] = useState<ExportScale>(2);
   const [runId, setRunId] = useState(runs.find((r) => r.id !== baselineId)?.id ?? runs[0]?.id ?? '');
   const [status, setStatus] = useState('');
   const run = runs.find((r) => r.id === runId);
@@ -44,28 +29,6 @@ export function ExportDialog({ onClose }: { onClose(): void }) {
       setStatus(`${label} failed: ${e instanceof Error ? e.message : String(e)}`);
     }
   };
-  const savePng = act('PNG', async () => {
-    const { svg, width: w, height: h } = renderNow(width);
-    const png = await rasterizeSvg(svg, w, h, scale);
-    return host.saveFile({
-      defaultName: exportFileName(baseName(), 'png'),
-      filters: [{ name: 'PNG image', extensions: ['png'] }],
-      data: await blobBytes(png.blob),
-    });
-  });
-  const saveSvg = act('SVG', async () => {
-    const { svg } = renderNow(width);
-    return host.saveFile({
-      defaultName: exportFileName(baseName(), 'svg'),
-      filters: [{ name: 'SVG image', extensions: ['svg'] }],
-      data: svg,
-    });
-  });
-  // The clipboard write starts inside the click so that the browser still counts it as the user's.
-  const copyPng = act('Copy', () => {
-    const { svg, width: w, height: h } = renderNow(width);
-    return copyPngToClipboard(rasterizeSvg(svg, w, h, scale).then((r) => r.blob));
-  });
   const saveFolded = act('Folded stacks', async () => {
     const s = useStore.getState();
     const p = run!.profile!;
@@ -110,44 +73,7 @@ export function ExportDialog({ onClose }: { onClose(): void }) {
           ✕
         </button>
       </header>
-      <section>
-        <h3>Picture</h3>
-        <p className="muted">
-          All panes with run names, totals, the legend, shares, notes and the date — drawn for export, whatever the window shows.
-        </p>
-        <label>
-          width
-          <input
-            type="number"
-            aria-label="Picture width"
-            min={600}
-            max={6000}
-            step={100}
-            value={width}
-            onChange={(e) => setWidth(Number(e.currentTarget.value) || 1600)}
-          />
-          px
-        </label>
-        <label>
-          scale
-          <select aria-label="PNG scale" value={scale} onChange={(e) => setScale(Number(e.currentTarget.value) as ExportScale)}>
-            <option value={1}>1x</option>
-            <option value={2}>2x</option>
-            <option value={3}>3x</option>
-          </select>
-        </label>
-        <div className="dialog-buttons">
-          <button type="button" onClick={savePng}>
-            Save PNG
-          </button>
-          <button type="button" onClick={saveSvg}>
-            Save SVG
-          </button>
-          <button type="button" onClick={copyPng}>
-            Copy PNG
-          </button>
-        </div>
-      </section>
+      <PictureSection act={act} />
       <section>
         <h3>Data</h3>
         <label>

@@ -3,15 +3,30 @@ import { EMPTY_ANNOTATIONS } from '../../../shared/annotate/annotations';
 import type { Profile } from '../../../shared/model/types';
 import type { ViewNode } from '../../../shared/view/view-tree';
 import { folded } from '../../../test/support/folded';
+import { AGENT_PRESETS } from '../../../shared/search/agents';
 import { type ExportState, buildExportInput } from './export-input';
 import { renderComparisonSvg } from './render-svg';
+
+const AGENT = 'main;handler;route 60\nmain;handler;dd-trace-wrap 40\nmain;handler;json 20\nmain;gc 20';
+
+/** Samples of the folded text whose stack has a frame containing `text`, and all of them. */
+function countFolded(folded: string, text: string): { matched: number; all: number } {
+  let matched = 0;
+  let all = 0;
+  for (const line of folded.split('\n')) {
+    const [stack, count] = line.split(' ');
+    all += Number(count);
+    if (stack!.split(';').some((f) => f.includes(text))) matched += Number(count);
+  }
+  return { matched, all };
+}
 
 let base: Profile;
 let agent: Profile;
 
 beforeAll(async () => {
   base = await folded('main;handler;route 60\nmain;handler;json 20\nmain;gc 20', 'base.folded');
-  agent = await folded('main;handler;route 60\nmain;handler;dd-trace-wrap 40\nmain;handler;json 20\nmain;gc 20', 'agent.folded');
+  agent = await folded(AGENT, 'agent.folded');
 });
 
 function state(over: Partial<ExportState> = {}): ExportState {
@@ -35,6 +50,7 @@ function state(over: Partial<ExportState> = {}): ExportState {
     noisePercent: 0.1,
     matchEntry: true,
     ranges: {},
+    customPresets: [],
     ...over,
   };
 }
@@ -94,5 +110,37 @@ describe('export input from the store', () => {
     const rel = buildExportInput(state({ diffView: 'diff', query: '', normalize: 'relative' }), EMPTY_ANNOTATIONS, { width: 1000 });
     expect(rel.legends[0]!.entries[0]!.label).toBe('larger share of the run than in the baseline');
     expect(rel.legends[0]!.note).toMatch(/percentage points; noise: within 0\.1 pp/);
+  });
+
+  it("names each run in the header with its total and the search's share in words, by the filter's name", () => {
+    const customPresets = [{ id: 'custom:wrap', label: 'Agent wrapper', query: 'dd-trace' }];
+    const inp = buildExportInput(state({ customPresets }), EMPTY_ANNOTATIONS, { width: 800, date: new Date(0) });
+    const { matched, all } = countFolded(AGENT, 'dd-trace');
+    const percent = `${((matched / all) * 100).toFixed(1)}%`;
+    expect(inp.summary).toEqual([
+      { title: 'baseline', baseline: true, figures: ['100 samples busy CPU', 'Agent wrapper: 0% of busy CPU'] },
+      { title: 'dd-trace', figures: [`${all} samples busy CPU`, '+40% CPU time vs baseline', `Agent wrapper: ${percent} of busy CPU`] },
+    ]);
+    expect(inp.legends[1]!.entries[0]!.label).toBe('Agent wrapper');
+    expect(inp.panes[1]!.readouts![1]).toMatch(/^Agent wrapper owns /);
+    // an agent filter's regex is shown by its name
+    const dd = buildExportInput(state({ query: AGENT_PRESETS[0]!.query }), EMPTY_ANNOTATIONS, { width: 800 });
+    expect(dd.summary![1]!.figures.at(-1)).toBe('Datadog (dd-trace): 0% of busy CPU');
+    expect(renderComparisonSvg(dd).svg).not.toContain('node_modules');
+  });
+
+  it('draws only the stacks with matches across the whole width when asked', () => {
+    const inp = buildExportInput(state(), EMPTY_ANNOTATIONS, { width: 800, onlyMatches: true });
+    const root = inp.panes[1]!.tree.root;
+    expect(root.value).toBe(countFolded(AGENT, 'dd-trace').matched);
+    const names: string[] = [];
+    const walk = (n: ViewNode) => (names.push(n.name), n.children?.forEach(walk));
+    root.children?.forEach(walk);
+    expect(names).toEqual(['main', 'handler', 'dd-trace-wrap']);
+    // the baseline has no match: nothing of it is drawn
+    expect(inp.panes[0]!.tree.root.children ?? []).toEqual([]);
+    expect(inp.legends[1]!.note).toBe('only stacks with frames matching “dd-trace”');
+    // and as the app shows it without the option
+    expect(buildExportInput(state(), EMPTY_ANNOTATIONS, { width: 800 }).panes[1]!.tree.root.value).toBe(countFolded(AGENT, '').all);
   });
 });

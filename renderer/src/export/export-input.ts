@@ -9,13 +9,14 @@ import { annotateView } from '../../../shared/diff/annotate-view';
 import { formatChange } from '../../../shared/diff/diff-query';
 import type { Profile } from '../../../shared/model/types';
 import { totalNoun } from '../../../shared/search/busy';
+import { AGENT_PRESETS } from '../../../shared/search/agents';
 import type { ViewNode, ViewOptions } from '../../../shared/view/view-tree';
 import { MATCH_COLOR, frameColor, legend } from '../comparison/colors';
 import { formatDuration, formatPercent, formatPoints, formatWeight } from '../comparison/format';
 import { diffColor, diffLegend, diffLegendNote } from '../diff/diff-colors';
 import { comparedProfile, diffFor, mergedFor, rangeFor, searchFor, totalsFor, viewTreeFor } from '../store/derived';
 import type { AppState } from '../store/store';
-import { type ExportInput, type ExportPane, type LegendGroup, exportChartWidth } from './render-svg';
+import { type ExportInput, type ExportPane, type LegendGroup, type RunSummary, exportChartWidth } from './render-svg';
 
 export type ExportState = Pick<
   AppState,
@@ -34,7 +35,26 @@ export type ExportState = Pick<
   | 'noisePercent'
   | 'matchEntry'
   | 'ranges'
+  | 'customPresets'
 >;
+
+export interface ExportOptions {
+  /** width of the picture in CSS pixels */
+  width: number;
+  date?: Date;
+  /** draw only the stacks with a frame the search matches, laid out across the whole width */
+  onlyMatches?: boolean;
+  /** the picture's fixed height, or its most (see ExportInput) */
+  height?: number;
+  maxHeight?: number;
+}
+
+/** The search as people named it: the agent filter's or a saved filter's label, else the query as typed. */
+export function searchLabel(s: Pick<ExportState, 'query' | 'customPresets'>): string {
+  const q = s.query.trim();
+  const preset = [...AGENT_PRESETS, ...s.customPresets].find((p) => p.query.trim() === q);
+  return preset ? preset.label : `“${q}”`;
+}
 
 const DRAWN_LABEL: Record<string, string> = {
   diff: 'coloured by change against the baseline',
@@ -59,7 +79,9 @@ function focusNames(s: ExportState): string[] {
   });
 }
 
-function pane(s: ExportState, run: ExportState['runs'][number], baseline: Profile | undefined, chartW: number): ExportPane {
+type ReadyRun = ExportState['runs'][number];
+
+function pane(s: ExportState, run: ReadyRun, baseline: Profile | undefined, chartW: number, onlyMatches: boolean): ExportPane {
   const profile = comparedProfile(run.profile!, baseline, s.matchEntry);
   // The same time ranges as on screen (each run's own, the baseline's for the baseline's tree).
   const rw = rangeFor(profile, s.ranges[run.id]);
@@ -74,7 +96,7 @@ function pane(s: ExportState, run: ExportState['runs'][number], baseline: Profil
       : s.diffView === 'merged'
         ? [mergedFor(d, baseline, profile), undefined]
         : [profile, rw];
-  const search = searchFor(drawn, s.query, s.filterMode, drawnRw);
+  const search = searchFor(drawn, s.query, onlyMatches ? 'only' : s.filterMode, drawnRw);
   const opts: ViewOptions = { focus: s.focus, sort: s.sort, minFraction: 1 / chartW, rootName: run.title };
   const totals = search.totals ?? drawnRw?.total;
   if (totals) opts.totals = totals;
@@ -109,7 +131,7 @@ function pane(s: ExportState, run: ExportState['runs'][number], baseline: Profil
   if (own) {
     const vs = baseShare ? ` · ${formatPoints((own.inclusive - baseShare.inclusive) * 100)} vs baseline` : '';
     readouts.push(
-      `“${s.query}” owns ${formatPercent(own.inclusive)} inclusive, ${formatPercent(own.self)} self of ${totalNoun(profile)}${vs}`,
+      `${searchLabel(s)} owns ${formatPercent(own.inclusive)} inclusive, ${formatPercent(own.self)} self of ${totalNoun(profile)}${vs}`,
     );
   }
   const out: ExportPane = { runId: run.id, title: run.title, baseline: run.id === s.baselineId, facts, readouts, tree, fill };
@@ -117,7 +139,7 @@ function pane(s: ExportState, run: ExportState['runs'][number], baseline: Profil
   return out;
 }
 
-function legends(s: ExportState): LegendGroup[] {
+function legends(s: ExportState, onlyMatches: boolean): LegendGroup[] {
   const unit = s.runs.find((r) => r.id === s.baselineId)?.profile?.unit;
   const groups: LegendGroup[] =
     s.diffView !== 'off'
@@ -136,30 +158,57 @@ function legends(s: ExportState): LegendGroup[] {
           },
         ];
   if (s.query.trim() !== '') {
-    if (s.filterMode === 'highlight') groups.push({ title: 'Search', entries: [{ label: s.query, color: MATCH_COLOR[s.palette] }] });
-    else
-      groups.push({
-        title: 'Search',
-        entries: [],
-        note: s.filterMode === 'only' ? `only stacks with frames matching ${s.query}` : `stacks with frames matching ${s.query} hidden`,
-      });
+    const label = searchLabel(s);
+    const note =
+      onlyMatches || s.filterMode === 'only' ? `only stacks with frames matching ${label}` : `stacks with frames matching ${label} hidden`;
+    if (s.filterMode === 'highlight')
+      groups.push({ title: 'Search', entries: [{ label, color: MATCH_COLOR[s.palette] }], ...(onlyMatches ? { note } : {}) });
+    else groups.push({ title: 'Search', entries: [], note });
   }
   return groups;
 }
 
-/** The export of the comparison as it stands: every ready run, at `width` CSS pixels. */
-export function buildExportInput(s: ExportState, annotations: AnnotationDoc, opts: { width: number; date?: Date }): ExportInput {
+/** A run's line in the picture's header: its total, its cost against the baseline, the search's share in words. */
+function summary(s: ExportState, run: ReadyRun, baseline: Profile | undefined): RunSummary {
+  const profile = comparedProfile(run.profile!, baseline, s.matchEntry);
+  const totals = totalsFor(profile);
+  const noun = totalNoun(profile);
+  const figures = [noun === 'busy CPU' ? `${formatWeight(totals.busy, profile.unit)} busy CPU` : formatWeight(totals.all, profile.unit)];
+  const rw = rangeFor(profile, s.ranges[run.id]);
+  if (baseline) {
+    const baseRw = s.baselineId ? rangeFor(baseline, s.ranges[s.baselineId]) : undefined;
+    const d = diffFor(baseline, profile, s.normalize, s.noisePercent, baseRw, rw).diff;
+    if (d) figures.push(`${formatChange(d.change)} ${costWord(profile)} vs baseline`);
+  }
+  // The same share the pane states (searchFor of the run in its range), in words.
+  const share = searchFor(profile, s.query, s.filterMode, rw).share;
+  if (share) figures.push(`${searchLabel(s)}: ${formatPercent(share.inclusive)} of ${noun}`);
+  const out: RunSummary = { title: run.title, figures };
+  if (run.id === s.baselineId) out.baseline = true;
+  return out;
+}
+
+/** The export of the comparison as it stands: every ready run, at `opts.width` CSS pixels. */
+export function buildExportInput(s: ExportState, annotations: AnnotationDoc, opts: ExportOptions): ExportInput {
   const ready = s.runs.filter((r) => r.status === 'ready' && r.profile);
   const baseline = s.runs.find((r) => r.id === s.baselineId)?.profile;
-  const chartW = exportChartWidth(opts.width, s.layout, ready.length);
-  return {
-    panes: ready.map((r) => pane(s, r, r.id === s.baselineId ? undefined : baseline, chartW)),
+  const fitted = opts.height !== undefined || opts.maxHeight !== undefined;
+  // A fitted picture may put panes side by side; trees built for one column are fine for any.
+  const chartW = exportChartWidth(opts.width, fitted ? 'rows' : s.layout, ready.length);
+  const onlyMatches = !!opts.onlyMatches && s.query.trim() !== '';
+  const baselineOf = (r: ReadyRun) => (r.id === s.baselineId ? undefined : baseline);
+  const input: ExportInput = {
+    panes: ready.map((r) => pane(s, r, baselineOf(r), chartW, onlyMatches)),
     layout: s.layout,
     orientation: s.orientation,
     width: opts.width,
-    legends: legends(s),
+    legends: legends(s, onlyMatches),
     annotations,
     date: opts.date ?? new Date(),
     focusPath: focusNames(s),
+    summary: ready.map((r) => summary(s, r, baselineOf(r))),
   };
+  if (opts.height !== undefined) input.height = opts.height;
+  if (opts.maxHeight !== undefined) input.maxHeight = opts.maxHeight;
+  return input;
 }

@@ -22,7 +22,10 @@ export function fitScale(width: number, height: number, requested: number): numb
 
 /** The SVG with its root width and height multiplied (the viewBox keeps the drawing's coordinates). */
 function scaledSvg(svg: string, width: number, height: number): string {
-  return svg.replace(/<svg\b([^>]*?)\swidth="[^"]*"\s+height="[^"]*"/, `<svg$1 width="${width}" height="${height}"`);
+  return svg.replace(
+    /<svg\b([^>]*?)\swidth="[^"]*"\s+height="[^"]*"/,
+    `<svg$1 width="${width}" height="${height}" preserveAspectRatio="none"`,
+  );
 }
 
 export interface RasterResult {
@@ -36,8 +39,16 @@ export interface RasterResult {
 export async function rasterizeSvg(svg: string, width: number, height: number, scale: ExportScale): Promise<RasterResult> {
   const s = fitScale(width, height, scale);
   if (s === 0) throw new Error(`the picture is too large to rasterize (${width}×${height}); export it as SVG`);
-  const w = Math.round(width * s);
-  const h = Math.round(height * s);
+  return { ...(await drawPng(svg, Math.round(width * s), Math.round(height * s))), scale: s };
+}
+
+/** The SVG drawn at exactly `pixelWidth`×`pixelHeight` pixels (a preset's size). */
+export async function rasterizeSvgTo(svg: string, width: number, pixelWidth: number, pixelHeight: number): Promise<RasterResult> {
+  if (fitScale(pixelWidth, pixelHeight, 1) < 1) throw new Error(`the picture is too large to rasterize (${pixelWidth}×${pixelHeight})`);
+  return { ...(await drawPng(svg, pixelWidth, pixelHeight)), scale: pixelWidth / width };
+}
+
+async function drawPng(svg: string, w: number, h: number): Promise<{ blob: Blob; width: number; height: number }> {
   const url = URL.createObjectURL(new Blob([scaledSvg(svg, w, h)], { type: 'image/svg+xml' }));
   try {
     const img = new Image(w, h);
@@ -58,7 +69,7 @@ export async function rasterizeSvg(svg: string, width: number, height: number, s
       blob = await new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, 'image/png'));
     }
     if (!blob) throw new Error('the browser could not encode the PNG (out of memory?)');
-    return { blob, width: w, height: h, scale: s };
+    return { blob, width: w, height: h };
   } finally {
     URL.revokeObjectURL(url);
   }

@@ -10,9 +10,24 @@
  */
 import { type AnnotationDoc, annotationsForRun, isKeyAnchor } from '../../../shared/annotate/annotations';
 import type { ViewNode, ViewTree } from '../../../shared/view/view-tree';
-import { type Rect, paneAnnotations } from './svg-annotations';
-import { FONT_FAMILY, esc, fitText, formatStamp, n, svgColor, textWidth, wrapText } from './svg-text';
-import { CRUMB_MORE, CRUMB_SEPARATOR, fitCrumbs } from '../comparison/label-fit';
+import { fitGrid } from './fit-layout';
+import { paneAnnotations } from './svg-annotations';
+import { ROW, drawFrames, treeDepth } from './svg-frames';
+import {
+  FONT_FAMILY,
+  INK,
+  type Line,
+  MUTED,
+  drawLines,
+  esc,
+  fitText,
+  formatStamp,
+  linesHeight,
+  n,
+  svgColor,
+  textWidth,
+  wrapText,
+} from './svg-text';
 
 export interface ExportPane {
   runId: string;
@@ -35,6 +50,13 @@ export interface LegendGroup {
   note?: string;
 }
 
+/** One run in the picture's header: its name and its figures in words ("dd-trace: 81.7% of busy CPU"). */
+export interface RunSummary {
+  title: string;
+  baseline?: boolean;
+  figures: string[];
+}
+
 export interface ExportInput {
   panes: ExportPane[];
   layout: 'rows' | 'columns';
@@ -48,6 +70,14 @@ export interface ExportInput {
   focusPath?: string[];
   /** levels drawn per pane at most (default 200); deeper frames are cut and the pane says so */
   maxRows?: number;
+  /** a line per run under the title: its name, total and shares */
+  summary?: RunSummary[];
+  /**
+   * The picture's height, fixed (a slide, a page) or at most (a comment image): the panes are laid
+   * out in a grid that fits it, each with the depth it can have, their headers one line.
+   */
+  height?: number;
+  maxHeight?: number;
 }
 
 export interface ExportResult {
@@ -58,116 +88,55 @@ export interface ExportResult {
 
 const MARGIN = 16;
 const GAP = 16;
-const ROW = 18;
 const PAD = 8;
-const LABEL_FONT = 11;
 const MIN_ROWS = 6;
-const MUTED = '#57534e';
-const INK = '#111827';
+/** The narrowest chart a pane of a fitted picture gets when the panes go side by side. */
+const MIN_GRID_CHART = 280;
+
+function gridChartWidth(width: number, cols: number): number {
+  const inner = width - 2 * MARGIN;
+  return Math.max(1, Math.floor((inner - GAP * (cols - 1)) / cols - 2 * PAD));
+}
 
 /** Chart width of each pane in a picture `width` wide: build each pane's view tree with `minFraction: 1 / this`. */
-/** The ancestors row of a deep zoom, as the panes draw it: the innermost names that fit, the outer ones as '…'. */
-function crumbsLabel(ancestors: readonly { name: string }[], width: number): string {
-  const { elided, crumbs } = fitCrumbs(
-    ancestors.map((a) => a.name),
-    width,
-    (t) => textWidth(t, LABEL_FONT),
-  );
-  return (elided ? CRUMB_MORE + CRUMB_SEPARATOR : '') + crumbs.map((c) => c.text).join(CRUMB_SEPARATOR);
-}
-
 export function exportChartWidth(width: number, layout: 'rows' | 'columns', paneCount: number): number {
-  const inner = width - 2 * MARGIN;
-  const paneW = layout === 'columns' && paneCount > 1 ? (inner - GAP * (paneCount - 1)) / paneCount : inner;
-  return Math.max(1, Math.floor(paneW - 2 * PAD));
+  return gridChartWidth(width, layout === 'columns' && paneCount > 1 ? paneCount : 1);
 }
 
-function maxDepth(root: ViewNode): number {
-  let deepest = 0;
-  const stack: [ViewNode, number][] = [[root, 0]];
-  while (stack.length > 0) {
-    const [v, d] = stack.pop()!;
-    if (d > deepest) deepest = d;
-    for (const c of v.children ?? []) stack.push([c, d + 1]);
-  }
-  return deepest;
-}
-
-/** Whether dark text would be hard to read on `hex` (the colour-blind palette marks matches in black). */
-function isDark(hex: string): boolean {
-  const m = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/.exec(hex);
-  if (!m) return false;
-  const [r, g, b] = m.slice(1).map((h) => parseInt(h, 16) / 255) as [number, number, number];
-  return 0.2126 * r + 0.7152 * g + 0.0722 * b < 0.4;
-}
-
-/** The frames of one pane as rects and labels, and where each node went (for annotations). */
-function drawFrames(pane: ExportPane, chartW: number, rows: number, flame: boolean): { svg: string; boxes: Map<ViewNode, Rect> } {
-  const root = pane.tree.root;
-  const scale = root.value > 0 ? chartW / root.value : 0;
-  const boxes = new Map<ViewNode, Rect>();
-  const colors = new Map<string, { fill: string; ink: string }>();
-  const parts: string[] = [];
-  // Iterative: a recursive walk would overflow on the 10,000-deep stacks real profiles have.
-  const stack: [ViewNode, number, number][] = [[root, 0, 0]];
-  while (stack.length > 0) {
-    const [v, x, depth] = stack.pop()!;
-    if (depth >= rows) continue;
-    const w = v === root ? chartW : v.value * scale;
-    const y = flame ? (rows - 1 - depth) * ROW : depth * ROW;
-    const box = { x, y, w, h: ROW - 1 };
-    boxes.set(v, box);
-    const raw = pane.fill(v);
-    let color = colors.get(raw);
-    if (color === undefined) {
-      const fill = svgColor(raw);
-      colors.set(raw, (color = { fill, ink: isDark(fill) ? ' fill="#ffffff"' : '' }));
-    }
-    parts.push(`<rect x="${n(x)}" y="${n(y)}" width="${n(w > 2 ? w - 1 : w)}" height="${ROW - 1}" fill="${esc(color.fill)}"/>`);
-    const label = w <= 24 ? '' : v.ancestors ? crumbsLabel(v.ancestors, w - 8) : fitText(v.name, w - 8, LABEL_FONT);
-    if (label) parts.push(`<text x="${n(x + 4)}" y="${n(y + ROW - 5)}"${color.ink}>${esc(label)}</text>`);
-    let cx = x;
-    const kids = v.children ?? [];
-    const next: [ViewNode, number, number][] = [];
-    for (const c of kids) {
-      next.push([c, cx, depth + 1]);
-      cx += c.value * scale;
-    }
-    for (let i = next.length - 1; i >= 0; i--) stack.push(next[i]!);
-  }
-  return { svg: `<g class="frames" font-size="${LABEL_FONT}" fill="${INK}">${parts.join('')}</g>`, boxes };
-}
-
-interface Line {
-  text: string;
-  size: number;
-  color: string;
-  bold?: boolean;
-}
-
-function paneHeader(pane: ExportPane, width: number, cut: boolean): Line[] {
+function paneHeader(pane: ExportPane, width: number, cut: boolean, compact: boolean): Line[] {
   const lines: Line[] = [
     { text: fitText(pane.title + (pane.baseline ? ' — baseline' : ''), width, 14, true), size: 14, color: INK, bold: true },
   ];
-  for (const l of wrapText(pane.facts.join(' · '), width, 12)) lines.push({ text: l, size: 12, color: MUTED });
-  for (const r of pane.readouts ?? [])
-    for (const l of wrapText(r, width, 12, 3, true)) lines.push({ text: l, size: 12, color: INK, bold: true });
-  const notes = [pane.note, cut ? 'Deeper frames are not drawn.' : undefined].filter((x): x is string => !!x);
-  for (const note of notes) for (const l of wrapText(note, width, 12, 3)) lines.push({ text: l, size: 12, color: '#9a3412' });
+  if (!compact) {
+    for (const l of wrapText(pane.facts.join(' · '), width, 12)) lines.push({ text: l, size: 12, color: MUTED });
+    for (const r of pane.readouts ?? [])
+      for (const l of wrapText(r, width, 12, 3, true)) lines.push({ text: l, size: 12, color: INK, bold: true });
+  }
+  const notes = [pane.note, cut && !compact ? 'Deeper frames are not drawn.' : undefined].filter((x): x is string => !!x);
+  for (const note of notes) for (const l of wrapText(note, width, 12, compact ? 1 : 3)) lines.push({ text: l, size: 12, color: '#9a3412' });
   return lines;
 }
 
-const lineHeight = (l: Line) => Math.round(l.size * 1.4);
-const linesHeight = (ls: Line[]) => ls.reduce((s, l) => s + lineHeight(l), 0);
-
-function drawLines(lines: Line[], x: number, y: number): string {
-  let out = '';
-  for (const l of lines) {
-    y += lineHeight(l);
-    if (l.text === '') continue;
-    out += `<text x="${n(x)}" y="${n(y - l.size * 0.35)}" font-size="${l.size}" fill="${l.color}"${l.bold ? ' font-weight="600"' : ''}>${esc(l.text)}</text>`;
+/** Title and date, caption, zoom path and a line per run: what the picture is, before any pane. */
+function pictureHeader(input: ExportInput, width: number): { svg: string; height: number } {
+  const inner = width - 2 * MARGIN;
+  const doc = input.annotations;
+  const stamp = `Exported ${typeof input.date === 'string' ? input.date : formatStamp(input.date)}`;
+  const title = fitText(doc.title || 'Profile comparison', inner - textWidth(stamp, 11) - 16, 20, true);
+  let svg = `<text x="${MARGIN}" y="${MARGIN + 20}" font-size="20" font-weight="700" fill="${INK}">${esc(title)}</text>`;
+  svg += `<text x="${width - MARGIN}" y="${MARGIN + 18}" font-size="11" fill="${MUTED}" text-anchor="end">${esc(stamp)}</text>`;
+  const head: Line[] = wrapText(doc.caption, inner, 13, 6)
+    .filter((t) => t !== '')
+    .map((text) => ({ text, size: 13, color: INK }));
+  if (input.focusPath && input.focusPath.length > 0)
+    for (const t of wrapText(`Zoomed to: all › ${input.focusPath.join(' › ')}`, inner, 12, 2))
+      head.push({ text: t, size: 12, color: MUTED });
+  for (const r of input.summary ?? []) {
+    const text = [`${r.title}${r.baseline ? ' (baseline)' : ''}`, ...r.figures].join(' · ');
+    for (const t of wrapText(text, inner, 12, 2)) head.push({ text: t, size: 12, color: INK });
   }
-  return out;
+  svg += `<g class="summary">${drawLines(head, MARGIN, MARGIN + 30)}</g>`;
+  return { svg, height: MARGIN + 30 + linesHeight(head) + 8 };
 }
 
 /** The legend groups, flowing left to right and wrapping; returns the SVG and its height. */
@@ -201,79 +170,114 @@ function drawLegends(groups: LegendGroup[], x0: number, y0: number, width: numbe
   return { svg: out, height: y - y0 };
 }
 
-export function renderComparisonSvg(input: ExportInput): ExportResult {
-  const width = Math.max(320, Math.round(input.width));
-  const inner = width - 2 * MARGIN;
-  const doc = input.annotations;
-  const flame = input.orientation === 'flame';
+/** Notes whose frame is in no pane as drawn: said in words, so that nothing annotated is lost. */
+function missingNotes(input: ExportInput, drawnIds: Set<string>, width: number): Line[] {
+  const missing = input.annotations.items.filter(
+    (a) => !drawnIds.has(a.id) && isKeyAnchor(a.anchor) && (a.runId === undefined || input.panes.some((p) => p.runId === a.runId)),
+  );
+  if (missing.length === 0) return [];
+  const lines: Line[] = [{ text: 'Notes on frames not in view:', size: 12, color: INK, bold: true }];
+  for (const a of missing) {
+    const path = isKeyAnchor(a.anchor) ? a.anchor.keyPath : [];
+    const fn = (path[path.length - 1] ?? '').split('\t')[0];
+    for (const t of wrapText(`• ${fn}: ${a.text}`, width - 2 * MARGIN, 12, 4)) lines.push({ text: t, size: 12, color: INK });
+  }
+  return lines;
+}
+
+interface PanePlan {
+  cols: number;
+  chartW: number;
+  rows: number[];
+  headers: Line[][];
+}
+
+/** Header height of each grid row: the panes side by side line up, so they share the tallest. */
+function gridHeaderHeights(headers: Line[][], cols: number): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < headers.length; i += cols) out.push(Math.max(...headers.slice(i, i + cols).map(linesHeight)));
+  return out;
+}
+
+/** Columns and rows as the app lays them out: every pane as deep as its tree, up to `maxRows`. */
+function planAsShown(input: ExportInput, width: number, needs: number[]): PanePlan {
+  const count = input.panes.length;
+  const cols = input.layout === 'columns' ? Math.max(1, count) : 1;
+  const chartW = exportChartWidth(width, input.layout, count);
   const maxRows = Math.max(1, input.maxRows ?? 200);
-  const body: string[] = [];
-  let y = MARGIN;
+  const rows = needs.map((need) => Math.min(maxRows, Math.max(MIN_ROWS, cols > 1 ? Math.max(...needs) : need)));
+  const headers = input.panes.map((p, i) => paneHeader(p, chartW, needs[i]! > rows[i]!, false));
+  return { cols, chartW, rows, headers };
+}
 
-  // Header: title with the date at the right, caption, zoom path.
-  const stamp = `Exported ${typeof input.date === 'string' ? input.date : formatStamp(input.date)}`;
-  const stampW = textWidth(stamp, 11);
-  const title = fitText(doc.title || 'Profile comparison', inner - stampW - 16, 20, true);
-  body.push(`<text x="${MARGIN}" y="${y + 20}" font-size="20" font-weight="700" fill="${INK}">${esc(title)}</text>`);
-  body.push(`<text x="${width - MARGIN}" y="${y + 18}" font-size="11" fill="${MUTED}" text-anchor="end">${esc(stamp)}</text>`);
-  y += 30;
-  const head: Line[] = wrapText(doc.caption, inner, 13, 6)
-    .filter((t) => t !== '')
-    .map((text) => ({ text, size: 13, color: INK }));
-  if (input.focusPath && input.focusPath.length > 0)
-    for (const t of wrapText(`Zoomed to: all › ${input.focusPath.join(' › ')}`, inner, 12, 2))
-      head.push({ text: t, size: 12, color: MUTED });
-  body.push(drawLines(head, MARGIN, y));
-  y += linesHeight(head) + 8;
+/** Columns and rows that fit the picture's height between the header (`top`) and the footer. */
+function planToFit(input: ExportInput, width: number, needs: number[], top: number, footer: number, height: number): PanePlan {
+  const headersAt = (chartW: number) => input.panes.map((p) => paneHeader(p, chartW, false, true));
+  const inner = width - 2 * MARGIN;
+  const { cols, rows } = fitGrid({
+    needs,
+    maxCols: Math.max(1, Math.floor((inner + GAP) / (MIN_GRID_CHART + 2 * PAD + GAP))),
+    rowsAvailable(c) {
+      const overhead = gridHeaderHeights(headersAt(gridChartWidth(width, c)), c).reduce((s, hh) => s + 2 * PAD + hh + 6 + GAP, 0);
+      return Math.floor((height - top - footer - MARGIN - overhead) / ROW);
+    },
+  });
+  const chartW = gridChartWidth(width, cols);
+  return { cols, chartW, rows, headers: headersAt(chartW) };
+}
 
-  // Panes: in columns the headers and charts line up, so they share the tallest of each.
-  const panes = input.panes;
-  const cols = input.layout === 'columns' ? Math.max(1, panes.length) : 1;
-  const chartW = exportChartWidth(width, input.layout, panes.length);
+/** The panes from `top` down, as planned; returns the SVG, where they end and which notes were drawn. */
+function drawPanes(input: ExportInput, plan: PanePlan, top: number): { svg: string; bottom: number; drawnIds: Set<string> } {
+  const { cols, chartW, rows, headers } = plan;
   const paneW = chartW + 2 * PAD;
-  const depthRows = panes.map((p) => maxDepth(p.tree.root) + 1);
-  const rowsOf = panes.map((_, i) => Math.min(maxRows, Math.max(MIN_ROWS, cols > 1 ? Math.max(...depthRows) : depthRows[i]!)));
-  const headers = panes.map((p, i) => paneHeader(p, chartW, depthRows[i]! > rowsOf[i]!));
-  const headerH = headers.map(linesHeight);
+  const hhs = gridHeaderHeights(headers, cols);
   const drawnIds = new Set<string>();
-  let rowTop = y;
-  panes.forEach((pane, i) => {
+  const parts: string[] = [];
+  let y = top;
+  let rowTop = top;
+  input.panes.forEach((pane, i) => {
     const col = i % cols;
     if (col === 0 && i > 0) rowTop = y;
-    const hh = cols > 1 ? Math.max(...headerH) : headerH[i]!;
-    const chartH = rowsOf[i]! * ROW;
+    const hh = hhs[Math.floor(i / cols)]!;
+    const chartH = rows[i]! * ROW;
     const px = MARGIN + col * (paneW + GAP);
     const paneH = PAD + hh + 6 + chartH + PAD;
     let g = `<g class="pane" transform="translate(${n(px)},${n(rowTop)})">`;
     g += `<rect x="0" y="0" width="${n(paneW)}" height="${n(paneH)}" rx="6" fill="#ffffff" stroke="#d6d3d1"/>`;
     g += drawLines(headers[i]!, PAD, PAD);
-    const frames = drawFrames(pane, chartW, rowsOf[i]!, flame);
-    const notes = paneAnnotations(annotationsForRun(doc, pane.runId), pane.tree.root, frames.boxes, { w: chartW, h: chartH });
+    const frames = drawFrames(pane.tree, pane.fill, chartW, rows[i]!, input.orientation === 'flame');
+    const notes = paneAnnotations(annotationsForRun(input.annotations, pane.runId), pane.tree.root, frames.boxes, { w: chartW, h: chartH });
     notes.drawn.forEach((id) => drawnIds.add(id));
     g += `<g transform="translate(${PAD},${n(PAD + hh + 6)})">${frames.svg}${notes.svg}</g></g>`;
-    body.push(g);
+    parts.push(g);
     y = Math.max(y, rowTop + paneH + GAP);
   });
+  return { svg: parts.join(''), bottom: y, drawnIds };
+}
 
-  const legends = drawLegends(input.legends, MARGIN, y, inner);
-  body.push(legends.svg);
-  y += legends.height;
-
-  // Notes whose frame is in no pane at this zoom: said in words, so that nothing annotated is lost.
-  const missing = doc.items.filter(
-    (a) => !drawnIds.has(a.id) && isKeyAnchor(a.anchor) && (a.runId === undefined || panes.some((p) => p.runId === a.runId)),
-  );
-  if (missing.length > 0) {
-    const lines: Line[] = [{ text: 'Notes on frames not in view:', size: 12, color: INK, bold: true }];
-    for (const a of missing) {
-      const path = isKeyAnchor(a.anchor) ? a.anchor.keyPath : [];
-      const fn = (path[path.length - 1] ?? '').split('\t')[0];
-      for (const t of wrapText(`• ${fn}: ${a.text}`, inner, 12, 4)) lines.push({ text: t, size: 12, color: INK });
-    }
-    body.push(drawLines(lines, MARGIN, y));
-    y += linesHeight(lines);
+export function renderComparisonSvg(input: ExportInput): ExportResult {
+  const width = Math.max(320, Math.round(input.width));
+  const inner = width - 2 * MARGIN;
+  const header = pictureHeader(input, width);
+  const legends = drawLegends(input.legends, MARGIN, 0, inner);
+  const needs = input.panes.map((p) => treeDepth(p.tree.root) + 1);
+  const limit = input.height ?? input.maxHeight;
+  const plan = (footer: number) =>
+    limit === undefined ? planAsShown(input, width, needs) : planToFit(input, width, needs, header.height, footer, limit);
+  let drawn = drawPanes(input, plan(legends.height), header.height);
+  let notes = missingNotes(input, drawn.drawnIds, width);
+  // Notes not drawn are listed under the legend; in a picture of fixed size the panes make room for them.
+  if (limit !== undefined && notes.length > 0) {
+    drawn = drawPanes(input, plan(legends.height + linesHeight(notes)), header.height);
+    notes = missingNotes(input, drawn.drawnIds, width);
   }
-  const height = Math.ceil(y + MARGIN);
+  let y = drawn.bottom;
+  const body = [header.svg, drawn.svg, `<g transform="translate(0,${n(y)})">${legends.svg}</g>`];
+  y += legends.height;
+  body.push(drawLines(notes, MARGIN, y));
+  y += linesHeight(notes);
+  const natural = Math.ceil(y + MARGIN);
+  const height = input.height ?? (input.maxHeight !== undefined ? Math.min(natural, input.maxHeight) : natural);
   const svg =
     `<?xml version="1.0" encoding="UTF-8"?>\n` +
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="${esc(FONT_FAMILY)}">` +

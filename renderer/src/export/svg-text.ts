@@ -113,3 +113,28 @@ export function formatStamp(d: Date): string {
   const p = (v: number) => String(v).padStart(2, '0');
   return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
 }
+
+export const INK = '#111827';
+export const MUTED = '#57534e';
+
+/** A line of text in the picture's header, a pane's header or the notes. */
+export interface Line {
+  text: string;
+  size: number;
+  color: string;
+  bold?: boolean;
+}
+
+export const lineHeight = (l: Line) => Math.round(l.size * 1.4);
+export const linesHeight = (ls: Line[]) => ls.reduce((s, l) => s + lineHeight(l), 0);
+
+/** The lines one under the other from (x, y), top down. */
+export function drawLines(lines: Line[], x: number, y: number): string {
+  let out = '';
+  for (const l of lines) {
+    y += lineHeight(l);
+    if (l.text === '') continue;
+    out += `<text x="${n(x)}" y="${n(y - l.size * 0.35)}" font-size="${l.size}" fill="${l.color}"${l.bold ? ' font-weight="600"' : ''}>${esc(l.text)}</text>`;
+  }
+  return out;
+}

@@ -1,0 +1,95 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { type Page, expect, test } from '@playwright/test';
+import { rawDurations, rawOnStack, readV8Profiles } from '../test/support/v8-raw';
+import { SAMPLE_AGENT, dropFiles, expectDrawn, pane } from './support';
+
+test.use({ viewport: { width: 1280, height: 800 } });
+
+/** Three more real runs of the same load beside the bundled two: five in all. */
+const MORE = [
+  { path: 'fixtures/samples/baseline/perf.script.txt', name: 'baseline-perf.txt' },
+  { path: 'fixtures/samples/ddtrace/perf.script.txt', name: 'dd-trace-perf.txt' },
+  { path: 'fixtures/samples/ddtrace/perf.F999.script.txt.gz', name: 'dd-trace-perf999.txt.gz' },
+];
+
+async function download(page: Page, click: () => Promise<void>): Promise<Buffer> {
+  const [d] = await Promise.all([page.waitForEvent('download'), click()]);
+  const path = test.info().outputPath(d.suggestedFilename());
+  await d.saveAs(path);
+  return readFileSync(path);
+}
+
+/** Width and height from the PNG's IHDR chunk, read from the bytes. */
+function pngSize(bytes: Buffer): { width: number; height: number } {
+  expect(bytes.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+  expect(bytes.subarray(12, 16).toString('latin1')).toBe('IHDR');
+  return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
+}
+
+/** The header's lines: the text of the SVG's summary group, a line per element. */
+function summaryText(svg: string): string {
+  const group = /<g class="summary">([\s\S]*?)<\/g>/.exec(svg)![1]!;
+  return [...group.matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]!.replace(/&amp;/g, '&')).join(' ');
+}
+
+/** dd-trace's share of busy CPU time straight from the .cpuprofile's JSON, as "81.7%". */
+function rawAgentShare(path: string): string {
+  const p = readV8Profiles(path)[0]!;
+  const w = rawDurations(p);
+  const agent = (n: { url: string }) => /node_modules\/(dd-trace|@datadog)\//.test(n.url);
+  let busy = 0;
+  let onStack = 0;
+  p.ids.forEach((id, i) => {
+    if (p.nodes.get(id)!.functionName === '(idle)') return;
+    busy += w[i]!;
+    if (rawOnStack(p, id, agent)) onStack += w[i]!;
+  });
+  return `${((onStack / busy) * 100).toFixed(1)}%`;
+}
+
+test('an export preset writes a PNG of its size whose header names the five runs and the agent share in words', async ({ page }) => {
+  await page.goto('./');
+  await expectDrawn(pane(page, 'dd-trace.cpuprofile'));
+  await dropFiles(page, MORE);
+  const panes = page.locator('section.pane');
+  await expect(panes).toHaveCount(5);
+  for (let i = 0; i < 5; i++) await expect(panes.nth(i).locator('g.frame').nth(5)).toBeAttached();
+  const titles = await page.locator('.pane-title').allTextContents();
+  expect(titles).toHaveLength(5);
+  await page.getByRole('combobox', { name: 'Agent filter' }).selectOption({ label: 'Datadog (dd-trace)' });
+
+  await page.keyboard.press('Control+e');
+  const dialog = page.getByRole('dialog', { name: 'Export' });
+  const size = dialog.getByLabel('Picture size', { exact: true });
+  const caption = dialog.getByLabel('PNG dimensions');
+
+  // A slide: exactly 1920×1080 pixels.
+  await size.selectOption('slide');
+  await expect(caption).toHaveText('1920 × 1080 px PNG');
+  const slide = await download(page, () => dialog.getByRole('button', { name: 'Save PNG' }).click());
+  expect(pngSize(slide)).toEqual({ width: 1920, height: 1080 });
+  writeFileSync(test.info().outputPath('slide.png'), slide);
+
+  // A GitHub comment: 1200 pixels wide, as tall as the content up to 2000.
+  await size.selectOption('github');
+  const [, w, h] = /^(\d+) × (\d+) px PNG$/.exec((await caption.textContent())!)!.map(Number);
+  expect(w).toBe(1200);
+  expect(h).toBeLessThanOrEqual(2000);
+  expect(pngSize(await download(page, () => dialog.getByRole('button', { name: 'Save PNG' }).click()))).toEqual({ width: 1200, height: h });
+
+  // The header of the SVG the PNG is made from: every run by name, the agent's share in words, no regex.
+  const svg = (await download(page, () => dialog.getByRole('button', { name: 'Save SVG' }).click())).toString('utf8');
+  const header = summaryText(svg);
+  for (const t of titles) expect(header).toContain(t);
+  expect(header).toContain(`Datadog (dd-trace): ${rawAgentShare(SAMPLE_AGENT)} of busy CPU`);
+  expect(header).not.toContain('node_modules');
+  // The preview is that picture, scaled down into the dialog.
+  const preview = dialog.getByRole('img', { name: 'Preview of the exported picture' });
+  await expect(preview).toBeVisible();
+  expect(await preview.evaluate((img: HTMLImageElement) => [img.naturalWidth, img.naturalHeight])).toEqual([800, Math.round(h! / 1.5)]);
+  // The README's screenshot: the dialog with a slide's preview.
+  await size.selectOption('slide');
+  await expect(caption).toHaveText('1920 × 1080 px PNG');
+  mkdirSync('docs', { recursive: true });
+  writeFileSync('docs/export-dialog.png', await dialog.screenshot());
+});
