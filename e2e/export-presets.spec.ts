@@ -87,6 +87,22 @@ test('an export preset writes a PNG of its size whose header names the five runs
   const preview = dialog.getByRole('img', { name: 'Preview of the exported picture' });
   await expect(preview).toBeVisible();
   expect(await preview.evaluate((img: HTMLImageElement) => [img.naturalWidth, img.naturalHeight])).toEqual([800, Math.round(h! / 1.5)]);
+  // Only the stacks with matches: the baseline, which has none, draws no frame but its root.
+  await dialog.getByLabel('Only stacks with matches').check();
+  const only = (await download(page, () => dialog.getByRole('button', { name: 'Save SVG' }).click())).toString('utf8');
+  const firstPane = /<g class="pane"[\s\S]*?<g class="frames"[^>]*>([\s\S]*?)<\/g>/.exec(only)![1]!;
+  expect(firstPane.match(/<rect/g)).toHaveLength(1);
+  expect(summaryText(only)).toBe(header);
+  await dialog.getByLabel('Only stacks with matches').uncheck();
+
+  // As the app lays the panes out, at 1600 px and 2x, the same five runs make a far taller picture.
+  await size.selectOption('custom');
+  await dialog.getByLabel('Picture width').fill('1600');
+  const [, cw, ch] = /^(\d+) × (\d+) px PNG$/.exec((await caption.textContent())!)!.map(Number);
+  expect(cw).toBe(3200);
+  expect(ch).toBeGreaterThan(2 * h!);
+  console.log(`five runs: custom 1600 px at 2x ${cw}×${ch}, GitHub comment ${w}×${h}, slide 1920×1080`);
+
   // The README's screenshot: the dialog with a slide's preview.
   await size.selectOption('slide');
   await expect(caption).toHaveText('1920 × 1080 px PNG');
