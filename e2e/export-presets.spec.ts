@@ -81,7 +81,10 @@ test('an export preset writes a PNG of its size whose header names the five runs
   const svg = (await download(page, () => dialog.getByRole('button', { name: 'Save SVG' }).click())).toString('utf8');
   const header = summaryText(svg);
   for (const t of titles) expect(header).toContain(t);
-  expect(header).toContain(`Datadog (dd-trace): ${rawAgentShare(SAMPLE_AGENT)} of busy CPU`);
+  const share = rawAgentShare(SAMPLE_AGENT);
+  expect(header).toContain(`Datadog (dd-trace): ${share} of busy CPU`);
+  // the figure the pane shows on screen
+  await expect(page.getByRole('status', { name: 'Search share in dd-trace.cpuprofile' })).toContainText(`matches own ${share} inclusive`);
   expect(header).not.toContain('node_modules');
   // The preview is that picture, scaled down into the dialog.
   const preview = dialog.getByRole('img', { name: 'Preview of the exported picture' });

@@ -158,7 +158,7 @@ test('Esc closes the export, note and heatmap dialogs, and only them', async ({ 
   await expect(exportDialog).toBeHidden();
 
   await page.keyboard.press('Control+e');
-  await exportDialog.getByLabel('Picture width').focus();
+  await exportDialog.getByLabel('Picture size', { exact: true }).focus();
   await page.keyboard.press('Escape');
   await expect(exportDialog).toBeHidden();
 

@@ -3,7 +3,7 @@ import { host } from '../host/host';
 import { exportFileName } from '../host/file-name';
 import { useStore } from '../store/store';
 import { EXPORT_PRESETS, type PresetId } from './export-presets';
-import { type PictureChoice, rasterizePicture, renderPicture, usePicture } from './picture';
+import { type PictureChoice, rasterizePicture, usePicture } from './picture';
 import { type ExportScale, blobBytes, copyPngToClipboard } from './rasterize';
 
 type Act = (label: string, fn: () => Promise<string | null | void>) => () => Promise<void>;
@@ -40,9 +40,7 @@ export function PictureSection({ act }: { act: Act }) {
     }),
   );
   // The clipboard write starts inside the click so that the browser still counts it as the user's.
-  const copyPng = act('Copy', () =>
-    copyPngToClipboard(rasterizePicture(picture ?? renderPicture(choice, new Date()), choice).then((r) => r.blob)),
-  );
+  const copyPng = act('Copy', () => copyPngToClipboard(rasterizePicture(picture!, choice).then((r) => r.blob)));
 
   return (
     <section className="picture-section">
