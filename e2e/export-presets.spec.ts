@@ -63,12 +63,18 @@ test('an export preset writes a PNG of its size whose header names the five runs
   const size = dialog.getByLabel('Picture size', { exact: true });
   const caption = dialog.getByLabel('PNG dimensions');
 
-  // A slide: exactly 1920×1080 pixels.
-  await size.selectOption('slide');
-  await expect(caption).toHaveText('1920 × 1080 px PNG');
-  const slide = await download(page, () => dialog.getByRole('button', { name: 'Save PNG' }).click());
-  expect(pngSize(slide)).toEqual({ width: 1920, height: 1080 });
-  writeFileSync(test.info().outputPath('slide.png'), slide);
+  // A slide and A4 pages: exactly their size in pixels.
+  for (const [preset, width, height] of [
+    ['slide', 1920, 1080],
+    ['a4-portrait', 1240, 1754],
+    ['a4-landscape', 1754, 1240],
+  ] as const) {
+    await size.selectOption(preset);
+    await expect(caption).toHaveText(`${width} × ${height} px PNG`);
+    const png = await download(page, () => dialog.getByRole('button', { name: 'Save PNG' }).click());
+    expect(pngSize(png)).toEqual({ width, height });
+    writeFileSync(test.info().outputPath(`${preset}.png`), png);
+  }
 
   // A GitHub comment: 1200 pixels wide, as tall as the content up to 2000.
   await size.selectOption('github');

@@ -4,7 +4,7 @@ import type { Profile } from '../../../shared/model/types';
 import { folded } from '../../../test/support/folded';
 import { type ViewTree, buildViewTree } from '../../../shared/view/view-tree';
 import { type ExportInput, type ExportPane, exportChartWidth, renderComparisonSvg } from './render-svg';
-import { esc, fitText, svgColor, wrapText } from './svg-text';
+import { esc, fitText, svgColor, wrapParts, wrapText } from './svg-text';
 import { parseXml, unescape } from '../../../test/support/svg-xml';
 
 let base: Profile;
@@ -232,6 +232,12 @@ describe('svg text helpers', () => {
     expect(lines.join(' ')).toBe('the quick brown fox jumps over the lazy dog');
     for (const l of lines) expect(l.length).toBeLessThanOrEqual(10);
     expect(wrapText('a b c d e f g h', 18, 10, 2)).toEqual(['a b', 'c …']);
+    // parts stay whole where they fit a line
+    expect(wrapParts(['dd-trace', '2.2 s busy CPU', 'agent: 80.7% of busy CPU'], 40 * 6, 10)).toEqual([
+      'dd-trace · 2.2 s busy CPU ·',
+      'agent: 80.7% of busy CPU',
+    ]);
+    expect(wrapParts(['a', 'b'], 100, 10)).toEqual(['a · b']);
   });
 
   it('converts the app’s colours to hex', () => {

@@ -26,6 +26,7 @@ import {
   n,
   svgColor,
   textWidth,
+  wrapParts,
   wrapText,
 } from './svg-text';
 
@@ -132,8 +133,8 @@ function pictureHeader(input: ExportInput, width: number): { svg: string; height
     for (const t of wrapText(`Zoomed to: all › ${input.focusPath.join(' › ')}`, inner, 12, 2))
       head.push({ text: t, size: 12, color: MUTED });
   for (const r of input.summary ?? []) {
-    const text = [`${r.title}${r.baseline ? ' (baseline)' : ''}`, ...r.figures].join(' · ');
-    for (const t of wrapText(text, inner, 12, 2)) head.push({ text: t, size: 12, color: INK });
+    const parts = [`${r.title}${r.baseline ? ' (baseline)' : ''}`, ...r.figures];
+    for (const t of wrapParts(parts, inner, 12, 3)) head.push({ text: t, size: 12, color: INK });
   }
   svg += `<g class="summary">${drawLines(head, MARGIN, MARGIN + 30)}</g>`;
   return { svg, height: MARGIN + 30 + linesHeight(head) + 8 };

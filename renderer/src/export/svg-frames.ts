@@ -91,7 +91,8 @@ export function drawFrames(tree: ViewTree, fill: (v: ViewNode) => string, chartW
       const levels = treeDepth(v);
       cutLevels = Math.max(cutLevels, levels);
       const kw = kids.reduce((s, c) => s + c.value, 0) * scale;
-      markers.push(markerSvg({ x, y: rowY(d + 1), w: kw }, levels));
+      // A sliver of a marker only adds noise; the wider ones around it say the stacks go on.
+      if (kw >= 2) markers.push(markerSvg({ x, y: rowY(d + 1), w: kw }, levels));
       continue;
     }
     let cx = x + kids.reduce((s, c) => s + c.value, 0) * scale;

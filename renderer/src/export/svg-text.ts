@@ -138,3 +138,25 @@ export function drawLines(lines: Line[], x: number, y: number): string {
   }
   return out;
 }
+
+/**
+ * Parts joined with " · " and wrapped between parts where a line is full ("2.2 s busy CPU" stays
+ * whole), a part longer than a line wrapped by words; at most `maxLines`.
+ */
+export function wrapParts(parts: readonly string[], width: number, fontSize: number, maxLines = Infinity): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const part of parts) {
+    const joined = line === '' ? part : `${line} · ${part}`;
+    if (textWidth(joined, fontSize) <= width) {
+      line = joined;
+      continue;
+    }
+    if (line !== '') lines.push(`${line} ·`);
+    const wrapped = wrapText(part, width, fontSize);
+    lines.push(...wrapped.slice(0, -1));
+    line = wrapped.at(-1) ?? '';
+  }
+  if (line !== '') lines.push(line);
+  return lines.length > maxLines ? wrapText(lines.join(' '), width, fontSize, maxLines) : lines;
+}
