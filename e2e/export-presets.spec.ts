@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { type Page, expect, test } from '@playwright/test';
 import { rawDurations, rawOnStack, readV8Profiles } from '../test/support/v8-raw';
-import { SAMPLE_AGENT, dropFiles, expectDrawn, pane } from './support';
+import { SAMPLE_AGENT, SAMPLE_BASELINE, dropFiles, expectDrawn, pane } from './support';
 
 test.use({ viewport: { width: 1280, height: 800 } });
 
@@ -32,20 +32,23 @@ function summaryText(svg: string): string {
   return [...group.matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]!.replace(/&amp;/g, '&')).join(' ');
 }
 
-/** dd-trace's share of busy CPU time straight from the .cpuprofile's JSON, as "81.7%". */
-function rawAgentShare(path: string): string {
+/** Busy CPU time (µs) and the part of it with dd-trace on the stack, straight from a .cpuprofile's JSON. */
+function rawBusy(path: string): { busy: number; agent: number } {
   const p = readV8Profiles(path)[0]!;
   const w = rawDurations(p);
-  const agent = (n: { url: string }) => /node_modules\/(dd-trace|@datadog)\//.test(n.url);
+  const isAgent = (n: { url: string }) => /node_modules\/(dd-trace|@datadog)\//.test(n.url);
   let busy = 0;
-  let onStack = 0;
+  let agent = 0;
   p.ids.forEach((id, i) => {
     if (p.nodes.get(id)!.functionName === '(idle)') return;
     busy += w[i]!;
-    if (rawOnStack(p, id, agent)) onStack += w[i]!;
+    if (rawOnStack(p, id, isAgent)) agent += w[i]!;
   });
-  return `${((onStack / busy) * 100).toFixed(1)}%`;
+  return { busy, agent };
 }
+
+const oneDecimal = (v: number) => String(Math.round(v * 10) / 10);
+const duration = (us: number) => (us >= 1e6 ? `${oneDecimal(us / 1e6)} s` : `${oneDecimal(us / 1e3)} ms`);
 
 test('an export preset writes a PNG of its size whose header names the five runs and the agent share in words', async ({ page }) => {
   await page.goto('./');
@@ -87,8 +90,14 @@ test('an export preset writes a PNG of its size whose header names the five runs
   const svg = (await download(page, () => dialog.getByRole('button', { name: 'Save SVG' }).click())).toString('utf8');
   const header = summaryText(svg);
   for (const t of titles) expect(header).toContain(t);
-  const share = rawAgentShare(SAMPLE_AGENT);
-  expect(header).toContain(`Datadog (dd-trace): ${share} of busy CPU`);
+  // each figure of the two .cpuprofile runs as computed from their JSON
+  const [base, agent] = [rawBusy(SAMPLE_BASELINE), rawBusy(SAMPLE_AGENT)];
+  const share = `${((agent.agent / agent.busy) * 100).toFixed(1)}%`;
+  const cost = `+${((agent.busy / base.busy - 1) * 100).toFixed(0)}%`;
+  expect(header).toContain(`baseline.cpuprofile (baseline) · ${duration(base.busy)} busy CPU · Datadog (dd-trace): 0% of busy CPU`);
+  expect(header).toContain(
+    `dd-trace.cpuprofile · ${duration(agent.busy)} busy CPU · ${cost} CPU time vs baseline · Datadog (dd-trace): ${share} of busy CPU`,
+  );
   // the figure the pane shows on screen
   await expect(page.getByRole('status', { name: 'Search share in dd-trace.cpuprofile' })).toContainText(`matches own ${share} inclusive`);
   expect(header).not.toContain('node_modules');
