@@ -101,4 +101,23 @@ describe('a picture of fixed size', () => {
       'dd-trace · 2.2 s busy CPU · Datadog (dd-trace): 80.7% of busy CPU',
     ]);
   });
+
+  it('says in words a note whose frame the cut leaves out, within the same height', () => {
+    const keys = DEEP.slice(0, 31).map((name) => deep.frames.key[deep.frames.name.indexOf(name)]!);
+    const doc = {
+      ...EMPTY_ANNOTATIONS,
+      items: [
+        { id: 'n1', kind: 'note' as const, text: 'deep in the tower', anchor: { keyPath: keys }, createdAt: 0 },
+        { id: 'n2', kind: 'note' as const, text: 'at its foot', anchor: { keyPath: keys.slice(0, 2) }, createdAt: 0 },
+      ],
+    };
+    const out = renderComparisonSvg(input([deep, deep, deep], { height: 720, annotations: doc }));
+    expect(out.height).toBe(720);
+    const texts = parseXml(out.svg).map((e) => e.text);
+    expect(texts).toContain('• f30: deep in the tower');
+    expect(texts.filter((t) => t === 'at its foot')).toHaveLength(3);
+    // the list is inside the picture: its last line is above the bottom margin
+    const last = parseXml(out.svg).find((e) => e.text === '• f30: deep in the tower')!;
+    expect(Number(last.attrs.y)).toBeLessThan(720 - 8);
+  });
 });
