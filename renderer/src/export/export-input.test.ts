@@ -4,6 +4,11 @@ import type { Profile } from '../../../shared/model/types';
 import type { ViewNode } from '../../../shared/view/view-tree';
 import { folded } from '../../../test/support/folded';
 import { AGENT_PRESETS } from '../../../shared/search/agents';
+import { weighByDefault } from '../../../shared/model/weigh';
+import { load } from '../../../test/support/cpuprofile';
+import { rawDurations, rawOnStack, readV8Profiles } from '../../../test/support/v8-raw';
+
+const SAMPLE = 'assets/samples/dd-trace.cpuprofile';
 import { type ExportState, buildExportInput } from './export-input';
 import { renderComparisonSvg } from './render-svg';
 
@@ -142,5 +147,35 @@ describe('export input from the store', () => {
     expect(inp.legends[1]!.note).toBe('only stacks with frames matching “dd-trace”');
     // and as the app shows it without the option
     expect(buildExportInput(state(), EMPTY_ANNOTATIONS, { width: 800 }).panes[1]!.tree.root.value).toBe(countFolded(AGENT, '').all);
+  });
+
+  it("says in a run's header line when its figures are of a time range, with the samples it holds", async () => {
+    const run = weighByDefault(await load(SAMPLE, 'dd-trace.cpuprofile'));
+    // the busy samples in the second second of the run, and the part of their time with dd-trace on the stack
+    const raw = readV8Profiles(SAMPLE)[0]!;
+    const t0 = raw.times[0]! / 1e6 + 1;
+    const w = rawDurations(raw);
+    let inRange = 0;
+    let busy = 0;
+    let agentTime = 0;
+    raw.ids.forEach((id, i) => {
+      const t = raw.times[i]! / 1e6;
+      if (t < t0 || t >= t0 + 1 || raw.nodes.get(id)!.functionName === '(idle)') return;
+      inRange++;
+      busy += w[i]!;
+      if (rawOnStack(raw, id, (n) => n.url.includes('dd-trace') || n.functionName.includes('dd-trace'))) agentTime += w[i]!;
+    });
+    const runs = [
+      state().runs[0]!,
+      { id: 'r2', title: 'dd-trace', fileName: 'dd-trace.cpuprofile', status: 'ready' as const, profile: run },
+    ];
+    const inp = buildExportInput(state({ runs, ranges: { r2: { start: t0, end: t0 + 1 } } }), EMPTY_ANNOTATIONS, { width: 800 });
+    expect(inRange).toBeGreaterThan(100);
+    expect(inp.summary![1]!.figures).toEqual([
+      '2.2 s busy CPU',
+      `time range: ${inRange.toLocaleString('en-US')} samples`,
+      `“dd-trace”: ${((agentTime / busy) * 100).toFixed(1)}% of busy CPU`,
+    ]);
+    expect(inp.summary![0]!.figures.some((f) => f.startsWith('time range'))).toBe(false);
   });
 });

@@ -175,6 +175,7 @@ function summary(s: ExportState, run: ReadyRun, baseline: Profile | undefined): 
   const noun = totalNoun(profile);
   const figures = [noun === 'busy CPU' ? `${formatWeight(totals.busy, profile.unit)} busy CPU` : formatWeight(totals.all, profile.unit)];
   const rw = rangeFor(profile, s.ranges[run.id]);
+  if (rw) figures.push(`time range: ${rw.sampleCount.toLocaleString('en-US')} samples`);
   if (baseline) {
     const baseRw = s.baselineId ? rangeFor(baseline, s.ranges[s.baselineId]) : undefined;
     const d = diffFor(baseline, profile, s.normalize, s.noisePercent, baseRw, rw).diff;
