@@ -133,6 +133,10 @@ for (const viewport of [
 
       // The README's screenshot: the dialog with a slide's preview, at 1280×800.
       await size.selectOption('slide');
+      // the next export starts from the size last chosen
+      await dialog.getByRole('button', { name: 'Close export' }).click();
+      await page.keyboard.press('Control+e');
+      await expect(size).toHaveValue('slide');
       await expect(caption).toHaveText('1920 × 1080 px PNG');
       await expect(preview).toBeInViewport();
       if (viewport.width !== 1280) return;

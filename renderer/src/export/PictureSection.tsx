@@ -3,7 +3,7 @@ import { host } from '../host/host';
 import { exportFileName } from '../host/file-name';
 import { useStore } from '../store/store';
 import { EXPORT_PRESETS, type PresetId } from './export-presets';
-import { type PictureChoice, rasterizePicture, usePicture } from './picture';
+import { type PictureChoice, loadChoice, rasterizePicture, saveChoice, usePicture } from './picture';
 import { type ExportScale, blobBytes, copyPngToClipboard } from './rasterize';
 
 type Act = (label: string, fn: () => Promise<string | null | void>) => () => Promise<void>;
@@ -20,8 +20,12 @@ function baseName(): string {
  */
 export function PictureSection({ act }: { act: Act }) {
   const hasQuery = useStore((s) => s.query.trim() !== '');
-  const [choice, setChoice] = useState<PictureChoice>({ preset: 'github', width: 1600, scale: 2, onlyMatches: false });
-  const set = (patch: Partial<PictureChoice>) => setChoice((c) => ({ ...c, ...patch }));
+  const [choice, setChoice] = useState<PictureChoice>(loadChoice);
+  const set = (patch: Partial<PictureChoice>) => {
+    const next = { ...choice, ...patch };
+    setChoice(next);
+    saveChoice(next);
+  };
   const { picture, previewUrl, error } = usePicture(choice);
 
   const savePng = act('PNG', async () => {

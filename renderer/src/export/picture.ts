@@ -27,6 +27,30 @@ export interface Picture {
   pixelHeight: number;
 }
 
+const CHOICE_KEY = 'flamelens.exportChoice';
+const DEFAULT_CHOICE: PictureChoice = { preset: 'github', width: 1600, scale: 2, onlyMatches: false };
+
+/** The size and options last used, so that the next export starts from them. */
+export function loadChoice(): PictureChoice {
+  try {
+    const c = JSON.parse(localStorage.getItem(CHOICE_KEY) ?? 'null') as Partial<PictureChoice> | null;
+    const preset = c?.preset === 'custom' || presetById(c?.preset as PresetId) ? (c!.preset as PresetId) : DEFAULT_CHOICE.preset;
+    const width = typeof c?.width === 'number' && c.width >= 320 && c.width <= 6000 ? c.width : DEFAULT_CHOICE.width;
+    const scale = c?.scale === 1 || c?.scale === 2 || c?.scale === 3 ? c.scale : DEFAULT_CHOICE.scale;
+    return { preset, width, scale, onlyMatches: c?.onlyMatches === true };
+  } catch {
+    return DEFAULT_CHOICE;
+  }
+}
+
+export function saveChoice(c: PictureChoice): void {
+  try {
+    localStorage.setItem(CHOICE_KEY, JSON.stringify(c));
+  } catch {
+    /* storage unavailable: the choice lasts while the dialog is open */
+  }
+}
+
 /** The comparison as it stands in the store, drawn for `choice` (not read off the screen). */
 export function renderPicture(choice: PictureChoice, date: Date): Picture {
   const s = useStore.getState();
