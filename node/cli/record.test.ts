@@ -82,6 +82,16 @@ describe('flamelens record', () => {
     expect(ws.baselineIndex).toBe(0);
     expect(ws.runs[1]!.profile.frames.name).toContain('agentWrap');
     expect(ws.annotations.caption).toMatch(/agent: 3 runs, median [\d.]+ s, \d+ req\/s, overhead \+/);
+    // each run carries its variant's figures from summary.json, for the app to show beside its pane
+    for (const [i, v] of summary.variants.entries()) {
+      const requests = v.runs.map((x) => x.requests).sort((a, b) => a - b)[1]!;
+      expect(ws.runs[i]!.measured).toEqual({
+        runs: 3,
+        requests,
+        seconds: v.median.seconds,
+        ...(v.overhead ? { overhead: v.overhead } : {}),
+      });
+    }
   }, 120_000);
 
   it('a server that never listens, one that crashes under load and a missing command each fail alone, named', async () => {

@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { weighByDefault } from '../../shared/model/weigh';
+import type { Measured } from '../../shared/runs/measured';
 import { DEFAULT_VIEW, type Workspace, type WorkspaceRun } from '../../shared/workspace/workspace';
 import { encodeWorkspace } from '../../shared/workspace/workspace-file';
 import { CliError } from './errors';
@@ -250,7 +251,7 @@ async function writeComparison(out: string, summary: ReturnType<typeof summarize
     if (!file) continue;
     const path = join(out, file);
     const profile = weighByDefault(await importAt(path, fileSource(path)));
-    runs.push({ id: v.name, title: v.name, fileName: basename(file), path, profile });
+    runs.push({ id: v.name, title: v.name, fileName: basename(file), path, profile, ...measuredOf(v) });
   }
   if (runs.length === 0) return;
   const ws: Workspace = {
@@ -266,6 +267,14 @@ async function writeComparison(out: string, summary: ReturnType<typeof summarize
     ranges: [],
   };
   writeFileSync(join(out, 'comparison.flamelens'), await encodeWorkspace(ws));
+}
+
+/** The figures the app shows beside the variant's pane (shared/runs/measured). */
+function measuredOf(v: VariantSummary): { measured?: Measured } {
+  if (!v.median || v.runs.length === 0) return {};
+  const m: Measured = { runs: v.runs.length, requests: median(v.runs.map((r) => r.requests)), seconds: v.median.seconds };
+  if (v.overhead) m.overhead = v.overhead;
+  return { measured: m };
 }
 
 function summarize(summaries: VariantSummary[]) {
