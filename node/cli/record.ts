@@ -19,11 +19,21 @@ import { fileSource } from './node-source';
 import { type Output, writeJson, writeText } from './output';
 import { LIMITS, type Load, RecordError, type RunFigures, freePort, runOnce, running } from './record-run';
 import { type CommandHelp, defineCommand } from './command';
+import {
+  CAPTURES,
+  type Capture,
+  exitHook,
+  perfUnavailable,
+  profilerEnv,
+  profilerFlags,
+  underPerf,
+  writePerfScript,
+} from './record-capture';
 
 export const RECORD_HELP: CommandHelp = {
   name: 'record',
   synopsis:
-    'flamelens record --out DIR --variant NAME=COMMAND --variant NAME=COMMAND… [--requests N | --duration S] [--connections C] [--repeat R] [--url-path /] [--port P] [--capture cpu,trace] [--json]',
+    'flamelens record --out DIR --variant NAME=COMMAND --variant NAME=COMMAND… [--requests N | --duration S] [--connections C] [--repeat R] [--url-path /] [--port P] [--capture cpu,trace,heap,perf] [--json]',
   summary: 'run the overhead experiment: each variant started, loaded, stopped, timed and profiled',
   details:
     'COMMAND starts the server on the port in $PORT (e.g. "node server.js", "node -r dd-trace/init\n' +
@@ -37,7 +47,9 @@ export const RECORD_HELP: CommandHelp = {
     '  --repeat R           timed runs per variant (default 3)\n' +
     '  --url-path PATH      what to request (default /)\n' +
     '  --port P             the port to give $PORT (default: a free one each run)\n' +
-    '  --capture LIST       profiled run: cpu (.cpuprofile), trace (trace events); default\n' +
+    '  --capture LIST       profiled run: cpu (.cpuprofile), trace (trace events), heap (a\n' +
+    '                       heap snapshot right after the load), perf (perf script, where perf\n' +
+    '                       may record; JIT map files in /tmp are removed after); default\n' +
     '                       cpu,trace; none for timing only\n' +
     '  --json               print summary.json\n',
 };
@@ -109,24 +121,6 @@ export function overhead(base: RunFigures[], runs: RunFigures[]): { median: numb
   };
 }
 
-/** `NODE_OPTIONS` for the profiled run of a variant writing into `dir`. */
-function profilerFlags(dir: string, capture: Set<string>, exitHook: string): string {
-  const q = (s: string) => (/[\s"]/.test(s) ? JSON.stringify(s) : s);
-  // V8 writes --cpu-prof and trace files at a normal exit only: the hook turns SIGINT and SIGTERM into one
-  const flags = [`--require=${q(exitHook)}`];
-  if (capture.has('cpu')) flags.push('--cpu-prof', `--cpu-prof-dir=${q(dir)}`);
-  if (capture.has('trace'))
-    flags.push(
-      '--trace-event-categories=v8,node,node.async_hooks',
-      `--trace-event-file-pattern=${q(join(dir, 'node_trace.${rotation}.log'))}`,
-    );
-  return flags.join(' ');
-}
-
-const EXIT_HOOK = `// written by flamelens record: exit normally on SIGINT/SIGTERM so that V8 writes its profiles
-for (const s of ['SIGINT', 'SIGTERM']) process.once(s, () => process.exit(0));
-`;
-
 function parse(args: string[]) {
   const { values } = parseArgs({
     args,
@@ -155,9 +149,11 @@ function parse(args: string[]) {
   if (values.requests && values.duration) throw new CliError('give --requests or --duration, not both');
   const path = values['url-path'] ?? '/';
   if (!path.startsWith('/')) throw new CliError(`--url-path must start with "/", not "${path}"`);
-  const capture = new Set((values.capture ?? 'cpu,trace').split(',').filter((c) => c && c !== 'none'));
-  for (const c of capture)
-    if (!['cpu', 'trace', 'heap'].includes(c)) throw new CliError(`--capture: unknown "${c}" (cpu, trace, heap, none)`);
+  const capture = new Set<Capture>();
+  for (const c of (values.capture ?? 'cpu,trace').split(',').filter((x) => x && x !== 'none')) {
+    if (!(CAPTURES as readonly string[]).includes(c)) throw new CliError(`--capture: unknown "${c}" (${CAPTURES.join(', ')}, none)`);
+    capture.add(c as Capture);
+  }
   const load: Load = {
     connections: int('connections', values.connections, 10),
     urlPath: path,
@@ -175,14 +171,23 @@ function parse(args: string[]) {
   };
 }
 
+type Options = Exclude<ReturnType<typeof parse>, { help: true }>;
+
 async function run(args: string[], out: Output): Promise<number> {
   const o = parse(args);
   if (o.help) return (void out.stdout.write(`Usage: ${RECORD_HELP.synopsis}\n\n${RECORD_HELP.details}`), 0);
   if (existsSync(o.out) && readdirSync(o.out).length > 0)
     throw new CliError(`${o.out} is not empty: record writes into a new or empty folder`);
   mkdirSync(o.out, { recursive: true });
+  const notes: string[] = [];
+  const noPerf = o.capture.has('perf') ? perfUnavailable(o.out) : undefined;
+  if (noPerf) {
+    o.capture.delete('perf');
+    notes.push(`perf: not captured (${noPerf})`);
+    writeText(out.stderr, `flamelens: ${notes[0]}\n`);
+  }
   const hook = join(o.out, '.flamelens-exit-on-signal.cjs');
-  writeFileSync(hook, EXIT_HOOK);
+  writeFileSync(hook, exitHook(o.capture));
   const say = (s: string) => writeText(out.stderr, `${s}\n`);
   const summaries: VariantSummary[] = o.variants.map((v) => ({ name: v.name, command: v.command, runs: [], files: [] }));
   const stopAll = () => {
@@ -205,31 +210,11 @@ async function run(args: string[], out: Output): Promise<number> {
         }
       }
     if (o.capture.size > 0)
-      for (const [i, v] of o.variants.entries()) {
-        const s = summaries[i]!;
-        if (s.error) continue;
-        const dir = join(o.out, v.name);
-        mkdirSync(dir, { recursive: true });
-        say(`profiled run: ${v.name}`);
-        try {
-          await runOnce({
-            variant: v.name,
-            command: v.command,
-            port: o.port ?? (await freePort()),
-            load: o.load,
-            nodeOptions: profilerFlags(dir, o.capture, hook),
-          });
-        } catch (e) {
-          if (!(e instanceof RecordError)) throw e;
-          s.error = `profiled run: ${e.message}`;
-          say(`flamelens: ${e.message}`);
-        }
-        s.files = readdirSync(dir).map((f) => join(v.name, f));
-      }
+      for (const [i, v] of o.variants.entries()) if (!summaries[i]!.error) await profiledRun(o, v, summaries[i]!, hook, say);
   } finally {
     process.removeListener('SIGINT', stopAll);
   }
-  const summary = summarize(summaries);
+  const summary = { ...summarize(summaries), ...(notes.length ? { notes } : {}) };
   writeFileSync(join(o.out, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
   if (o.capture.has('cpu')) await writeComparison(o.out, summary, table(summary));
   if (o.json) writeJson(out.stdout, `${JSON.stringify(summary, null, 2)}\n`);
@@ -238,6 +223,32 @@ async function run(args: string[], out: Output): Promise<number> {
 }
 
 export const recordCommand = defineCommand(RECORD_HELP, run);
+
+/** The variant's run with the profilers on, apart from the timed ones; its files listed in `s.files`. */
+async function profiledRun(o: Options, v: Variant, s: VariantSummary, hook: string, say: (s: string) => void): Promise<void> {
+  const dir = join(o.out, v.name);
+  mkdirSync(dir, { recursive: true });
+  say(`profiled run: ${v.name}`);
+  const started = Date.now();
+  const perf = o.capture.has('perf');
+  try {
+    await runOnce({
+      variant: v.name,
+      command: perf ? underPerf(v.command, dir) : v.command,
+      port: o.port ?? (await freePort()),
+      load: o.load,
+      nodeOptions: profilerFlags(dir, o.capture, hook),
+      env: profilerEnv(dir, o.capture),
+    });
+  } catch (e) {
+    if (!(e instanceof RecordError)) throw e;
+    s.error = `profiled run: ${e.message}`;
+    say(`flamelens: ${e.message}`);
+  }
+  const perfNote = perf ? writePerfScript(dir, started) : undefined;
+  if (perfNote) say(`flamelens: ${v.name}: ${perfNote}`);
+  s.files = readdirSync(dir).map((f) => join(v.name, f));
+}
 
 /**
  * `DIR/comparison.flamelens`: a workspace of every variant's CPU profile (the baseline first and
