@@ -173,7 +173,11 @@ function parse(args: string[]) {
 
 type Options = Exclude<ReturnType<typeof parse>, { help: true }>;
 
-async function run(args: string[], out: Output): Promise<number> {
+/**
+ * Runs `flamelens record` with these arguments, writing as the command does; `signal` cancels it
+ * (every server started is killed and no further run starts).
+ */
+export async function record(args: string[], out: Output, signal?: AbortSignal): Promise<number> {
   const o = parse(args);
   if (o.help) return (void out.stdout.write(`Usage: ${RECORD_HELP.synopsis}\n\n${RECORD_HELP.details}`), 0);
   if (existsSync(o.out) && readdirSync(o.out).length > 0)
@@ -195,10 +199,18 @@ async function run(args: string[], out: Output): Promise<number> {
     process.exit(130);
   };
   process.once('SIGINT', stopAll);
+  const cancel = () => {
+    for (const s of running) s.signal('SIGKILL');
+  };
+  signal?.addEventListener('abort', cancel);
+  const go = () => {
+    if (signal?.aborted) throw new CliError('the recording was cancelled');
+  };
   try {
     for (let rep = 1; rep <= o.repeat; rep++)
       for (const [i, v] of o.variants.entries()) {
         const s = summaries[i]!;
+        go();
         if (s.error) continue;
         say(`run ${rep}/${o.repeat}: ${v.name}`);
         try {
@@ -210,9 +222,14 @@ async function run(args: string[], out: Output): Promise<number> {
         }
       }
     if (o.capture.size > 0)
-      for (const [i, v] of o.variants.entries()) if (!summaries[i]!.error) await profiledRun(o, v, summaries[i]!, hook, say);
+      for (const [i, v] of o.variants.entries()) {
+        go();
+        if (!summaries[i]!.error) await profiledRun(o, v, summaries[i]!, hook, say);
+      }
+    go();
   } finally {
     process.removeListener('SIGINT', stopAll);
+    signal?.removeEventListener('abort', cancel);
   }
   const summary = { ...summarize(summaries), ...(notes.length ? { notes } : {}) };
   writeFileSync(join(o.out, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
@@ -222,7 +239,7 @@ async function run(args: string[], out: Output): Promise<number> {
   return summaries.some((s) => s.error) ? 1 : 0;
 }
 
-export const recordCommand = defineCommand(RECORD_HELP, run);
+export const recordCommand = defineCommand(RECORD_HELP, (args, out) => record(args, out));
 
 /** The variant's run with the profilers on, apart from the timed ones; its files listed in `s.files`. */
 async function profiledRun(o: Options, v: Variant, s: VariantSummary, hook: string, say: (s: string) => void): Promise<void> {
