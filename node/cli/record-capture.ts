@@ -16,9 +16,22 @@ export type Capture = (typeof CAPTURES)[number];
 /** The environment variable that tells the hook where a heap snapshot goes. */
 const HEAP_DIR = 'FLAMELENS_RECORD_HEAP_DIR';
 
-/** Environment of a profiled run writing into `dir`. */
-export function profilerEnv(dir: string, capture: ReadonlySet<Capture>): Record<string, string> {
-  return capture.has('heap') ? { [HEAP_DIR]: dir } : {};
+/** Where each kind of capture of a profiled run goes. */
+export type CaptureDirs = Record<Capture, string>;
+
+/**
+ * The folders of a variant's captures: the variant's folder itself, or with repeated profiled
+ * runs one folder per kind (`cpu/`, `trace/`, `heap/`, `perf/`), so that each holds the repeats of
+ * one kind, which `flamelens diff` reads as a variant of that many repeats.
+ */
+export function captureDirs(variantDir: string, perKind: boolean): CaptureDirs {
+  const at = (k: Capture) => (perKind ? join(variantDir, k) : variantDir);
+  return { cpu: at('cpu'), trace: at('trace'), heap: at('heap'), perf: at('perf') };
+}
+
+/** Environment of a profiled run. */
+export function profilerEnv(dirs: CaptureDirs, capture: ReadonlySet<Capture>): Record<string, string> {
+  return capture.has('heap') ? { [HEAP_DIR]: dirs.heap } : {};
 }
 
 /** The preloaded hook of a profiled run. */
@@ -44,14 +57,14 @@ for (const s of ['SIGINT', 'SIGTERM']) process.once(s, exit);
 
 const quote = (s: string) => (/[\s"]/.test(s) ? JSON.stringify(s) : s);
 
-/** `NODE_OPTIONS` for the profiled run of a variant writing into `dir`. */
-export function profilerFlags(dir: string, capture: ReadonlySet<Capture>, hook: string): string {
+/** `NODE_OPTIONS` for a profiled run; a trace file is named by its process when `perRun`, so that repeats do not overwrite it. */
+export function profilerFlags(dirs: CaptureDirs, capture: ReadonlySet<Capture>, hook: string, perRun = false): string {
   const flags = [`--require=${quote(hook)}`];
-  if (capture.has('cpu')) flags.push('--cpu-prof', `--cpu-prof-dir=${quote(dir)}`);
+  if (capture.has('cpu')) flags.push('--cpu-prof', `--cpu-prof-dir=${quote(dirs.cpu)}`);
   if (capture.has('trace'))
     flags.push(
       '--trace-event-categories=v8,node,node.async_hooks',
-      `--trace-event-file-pattern=${quote(join(dir, 'node_trace.${rotation}.log'))}`,
+      `--trace-event-file-pattern=${quote(join(dirs.trace, perRun ? 'node_trace.${pid}.${rotation}.log' : 'node_trace.${rotation}.log'))}`,
     );
   // perf names JIT-compiled JavaScript from the map files V8 writes with this flag
   if (capture.has('perf')) flags.push('--perf-basic-prof');
@@ -88,10 +101,10 @@ export function underPerf(command: string, dir: string): string {
  * and the JIT map files V8 wrote to /tmp for the processes sampled removed. Returns a note when
  * there was nothing to write.
  */
-export function writePerfScript(dir: string, startedMs: number): string | undefined {
+export function writePerfScript(dir: string, startedMs: number, name = PERF_SCRIPT): string | undefined {
   const data = join(dir, PERF_DATA);
   if (!existsSync(data)) return 'perf wrote no recording';
-  const path = join(dir, PERF_SCRIPT);
+  const path = join(dir, name);
   const fd = openSync(path, 'w');
   let r;
   try {

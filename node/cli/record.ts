@@ -7,8 +7,9 @@
  * the medians, and the overhead against the baseline with a 95% bootstrap interval.
  */
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { meanProfile } from '../../shared/model/mean';
 import { weighByDefault } from '../../shared/model/weigh';
 import type { Measured } from '../../shared/runs/measured';
 import { DEFAULT_VIEW, type Workspace, type WorkspaceRun } from '../../shared/workspace/workspace';
@@ -22,6 +23,7 @@ import { type CommandHelp, defineCommand } from './command';
 import {
   CAPTURES,
   type Capture,
+  captureDirs,
   exitHook,
   perfUnavailable,
   profilerEnv,
@@ -33,7 +35,7 @@ import {
 export const RECORD_HELP: CommandHelp = {
   name: 'record',
   synopsis:
-    'flamelens record --out DIR --variant NAME=COMMAND --variant NAME=COMMAND… [--requests N | --duration S] [--connections C] [--repeat R] [--url-path /] [--port P] [--capture cpu,trace,heap,perf] [--json]',
+    'flamelens record --out DIR --variant NAME=COMMAND --variant NAME=COMMAND… [--requests N | --duration S] [--connections C] [--repeat R] [--profile-repeat K] [--url-path /] [--port P] [--capture cpu,trace,heap,perf] [--json]',
   summary: 'run the overhead experiment: each variant started, loaded, stopped, timed and profiled',
   details:
     'COMMAND starts the server on the port in $PORT (e.g. "node server.js", "node -r dd-trace/init\n' +
@@ -45,6 +47,9 @@ export const RECORD_HELP: CommandHelp = {
     '  --requests N         requests per run (default 10000), or --duration S seconds per run\n' +
     '  --connections C      concurrent connections (default 10)\n' +
     '  --repeat R           timed runs per variant (default 3)\n' +
+    '  --profile-repeat K   profiled runs per variant, interleaved (default 1); with more than\n' +
+    '                       one, each kind goes into DIR/VARIANT/cpu, trace, heap or perf, a folder\n' +
+    '                       of repeats that flamelens diff compares with intervals\n' +
     '  --url-path PATH      what to request (default /)\n' +
     '  --port P             the port to give $PORT (default: a free one each run)\n' +
     '  --capture LIST       profiled run: cpu (.cpuprofile), trace (trace events), heap (a\n' +
@@ -131,6 +136,7 @@ function parse(args: string[]) {
       duration: { type: 'string' },
       connections: { type: 'string' },
       repeat: { type: 'string' },
+      'profile-repeat': { type: 'string' },
       'url-path': { type: 'string' },
       port: { type: 'string' },
       capture: { type: 'string' },
@@ -165,6 +171,7 @@ function parse(args: string[]) {
     variants: variantsOf(values.variant ?? []),
     load,
     repeat: int('repeat', values.repeat, 3),
+    profileRepeat: int('profile-repeat', values['profile-repeat'], 1),
     port: values.port === undefined ? undefined : int('port', values.port, 1),
     capture,
     json: !!values.json,
@@ -222,10 +229,11 @@ export async function record(args: string[], out: Output, signal?: AbortSignal):
         }
       }
     if (o.capture.size > 0)
-      for (const [i, v] of o.variants.entries()) {
-        go();
-        if (!summaries[i]!.error) await profiledRun(o, v, summaries[i]!, hook, say);
-      }
+      for (let k = 1; k <= o.profileRepeat; k++)
+        for (const [i, v] of o.variants.entries()) {
+          go();
+          if (!summaries[i]!.error) await profiledRun(o, v, summaries[i]!, hook, say, k);
+        }
     go();
   } finally {
     process.removeListener('SIGINT', stopAll);
@@ -241,30 +249,43 @@ export async function record(args: string[], out: Output, signal?: AbortSignal):
 
 export const recordCommand = defineCommand(RECORD_HELP, (args, out) => record(args, out));
 
-/** The variant's run with the profilers on, apart from the timed ones; its files listed in `s.files`. */
-async function profiledRun(o: Options, v: Variant, s: VariantSummary, hook: string, say: (s: string) => void): Promise<void> {
+/**
+ * The variant's `k`th run with the profilers on, apart from the timed ones; its files listed in
+ * `s.files`. With repeated profiled runs each kind goes into a folder of its own (captureDirs).
+ */
+async function profiledRun(o: Options, v: Variant, s: VariantSummary, hook: string, say: (s: string) => void, k: number): Promise<void> {
+  const repeated = o.profileRepeat > 1;
   const dir = join(o.out, v.name);
-  mkdirSync(dir, { recursive: true });
-  say(`profiled run: ${v.name}`);
+  const dirs = captureDirs(dir, repeated);
+  for (const c of o.capture) mkdirSync(dirs[c], { recursive: true });
+  say(repeated ? `profiled run ${k}/${o.profileRepeat}: ${v.name}` : `profiled run: ${v.name}`);
   const started = Date.now();
   const perf = o.capture.has('perf');
   try {
     await runOnce({
       variant: v.name,
-      command: perf ? underPerf(v.command, dir) : v.command,
+      command: perf ? underPerf(v.command, dirs.perf) : v.command,
       port: o.port ?? (await freePort()),
       load: o.load,
-      nodeOptions: profilerFlags(dir, o.capture, hook),
-      env: profilerEnv(dir, o.capture),
+      nodeOptions: profilerFlags(dirs, o.capture, hook, repeated),
+      env: profilerEnv(dirs, o.capture),
     });
   } catch (e) {
     if (!(e instanceof RecordError)) throw e;
-    s.error = `profiled run: ${e.message}`;
+    s.error = `profiled run${repeated ? ` ${k}` : ''}: ${e.message}`;
     say(`flamelens: ${e.message}`);
   }
-  const perfNote = perf ? writePerfScript(dir, started) : undefined;
+  const perfNote = perf ? writePerfScript(dirs.perf, started, repeated ? `perf.${k}.script.txt` : undefined) : undefined;
   if (perfNote) say(`flamelens: ${v.name}: ${perfNote}`);
-  s.files = readdirSync(dir).map((f) => join(v.name, f));
+  s.files = filesUnder(o.out, dir);
+}
+
+/** Every file under `dir`, as paths relative to `root`, sorted. */
+function filesUnder(root: string, dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => relative(root, join(e.parentPath, e.name)))
+    .sort();
 }
 
 /**
@@ -275,11 +296,15 @@ async function profiledRun(o: Options, v: Variant, s: VariantSummary, hook: stri
 async function writeComparison(out: string, summary: ReturnType<typeof summarize>, figures: string): Promise<void> {
   const runs: WorkspaceRun[] = [];
   for (const v of summary.variants) {
-    const file = v.files.find((f) => f.endsWith('.cpuprofile'));
-    if (!file) continue;
-    const path = join(out, file);
-    const profile = weighByDefault(await importAt(path, fileSource(path)));
-    runs.push({ id: v.name, title: v.name, fileName: basename(file), path, profile, ...measuredOf(v) });
+    const files = v.files.filter((f) => f.endsWith('.cpuprofile'));
+    if (files.length === 0) continue;
+    const profiles = [];
+    for (const file of files) profiles.push(weighByDefault(await importAt(join(out, file), fileSource(join(out, file)))));
+    // Repeated profiled runs: the pane shows their mean (`flamelens diff` on the folders gives the intervals).
+    const repeated = files.length > 1;
+    const path = join(out, repeated ? dirname(files[0]!) : files[0]!);
+    const profile = repeated ? meanProfile(v.name, profiles) : profiles[0]!;
+    runs.push({ id: v.name, title: v.name, fileName: basename(path), path, profile, ...measuredOf(v) });
   }
   if (runs.length === 0) return;
   const ws: Workspace = {
