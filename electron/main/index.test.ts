@@ -134,7 +134,7 @@ describe('main process', () => {
     expect(decide('flamelens://app/assets/index.js')).toEqual({ cancel: false });
     expect(decide(`file://${RENDERER_DIR}/index.html`)).toEqual({ cancel: true });
     warn.mockRestore();
-    expect(fake.handlers.size).toBe(11);
+    expect(fake.handlers.size).toBe(14);
     const foreign = { senderFrame: { url: 'https://evil.example/' } };
     expect(() => fake.handlers.get(CHANNELS.initialItems)!(foreign)).toThrow(/refused/);
     expect(fake.menu.map((m: { label?: string; role?: string }) => m.label ?? m.role)).toEqual(['File', 'editMenu', 'View', 'help']);

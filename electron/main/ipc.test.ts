@@ -282,3 +282,33 @@ describe('saveFile', () => {
     expect(safeFileName(undefined)).toBe('flamelens-export');
   });
 });
+
+describe('recordings', () => {
+  it('runs the commands the window typed, reports progress and opens the workspace like a chosen file', async () => {
+    const { writeRecordServer } = await import('../../test/support/record-server');
+    const server = writeRecordServer(dir);
+    const h = createHandlers(deps);
+    await expect(h.recordStart({ out: 'relative', variants: [] })).rejects.toThrow('the folder must be an absolute path');
+    const id = (await h.recordStart({
+      out: join(dir, 'study'),
+      variants: [
+        { name: 'baseline', command: `node ${server}` },
+        { name: 'agent', command: `node ${server} --agent` },
+      ],
+      requests: 200,
+      connections: 2,
+      repeat: 1,
+      capture: ['cpu'],
+    })) as string;
+    const events: Record<string, unknown>[] = [];
+    while (!events.some((e) => 'done' in e || 'error' in e)) events.push(...((await h.recordNext(id)) as Record<string, unknown>[]));
+    expect(events.filter((e) => 'progress' in e).map((e) => e.progress)).toContain('profiled run: agent');
+    const done = events.at(-1)!.done as { code: number; workspace: ChosenItem };
+    expect(done.code).toBe(0);
+    if (done.workspace.kind !== 'file') throw new Error('expected a file');
+    expect(done.workspace.file.path).toBe(join(dir, 'study', 'comparison.flamelens'));
+    // readable through its token, and on the recent list as a file the person opened
+    expect((await h.readFileChunk(done.workspace.file.token, 0, 2)) as Uint8Array).toEqual(new Uint8Array([0x1f, 0x8b]));
+    expect(await h.recentList()).toContain(join(dir, 'study', 'comparison.flamelens'));
+  }, 60_000);
+});

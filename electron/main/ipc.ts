@@ -11,6 +11,8 @@ import { AtomicFile, writeFileAtomic } from './atomic-write';
 import { createDropVerifier } from './drop-proof';
 import { type FileRegistry, InvalidArgumentError, describeOpenError } from '../../node/host/files';
 import type { RecentList } from './recent';
+import { runRecordJob } from '../../node/host/record-job';
+import { createRecordSessions } from '../../node/host/record-sessions';
 
 export interface IpcDeps {
   registry: FileRegistry;
@@ -57,6 +59,10 @@ export function createHandlers(deps: IpcDeps): Handlers {
   const saved = async (path: string) => {
     if (path.endsWith('.flamelens')) await recent.add([path]).catch(() => undefined);
   };
+  // The workspace a recording wrote opens like a file the person chose.
+  const recordings = createRecordSessions((r, emit, signal) =>
+    runRecordJob(r, emit, async (path) => (await openPaths(deps, [path]))[0] ?? null, signal),
+  );
 
   return {
     async openDialog(kind: unknown = 'files') {
@@ -133,6 +139,10 @@ export function createHandlers(deps: IpcDeps): Handlers {
         throw new Error(`could not save ${file.path}: ${(err as Error).message}`);
       }
     },
+
+    recordStart: async (req) => recordings.start(req),
+    recordNext: (id) => recordings.next(id),
+    recordStop: async (id) => recordings.stop(id),
 
     async saveEnd(id: unknown, ok: unknown) {
       const file = savingFile(id);

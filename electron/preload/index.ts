@@ -14,6 +14,7 @@ import {
   MENU_COMMANDS,
   type MenuCommand,
   type OpenDialogKind,
+  type RecordRequest,
   type SaveRequest,
 } from '../../shared/ipc/contract';
 
@@ -79,6 +80,9 @@ const api: FlamelensApi = {
   saveBegin: (req: Omit<SaveRequest, 'data'>) => ipcRenderer.invoke(CHANNELS.saveBegin, req),
   saveWrite: (id: string, bytes: Uint8Array) => ipcRenderer.invoke(CHANNELS.saveWrite, id, bytes),
   saveEnd: (id: string, ok: boolean) => ipcRenderer.invoke(CHANNELS.saveEnd, id, ok),
+  recordStart: (req: RecordRequest) => ipcRenderer.invoke(CHANNELS.recordStart, req),
+  recordNext: (id: string) => ipcRenderer.invoke(CHANNELS.recordNext, id),
+  recordStop: (id: string) => ipcRenderer.invoke(CHANNELS.recordStop, id),
   onMenuCommand: (cb) => subscribe(CHANNELS.menuCommand, isMenuCommand, cb),
   onOpenItems: (cb) => subscribe(CHANNELS.openItems, isItemList, cb),
 };

@@ -131,12 +131,14 @@ export interface RunOptions {
   load: Load;
   /** extra `NODE_OPTIONS` (the profilers' flags) */
   nodeOptions?: string;
+  /** more environment for the server */
+  env?: Record<string, string>;
   cwd?: string;
 }
 
 /** Starts the variant's server, loads it, stops it; the load's figures, or a RecordError. */
 export async function runOnce(o: RunOptions): Promise<RunFigures> {
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(o.port) };
+  const env: NodeJS.ProcessEnv = { ...process.env, ...o.env, PORT: String(o.port) };
   if (o.nodeOptions) env.NODE_OPTIONS = [process.env.NODE_OPTIONS, o.nodeOptions].filter(Boolean).join(' ');
   const server = new Server(spawn(o.command, { shell: true, detached: true, env, cwd: o.cwd, stdio: ['ignore', 'pipe', 'pipe'] }));
   running.add(server);

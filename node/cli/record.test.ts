@@ -9,6 +9,7 @@ import { writeRecordServer } from '../../test/support/record-server';
 import { captureFailure } from '../../test/support/cli-output';
 import { recordCommand } from './record';
 import { LIMITS } from './record-run';
+import { perfUnavailable } from './record-capture';
 
 const dir = mkdtempSync(join(tmpdir(), 'flamelens-record-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -82,6 +83,56 @@ describe('flamelens record', () => {
     expect(ws.baselineIndex).toBe(0);
     expect(ws.runs[1]!.profile.frames.name).toContain('agentWrap');
     expect(ws.annotations.caption).toMatch(/agent: 3 runs, median [\d.]+ s, \d+ req\/s, overhead \+/);
+    // each run carries its variant's figures from summary.json, for the app to show beside its pane
+    for (const [i, v] of summary.variants.entries()) {
+      const requests = v.runs.map((x) => x.requests).sort((a, b) => a - b)[1]!;
+      expect(ws.runs[i]!.measured).toEqual({
+        runs: 3,
+        requests,
+        seconds: v.median.seconds,
+        ...(v.overhead ? { overhead: v.overhead } : {}),
+      });
+    }
+  }, 120_000);
+
+  it('captures a heap snapshot right after the load, and perf script where perf may record (else a note)', async () => {
+    const out = join(dir, 'heap-perf');
+    const perfMissing = perfUnavailable(dir);
+    const r = await captureFailure((o) =>
+      recordCommand.run(
+        [
+          ...['--out', out, '--repeat', '1', '--requests', '1000', '--capture', 'heap,perf', '--json'],
+          ...['--variant', `baseline=node ${server}`, '--variant', `agent=node ${server} --agent`],
+        ],
+        o,
+      ),
+    );
+    expect(r.error).toBeUndefined();
+    expect(r.code).toBe(0);
+    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { notes?: string[] };
+    for (const variant of ['baseline', 'agent']) {
+      const files = readdirSync(join(out, variant));
+      // one snapshot: of the process that serves, named as Node names them
+      const snapshots = files.filter((f) => f.endsWith('.heapsnapshot'));
+      expect(snapshots).toHaveLength(1);
+      expect(snapshots[0]).toMatch(/^Heap\.\d{8}\.\d{6}\.\d+\.0\.\d+\.heapsnapshot$/);
+      const raw = JSON.parse(readFileSync(join(out, variant, snapshots[0]!), 'utf8')) as { snapshot: { node_count: number } };
+      const heap = await importProfile(fileSource(join(out, variant, snapshots[0]!)));
+      expect(heap.kind).toBe('heap');
+      expect(heap.heap!.nodeCount).toBe(raw.snapshot.node_count);
+      expect(files.some((f) => f.endsWith('.cpuprofile'))).toBe(false);
+      expect(files).not.toContain('perf.data');
+      if (perfMissing) continue;
+      const perf = await importProfile(fileSource(join(out, variant, 'perf.script.txt')));
+      expect(perf.format).toBe('perf-script');
+      expect(perf.frames.name.some((n) => n.includes('agentWrap'))).toBe(variant === 'agent');
+      // the JIT map files V8 wrote for perf are gone
+      const pids = new Set(perf.meta.threads!.map((t) => t.pid || t.tid));
+      expect(pids.size).toBeGreaterThan(0);
+      expect(readdirSync('/tmp').filter((f) => pids.has(/^perf-(\d+)\.map$/.exec(f)?.[1] ?? 'none'))).toEqual([]);
+    }
+    if (perfMissing) expect(summary.notes).toEqual([`perf: not captured (${perfMissing})`]);
+    else expect(summary.notes).toBeUndefined();
   }, 120_000);
 
   it('a server that never listens, one that crashes under load and a missing command each fail alone, named', async () => {

@@ -7,9 +7,11 @@
  * the medians, and the overhead against the baseline with a 95% bootstrap interval.
  */
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { meanProfile } from '../../shared/model/mean';
 import { weighByDefault } from '../../shared/model/weigh';
+import type { Measured } from '../../shared/runs/measured';
 import { DEFAULT_VIEW, type Workspace, type WorkspaceRun } from '../../shared/workspace/workspace';
 import { encodeWorkspace } from '../../shared/workspace/workspace-file';
 import { CliError } from './errors';
@@ -18,11 +20,22 @@ import { fileSource } from './node-source';
 import { type Output, writeJson, writeText } from './output';
 import { LIMITS, type Load, RecordError, type RunFigures, freePort, runOnce, running } from './record-run';
 import { type CommandHelp, defineCommand } from './command';
+import {
+  CAPTURES,
+  type Capture,
+  captureDirs,
+  exitHook,
+  perfUnavailable,
+  profilerEnv,
+  profilerFlags,
+  underPerf,
+  writePerfScript,
+} from './record-capture';
 
 export const RECORD_HELP: CommandHelp = {
   name: 'record',
   synopsis:
-    'flamelens record --out DIR --variant NAME=COMMAND --variant NAME=COMMAND… [--requests N | --duration S] [--connections C] [--repeat R] [--url-path /] [--port P] [--capture cpu,trace] [--json]',
+    'flamelens record --out DIR --variant NAME=COMMAND --variant NAME=COMMAND… [--requests N | --duration S] [--connections C] [--repeat R] [--profile-repeat K] [--url-path /] [--port P] [--capture cpu,trace,heap,perf] [--json]',
   summary: 'run the overhead experiment: each variant started, loaded, stopped, timed and profiled',
   details:
     'COMMAND starts the server on the port in $PORT (e.g. "node server.js", "node -r dd-trace/init\n' +
@@ -34,9 +47,14 @@ export const RECORD_HELP: CommandHelp = {
     '  --requests N         requests per run (default 10000), or --duration S seconds per run\n' +
     '  --connections C      concurrent connections (default 10)\n' +
     '  --repeat R           timed runs per variant (default 3)\n' +
+    '  --profile-repeat K   profiled runs per variant, interleaved (default 1); with more than\n' +
+    '                       one, each kind goes into DIR/VARIANT/cpu, trace, heap or perf, a folder\n' +
+    '                       of repeats that flamelens diff compares with intervals\n' +
     '  --url-path PATH      what to request (default /)\n' +
     '  --port P             the port to give $PORT (default: a free one each run)\n' +
-    '  --capture LIST       profiled run: cpu (.cpuprofile), trace (trace events); default\n' +
+    '  --capture LIST       profiled run: cpu (.cpuprofile), trace (trace events), heap (a\n' +
+    '                       heap snapshot right after the load), perf (perf script, where perf\n' +
+    '                       may record; JIT map files in /tmp are removed after); default\n' +
     '                       cpu,trace; none for timing only\n' +
     '  --json               print summary.json\n',
 };
@@ -108,24 +126,6 @@ export function overhead(base: RunFigures[], runs: RunFigures[]): { median: numb
   };
 }
 
-/** `NODE_OPTIONS` for the profiled run of a variant writing into `dir`. */
-function profilerFlags(dir: string, capture: Set<string>, exitHook: string): string {
-  const q = (s: string) => (/[\s"]/.test(s) ? JSON.stringify(s) : s);
-  // V8 writes --cpu-prof and trace files at a normal exit only: the hook turns SIGINT and SIGTERM into one
-  const flags = [`--require=${q(exitHook)}`];
-  if (capture.has('cpu')) flags.push('--cpu-prof', `--cpu-prof-dir=${q(dir)}`);
-  if (capture.has('trace'))
-    flags.push(
-      '--trace-event-categories=v8,node,node.async_hooks',
-      `--trace-event-file-pattern=${q(join(dir, 'node_trace.${rotation}.log'))}`,
-    );
-  return flags.join(' ');
-}
-
-const EXIT_HOOK = `// written by flamelens record: exit normally on SIGINT/SIGTERM so that V8 writes its profiles
-for (const s of ['SIGINT', 'SIGTERM']) process.once(s, () => process.exit(0));
-`;
-
 function parse(args: string[]) {
   const { values } = parseArgs({
     args,
@@ -136,6 +136,7 @@ function parse(args: string[]) {
       duration: { type: 'string' },
       connections: { type: 'string' },
       repeat: { type: 'string' },
+      'profile-repeat': { type: 'string' },
       'url-path': { type: 'string' },
       port: { type: 'string' },
       capture: { type: 'string' },
@@ -154,9 +155,11 @@ function parse(args: string[]) {
   if (values.requests && values.duration) throw new CliError('give --requests or --duration, not both');
   const path = values['url-path'] ?? '/';
   if (!path.startsWith('/')) throw new CliError(`--url-path must start with "/", not "${path}"`);
-  const capture = new Set((values.capture ?? 'cpu,trace').split(',').filter((c) => c && c !== 'none'));
-  for (const c of capture)
-    if (!['cpu', 'trace', 'heap'].includes(c)) throw new CliError(`--capture: unknown "${c}" (cpu, trace, heap, none)`);
+  const capture = new Set<Capture>();
+  for (const c of (values.capture ?? 'cpu,trace').split(',').filter((x) => x && x !== 'none')) {
+    if (!(CAPTURES as readonly string[]).includes(c)) throw new CliError(`--capture: unknown "${c}" (${CAPTURES.join(', ')}, none)`);
+    capture.add(c as Capture);
+  }
   const load: Load = {
     connections: int('connections', values.connections, 10),
     urlPath: path,
@@ -168,20 +171,34 @@ function parse(args: string[]) {
     variants: variantsOf(values.variant ?? []),
     load,
     repeat: int('repeat', values.repeat, 3),
+    profileRepeat: int('profile-repeat', values['profile-repeat'], 1),
     port: values.port === undefined ? undefined : int('port', values.port, 1),
     capture,
     json: !!values.json,
   };
 }
 
-async function run(args: string[], out: Output): Promise<number> {
+type Options = Exclude<ReturnType<typeof parse>, { help: true }>;
+
+/**
+ * Runs `flamelens record` with these arguments, writing as the command does; `signal` cancels it
+ * (every server started is killed and no further run starts).
+ */
+export async function record(args: string[], out: Output, signal?: AbortSignal): Promise<number> {
   const o = parse(args);
   if (o.help) return (void out.stdout.write(`Usage: ${RECORD_HELP.synopsis}\n\n${RECORD_HELP.details}`), 0);
   if (existsSync(o.out) && readdirSync(o.out).length > 0)
     throw new CliError(`${o.out} is not empty: record writes into a new or empty folder`);
   mkdirSync(o.out, { recursive: true });
+  const notes: string[] = [];
+  const noPerf = o.capture.has('perf') ? perfUnavailable(o.out) : undefined;
+  if (noPerf) {
+    o.capture.delete('perf');
+    notes.push(`perf: not captured (${noPerf})`);
+    writeText(out.stderr, `flamelens: ${notes[0]}\n`);
+  }
   const hook = join(o.out, '.flamelens-exit-on-signal.cjs');
-  writeFileSync(hook, EXIT_HOOK);
+  writeFileSync(hook, exitHook(o.capture));
   const say = (s: string) => writeText(out.stderr, `${s}\n`);
   const summaries: VariantSummary[] = o.variants.map((v) => ({ name: v.name, command: v.command, runs: [], files: [] }));
   const stopAll = () => {
@@ -189,10 +206,18 @@ async function run(args: string[], out: Output): Promise<number> {
     process.exit(130);
   };
   process.once('SIGINT', stopAll);
+  const cancel = () => {
+    for (const s of running) s.signal('SIGKILL');
+  };
+  signal?.addEventListener('abort', cancel);
+  const go = () => {
+    if (signal?.aborted) throw new CliError('the recording was cancelled');
+  };
   try {
     for (let rep = 1; rep <= o.repeat; rep++)
       for (const [i, v] of o.variants.entries()) {
         const s = summaries[i]!;
+        go();
         if (s.error) continue;
         say(`run ${rep}/${o.repeat}: ${v.name}`);
         try {
@@ -204,31 +229,17 @@ async function run(args: string[], out: Output): Promise<number> {
         }
       }
     if (o.capture.size > 0)
-      for (const [i, v] of o.variants.entries()) {
-        const s = summaries[i]!;
-        if (s.error) continue;
-        const dir = join(o.out, v.name);
-        mkdirSync(dir, { recursive: true });
-        say(`profiled run: ${v.name}`);
-        try {
-          await runOnce({
-            variant: v.name,
-            command: v.command,
-            port: o.port ?? (await freePort()),
-            load: o.load,
-            nodeOptions: profilerFlags(dir, o.capture, hook),
-          });
-        } catch (e) {
-          if (!(e instanceof RecordError)) throw e;
-          s.error = `profiled run: ${e.message}`;
-          say(`flamelens: ${e.message}`);
+      for (let k = 1; k <= o.profileRepeat; k++)
+        for (const [i, v] of o.variants.entries()) {
+          go();
+          if (!summaries[i]!.error) await profiledRun(o, v, summaries[i]!, hook, say, k);
         }
-        s.files = readdirSync(dir).map((f) => join(v.name, f));
-      }
+    go();
   } finally {
     process.removeListener('SIGINT', stopAll);
+    signal?.removeEventListener('abort', cancel);
   }
-  const summary = summarize(summaries);
+  const summary = { ...summarize(summaries), ...(notes.length ? { notes } : {}) };
   writeFileSync(join(o.out, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
   if (o.capture.has('cpu')) await writeComparison(o.out, summary, table(summary));
   if (o.json) writeJson(out.stdout, `${JSON.stringify(summary, null, 2)}\n`);
@@ -236,7 +247,46 @@ async function run(args: string[], out: Output): Promise<number> {
   return summaries.some((s) => s.error) ? 1 : 0;
 }
 
-export const recordCommand = defineCommand(RECORD_HELP, run);
+export const recordCommand = defineCommand(RECORD_HELP, (args, out) => record(args, out));
+
+/**
+ * The variant's `k`th run with the profilers on, apart from the timed ones; its files listed in
+ * `s.files`. With repeated profiled runs each kind goes into a folder of its own (captureDirs).
+ */
+async function profiledRun(o: Options, v: Variant, s: VariantSummary, hook: string, say: (s: string) => void, k: number): Promise<void> {
+  const repeated = o.profileRepeat > 1;
+  const dir = join(o.out, v.name);
+  const dirs = captureDirs(dir, repeated);
+  for (const c of o.capture) mkdirSync(dirs[c], { recursive: true });
+  say(repeated ? `profiled run ${k}/${o.profileRepeat}: ${v.name}` : `profiled run: ${v.name}`);
+  const started = Date.now();
+  const perf = o.capture.has('perf');
+  try {
+    await runOnce({
+      variant: v.name,
+      command: perf ? underPerf(v.command, dirs.perf) : v.command,
+      port: o.port ?? (await freePort()),
+      load: o.load,
+      nodeOptions: profilerFlags(dirs, o.capture, hook, repeated),
+      env: profilerEnv(dirs, o.capture),
+    });
+  } catch (e) {
+    if (!(e instanceof RecordError)) throw e;
+    s.error = `profiled run${repeated ? ` ${k}` : ''}: ${e.message}`;
+    say(`flamelens: ${e.message}`);
+  }
+  const perfNote = perf ? writePerfScript(dirs.perf, started, repeated ? `perf.${k}.script.txt` : undefined) : undefined;
+  if (perfNote) say(`flamelens: ${v.name}: ${perfNote}`);
+  s.files = filesUnder(o.out, dir);
+}
+
+/** Every file under `dir`, as paths relative to `root`, sorted. */
+function filesUnder(root: string, dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => relative(root, join(e.parentPath, e.name)))
+    .sort();
+}
 
 /**
  * `DIR/comparison.flamelens`: a workspace of every variant's CPU profile (the baseline first and
@@ -246,11 +296,15 @@ export const recordCommand = defineCommand(RECORD_HELP, run);
 async function writeComparison(out: string, summary: ReturnType<typeof summarize>, figures: string): Promise<void> {
   const runs: WorkspaceRun[] = [];
   for (const v of summary.variants) {
-    const file = v.files.find((f) => f.endsWith('.cpuprofile'));
-    if (!file) continue;
-    const path = join(out, file);
-    const profile = weighByDefault(await importAt(path, fileSource(path)));
-    runs.push({ id: v.name, title: v.name, fileName: basename(file), path, profile });
+    const files = v.files.filter((f) => f.endsWith('.cpuprofile'));
+    if (files.length === 0) continue;
+    const profiles = [];
+    for (const file of files) profiles.push(weighByDefault(await importAt(join(out, file), fileSource(join(out, file)))));
+    // Repeated profiled runs: the pane shows their mean (`flamelens diff` on the folders gives the intervals).
+    const repeated = files.length > 1;
+    const path = join(out, repeated ? dirname(files[0]!) : files[0]!);
+    const profile = repeated ? meanProfile(v.name, profiles) : profiles[0]!;
+    runs.push({ id: v.name, title: v.name, fileName: basename(path), path, profile, ...measuredOf(v) });
   }
   if (runs.length === 0) return;
   const ws: Workspace = {
@@ -266,6 +320,14 @@ async function writeComparison(out: string, summary: ReturnType<typeof summarize
     ranges: [],
   };
   writeFileSync(join(out, 'comparison.flamelens'), await encodeWorkspace(ws));
+}
+
+/** The figures the app shows beside the variant's pane (shared/runs/measured). */
+function measuredOf(v: VariantSummary): { measured?: Measured } {
+  if (!v.median || v.runs.length === 0) return {};
+  const m: Measured = { runs: v.runs.length, requests: median(v.runs.map((r) => r.requests)), seconds: v.median.seconds };
+  if (v.overhead) m.overhead = v.overhead;
+  return { measured: m };
 }
 
 function summarize(summaries: VariantSummary[]) {

@@ -22,6 +22,8 @@ import type { AddressInfo } from 'node:net';
 import { type ChosenItem, MAX_CHUNK } from '../../shared/ipc/contract';
 import { InvalidArgumentError, UnknownTokenError, createFileRegistry } from '../host/files';
 import { COMMON_HEADERS, findStaticFile } from '../host/static-files';
+import { serveRecord } from './record-route';
+import { send } from './reply';
 
 export interface ServerOptions {
   /** files and folders to offer as the initial items (already resolved; empty for none) */
@@ -108,8 +110,8 @@ export function secretMatches(firstSegment: string, secret: Buffer): boolean {
 
 async function handle(req: IncomingMessage, res: ServerResponse, ctx: Context): Promise<void> {
   if (!hostAllowed(req.headers.host, ctx.port)) return send(res, 421, 'text/plain; charset=utf-8', 'wrong host');
-  if (req.method !== 'GET' && req.method !== 'HEAD') {
-    res.setHeader('Allow', 'GET, HEAD');
+  if (req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'POST') {
+    res.setHeader('Allow', 'GET, HEAD, POST');
     return send(res, 405, 'text/plain; charset=utf-8', 'method not allowed');
   }
   let url: URL;
@@ -128,6 +130,15 @@ async function handle(req: IncomingMessage, res: ServerResponse, ctx: Context): 
     return void res.end();
   }
   const path = url.pathname.slice(slash);
+  if ((req.method === 'POST') !== (path === '/api/record')) {
+    res.setHeader('Allow', path === '/api/record' ? 'POST' : 'GET, HEAD');
+    return send(res, 405, 'text/plain; charset=utf-8', 'method not allowed');
+  }
+  if (path === '/api/record')
+    return serveRecord(req, res, {
+      originAllowed: (origin) => hostAllowed(origin.replace(/^https?:\/\//, ''), ctx.port),
+      choose: async (file) => (await ctx.registry.chooseAll([file])).items[0] ?? null,
+    });
   if (path === '/api/initial-items') {
     return send(res, 200, 'application/json; charset=utf-8', JSON.stringify(ctx.items), req.method === 'HEAD');
   }
@@ -225,14 +236,4 @@ async function serveStatic(req: IncomingMessage, res: ServerResponse, rendererDi
     res.on('close', () => resolve());
     stream.pipe(res);
   });
-}
-
-function send(res: ServerResponse, status: number, type: string, body: string, headOnly = false): void {
-  res.writeHead(status, {
-    ...COMMON_HEADERS,
-    'Content-Type': type,
-    'Content-Length': Buffer.byteLength(body),
-    'Cache-Control': 'no-store',
-  });
-  res.end(headOnly ? undefined : body);
 }

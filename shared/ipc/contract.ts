@@ -60,6 +60,9 @@ export const CHANNELS = {
   saveBegin: 'flamelens:save-begin',
   saveWrite: 'flamelens:save-write',
   saveEnd: 'flamelens:save-end',
+  recordStart: 'flamelens:record-start',
+  recordNext: 'flamelens:record-next',
+  recordStop: 'flamelens:record-stop',
   menuCommand: 'flamelens:menu-command',
   openItems: 'flamelens:open-items',
 } as const;
@@ -104,6 +107,24 @@ export interface SaveRequest {
 }
 
 /**
+ * A recording the app asks its host to make (`flamelens record`, run by the local server or
+ * Electron's main process): the commands the person typed, run on this machine.
+ */
+export interface RecordRequest {
+  /** an absolute folder, new or empty; '' for a new folder under the home folder's `flamelens-records` */
+  out: string;
+  variants: { name: string; command: string }[];
+  requests: number;
+  connections: number;
+  repeat: number;
+  capture: string[];
+}
+
+/** What a recording reports as it goes: progress lines, then how it ended. */
+export type RecordEvent =
+  { progress: string } | { done: { code: number; out: string; summary: string; workspace: ChosenItem | null } } | { error: string };
+
+/**
  * What the preload script exposes as `window.flamelens` — one named function per channel, never
  * a generic invoke or send.
  */
@@ -136,6 +157,14 @@ export interface FlamelensApi {
   saveBegin(req: Omit<SaveRequest, 'data'>): Promise<string | null>;
   saveWrite(id: string, bytes: Uint8Array): Promise<void>;
   saveEnd(id: string, ok: boolean): Promise<string | null>;
+  /**
+   * A recording (`flamelens record`) of the commands the person typed: `recordStart` begins it and
+   * gives its id, `recordNext` waits a while for what it reported since (a `done` or `error` event
+   * ends it), `recordStop` cancels it.
+   */
+  recordStart(req: RecordRequest): Promise<string>;
+  recordNext(id: string): Promise<RecordEvent[]>;
+  recordStop(id: string): Promise<void>;
   /** subscribes to native-menu commands; returns an unsubscribe function */
   onMenuCommand(cb: (cmd: MenuCommand) => void): () => void;
   /** subscribes to items opened while running (File › Open Recent, a second `flamelens open`) */

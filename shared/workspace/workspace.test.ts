@@ -194,6 +194,28 @@ describe('workspace file', () => {
     expect(await failure(bytesOf(doc))).toMatch(/runs\[1\]\.thread/);
   });
 
+  it('keeps what a recorded comparison measured of each run under load, each value checked', async () => {
+    const measured = { runs: 7, requests: 10_000, seconds: 2.49, overhead: { median: 3.82, low: 3.77, high: 3.88 } };
+    const withFigures = {
+      ...ws,
+      runs: [
+        { ...ws.runs[0]!, measured: { runs: 7, requests: 10_000, seconds: 0.52 } },
+        { ...ws.runs[1]!, measured },
+      ],
+    };
+    const back = await decodeWorkspace(await encodeWorkspace(withFigures), 'recorded.flamelens');
+    expect(back.runs.map((r) => r.measured)).toEqual([{ runs: 7, requests: 10_000, seconds: 0.52 }, measured]);
+    expect((await decodeWorkspace(await encodeWorkspace(ws), 'plain.flamelens')).runs[0]!.measured).toBeUndefined();
+    const doc = await docOf(withFigures);
+    doc.runs[1].measured.runs = 0;
+    expect(await failure(bytesOf(doc))).toMatch(/runs\[1\]\.measured\.runs: is 0, below/);
+    doc.runs[1].measured.runs = 7;
+    doc.runs[1].measured.overhead.low = 'x';
+    expect(await failure(bytesOf(doc))).toMatch(/runs\[1\]\.measured\.overhead\.low: expected a number/);
+    doc.runs[1].measured.overhead = { median: 0.1, low: 0.3, high: 0.2 };
+    expect(await failure(bytesOf(doc))).toMatch(/runs\[1\]\.measured\.overhead: the interval's low end/);
+  });
+
   it('is identified by its decompressed head and its extension', async () => {
     const head = (await gunzipText(await encodeWorkspace(ws))).slice(0, 200);
     expect(isWorkspace(head)).toBe(true);

@@ -18,6 +18,7 @@ import { type Json, type JsonCheck, describe } from './json-check';
 import { ALL_THREADS, THREADS_TOGETHER, hasThreadRoots, threadKey } from '../model/threads';
 import { weighByDefault } from '../model/weigh';
 import { profileFromJson, profileToJson } from './profile-codec';
+import { type Measured, readMeasured } from '../runs/measured';
 
 export { WorkspaceError } from './json-check';
 
@@ -49,6 +50,8 @@ export interface WorkspaceRun {
    * the thread shown, `PID:TID`, `all` or `together`. Absent in older files, which hold one thread.
    */
   thread?: string;
+  /** what `flamelens record` measured of this variant under load (shared/runs/measured). Absent in older files. */
+  measured?: Measured;
   profile: Profile;
 }
 
@@ -165,6 +168,7 @@ export function workspaceDocument(ws: WorkspaceHead | Workspace, embed = false):
       fileName: r.fileName,
       ...(r.path !== undefined ? { path: r.path } : {}),
       ...(r.thread !== undefined ? { thread: r.thread } : {}),
+      ...(r.measured !== undefined ? { measured: r.measured } : {}),
       ...(embed && 'profile' in r ? { profile: profileToJson(r.profile) } : {}),
     })),
     baselineIndex: ws.baselineIndex,
@@ -311,6 +315,7 @@ export function readWorkspaceDocument(c: JsonCheck, doc: Json, profiles?: readon
         c.fail(`${p}.thread`, `"${thread}" is not one of the threads the run's profile holds`);
       run.thread = thread;
     }
+    if (r.measured !== undefined) run.measured = readMeasured(c, r.measured, `${p}.measured`);
     return run;
   });
   const baselineIndex = c.num(doc.baselineIndex, 'baselineIndex', { int: true, min: runs.length === 0 ? -1 : 0, max: runs.length - 1 });

@@ -19,6 +19,7 @@ import { Toolbar } from './Toolbar';
 import { ViewPanel, ViewTabs } from './ViewTabs';
 import { SandwichView } from '../sandwich/SandwichView';
 import { HeapView } from '../heap/HeapView';
+import { RecordDialog } from '../record/RecordDialog';
 import { activePaneId, focusPaneBy } from '../comparison/pane-focus';
 
 /** Whether a key press belongs to a text field rather than to the app's shortcuts. */
@@ -44,6 +45,7 @@ export function App() {
   const setView = useStore((s) => s.appViewChosen);
   const [exporting, setExporting] = useState(false);
   const [shortcuts, setShortcuts] = useState(false);
+  const [recording, setRecording] = useState(false);
   const [recovered, setRecovered] = useState<Recovered | undefined>(undefined);
   const recoveryDecided = useRef<() => void>(() => {});
   const fileInput = useRef<HTMLInputElement>(null);
@@ -79,6 +81,7 @@ export function App() {
       exportPicture: () => setExporting(true),
       focusSearch: () => searchRef.current?.focus(),
       showShortcuts: () => setShortcuts(true),
+      record: () => host.record && setRecording(true),
       showView: (v) => useStore.getState().appViewChosen(v),
       activePaneId,
       focusPaneBy,
@@ -207,6 +210,15 @@ export function App() {
             </button>
             .
           </p>
+          {host.record && (
+            <p>
+              Or let Flamelens run the experiment:{' '}
+              <button type="button" className="link" onClick={() => setRecording(true)}>
+                record a comparison
+              </button>{' '}
+              — each variant of your server started, loaded, timed and profiled in turn.
+            </p>
+          )}
         </div>
       ) : (
         <>
@@ -232,6 +244,11 @@ export function App() {
       {shortcuts && (
         <ErrorBoundary what="The shortcuts" dialog onClose={() => setShortcuts(false)}>
           <ShortcutsDialog onClose={() => setShortcuts(false)} />
+        </ErrorBoundary>
+      )}
+      {recording && (
+        <ErrorBoundary what="The record dialog" dialog onClose={() => setRecording(false)}>
+          <RecordDialog onClose={() => setRecording(false)} />
         </ErrorBoundary>
       )}
       {dragging && (

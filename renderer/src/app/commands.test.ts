@@ -17,6 +17,7 @@ function context(): CommandContext {
     exportPicture: vi.fn(),
     focusSearch: vi.fn(),
     showShortcuts: vi.fn(),
+    record: vi.fn(),
     showView: vi.fn(),
     activePaneId: vi.fn(() => 'b'),
     focusPaneBy: vi.fn(),

@@ -15,6 +15,8 @@ export interface CommandContext {
   exportPicture(): void;
   focusSearch(): void;
   showShortcuts(): void;
+  /** the Record… dialog, where the host can record */
+  record(): void;
   showView(view: AppView): void;
   /** the run of the pane the keyboard is on or the pointer is over */
   activePaneId(): string | null;
@@ -42,7 +44,8 @@ export type CommandId =
   | 'sandwich-hovered'
   | 'maximize-pane'
   | 'next-pane'
-  | 'previous-pane';
+  | 'previous-pane'
+  | 'record';
 
 export interface Command {
   id: CommandId;
@@ -159,6 +162,13 @@ export const COMMANDS: readonly Command[] = [
     matches: (k) => !k.mod && k.key.toLowerCase() === 's',
     when: () => state().hoveredKey !== null,
     run: () => state().sandwichShown(state().hoveredKey!),
+  },
+  {
+    id: 'record',
+    label: 'Record a comparison…',
+    keys: ['R'],
+    matches: (k) => !k.mod && k.key.toLowerCase() === 'r',
+    run: (c) => c.record(),
   },
   { id: 'shortcuts', label: 'Keyboard shortcuts', keys: ['?'], matches: plain('?'), run: (c) => c.showShortcuts() },
   { id: 'about', label: 'About Flamelens', keys: [], run: (c) => c.showShortcuts() },

@@ -2,6 +2,7 @@ import { memo } from 'react';
 import { formatChange } from '../../../shared/diff/diff-query';
 import type { Profile } from '../../../shared/model/types';
 import type { RangeWeights } from '../../../shared/heatmap/heatmap';
+import { measuredDetail, measuredText } from '../../../shared/runs/measured';
 import { totalNoun } from '../../../shared/search/busy';
 import type { DiffResult } from '../store/derived';
 import { searchFor, totalsFor } from '../store/derived';
@@ -73,6 +74,11 @@ export const PaneFacts = memo(function PaneFacts({ run, profile, baseline, rw, b
           <strong>{formatChange(d.change)}</strong> {costWord(profile)} vs baseline
           {d.baseline.idle + d.run.idle > 0 ? ' (idle left out)' : ''}
         </output>
+      )}
+      {run.measured && (
+        <span className="measured" title={measuredDetail(run.measured)} aria-label={`Measured under load: ${run.title}`}>
+          {measuredText(run.measured)}
+        </span>
       )}
       {diff?.error && <span className="error-text">{diff.error}</span>}
       {own && (

@@ -9,6 +9,8 @@ import {
   MAX_CHUNK,
   type MenuCommand,
   type OpenDialogKind,
+  type RecordEvent,
+  type RecordRequest,
   type SaveRequest,
 } from '../../../shared/ipc/contract';
 
@@ -38,6 +40,12 @@ export interface Host {
   saveFile(req: HostSaveRequest): Promise<string | null>;
   onMenuCommand(cb: (cmd: MenuCommand) => void): () => void;
   onOpenItems(cb: (items: ChosenItem[]) => void): () => void;
+  /**
+   * Runs a recording (`flamelens record`) on this machine, where the host can (the local server;
+   * not a page opened from files): each event as it comes; resolves when it has ended. Aborting
+   * `signal` cancels it.
+   */
+  record?: (req: RecordRequest, onEvent: (e: RecordEvent) => void, signal: AbortSignal) => Promise<void>;
 }
 
 declare global {
@@ -57,7 +65,24 @@ function electronHost(api: FlamelensApi): Host {
       req.data instanceof Blob ? saveInPieces(api, { ...req, data: req.data }) : api.saveFile({ ...req, data: req.data }),
     onMenuCommand: (cb) => api.onMenuCommand(cb),
     onOpenItems: (cb) => api.onOpenItems(cb),
+    record: (req, onEvent, signal) => recordThroughMain(api, req, onEvent, signal),
   };
+}
+
+/** A recording by Electron's main process: its events fetched as they come until the last. */
+async function recordThroughMain(api: FlamelensApi, req: RecordRequest, onEvent: (e: RecordEvent) => void, signal: AbortSignal) {
+  const id = await api.recordStart(req);
+  const stop = () => void api.recordStop(id).catch(() => undefined);
+  signal.addEventListener('abort', stop);
+  try {
+    for (;;) {
+      const events = await api.recordNext(id);
+      for (const e of events) onEvent(e);
+      if (events.some((e) => 'done' in e || 'error' in e)) return;
+    }
+  } finally {
+    signal.removeEventListener('abort', stop);
+  }
 }
 
 /**
@@ -111,7 +136,29 @@ function webHost(): Host {
     },
     onMenuCommand: () => () => {},
     onOpenItems: () => () => {},
+    record: recordThroughServer,
   };
+}
+
+/** A recording by the local server: its answer is one JSON event per line, read as it arrives. */
+async function recordThroughServer(req: RecordRequest, onEvent: (e: RecordEvent) => void, signal: AbortSignal): Promise<void> {
+  const res = await fetch('./api/record', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(req),
+    signal,
+  });
+  if (!res.ok || !res.body)
+    return onEvent({ error: (await res.text().catch(() => '')) || `the recording was refused (HTTP ${res.status})` });
+  const lines = res.body.pipeThrough(new TextDecoderStream()).getReader();
+  let rest = '';
+  for (;;) {
+    const { value, done } = await lines.read();
+    if (done) break;
+    const parts = (rest + value).split('\n');
+    rest = parts.pop()!;
+    for (const p of parts) if (p) onEvent(JSON.parse(p) as RecordEvent);
+  }
 }
 
 export const host: Host = window.flamelens ? electronHost(window.flamelens) : webHost();

@@ -1,6 +1,7 @@
 import type { StateCreator } from 'zustand';
 import { ALL_THREADS, hasThreadRoots, threadView } from '../../../shared/model/threads';
 import type { Profile } from '../../../shared/model/types';
+import type { Measured } from '../../../shared/runs/measured';
 import { type RemovedRun, runRemovedStep } from './run-removal';
 import { pickBaseline, withNames } from './run-titles';
 import type { AppState } from './store';
@@ -29,6 +30,8 @@ export interface Run {
   /** with `allThreads`: the thread shown, `PID:TID`, or `all` */
   thread?: string;
   error?: string;
+  /** what `flamelens record` measured of this variant under load, from the workspace it wrote */
+  measured?: Measured;
 }
 
 export interface RunsSlice {
@@ -51,6 +54,8 @@ export interface RunsSlice {
   importCancelled(id: string): void;
   runMoved(id: string, by: -1 | 1): void;
   runRenamed(id: string, title: string): void;
+  /** the figures measured of the run's variant under load (a recorded comparison's workspace) */
+  runMeasured(id: string, measured: Measured): void;
   baselineChosen(id: string): void;
   noticeShown(text: string | undefined): void;
 }
@@ -120,6 +125,7 @@ export const createRunsSlice: StateCreator<AppState, [], [], RunsSlice> = (set) 
       );
       return { runs: withNames(runs) };
     }),
+  runMeasured: (id, measured) => set((s) => ({ runs: s.runs.map((r) => (r.id === id ? { ...r, measured } : r)) })),
   baselineChosen: (id) => set({ baselineId: id, userChoseBaseline: true }),
   noticeShown: (notice) => set({ notice }),
 });

@@ -9,6 +9,7 @@
  * worker (a workspace, or a run brought back by undo after its profile was pruned) is stored
  * from the window when the record first needs it.
  */
+import type { Measured } from '../../../shared/runs/measured';
 import type { Workspace } from '../../../shared/workspace/workspace';
 import { useStore } from '../store/store';
 import type { AppState } from '../store/store';
@@ -22,7 +23,7 @@ const DELAY_MS = 1500;
 const RECORD_VERSION = 2;
 
 /** `thread`: the thread shown of a profile that holds every thread (see Run.thread) */
-type StoredRun = { id: string; title: string; fileName: string; key: string; thread?: string };
+type StoredRun = { id: string; title: string; fileName: string; key: string; thread?: string; measured?: Measured };
 type StoredWorkspace = Omit<Workspace, 'runs'> & { runs: StoredRun[] };
 
 export interface Recovered {
@@ -77,12 +78,13 @@ async function save(isInitialRun: (id: string) => boolean, saved: SavedToFile | 
   const ws = collectWorkspace(s);
   const workspace: StoredWorkspace = {
     ...ws,
-    runs: ws.runs.map(({ id, title, fileName, thread }) => ({
+    runs: ws.runs.map(({ id, title, fileName, thread, measured }) => ({
       id,
       title,
       fileName,
       key: profileKey(id),
       ...(thread !== undefined ? { thread } : {}),
+      ...(measured !== undefined ? { measured } : {}),
     })),
   };
   const doc = s.annotationHistory.present;
@@ -163,6 +165,7 @@ export async function restoreRecovered(r: Recovered): Promise<string | undefined
         fileName: run.fileName,
         profile,
         ...(run.thread !== undefined ? { thread: run.thread } : {}),
+        ...(run.measured !== undefined ? { measured: run.measured } : {}),
       });
     else missing.push(run.title);
   }

@@ -25,6 +25,7 @@ export function collectWorkspace(s: AppState): Workspace {
       title: r.title,
       fileName: r.fileName,
       path: paths[i]!,
+      ...(r.measured ? { measured: r.measured } : {}),
       ...(r.allThreads && r.thread !== undefined ? { profile: r.allThreads, thread: r.thread } : { profile: r.profile! }),
     })),
     baselineIndex:
@@ -70,6 +71,7 @@ export function restoreWorkspace(ws: Workspace): Map<string, string> {
     ids.set(r.id, id);
     s.runAdded(id, r.fileName, r.path);
     s.runLoaded(id, r.profile, r.thread);
+    if (r.measured) s.runMeasured(id, r.measured);
   }
   // Once all are in: a saved title other than the one the paths give is the user's.
   for (const r of ws.runs) s.runRenamed(ids.get(r.id)!, r.title);
