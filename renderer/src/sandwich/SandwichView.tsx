@@ -6,6 +6,7 @@
  * within its time range, as the panes count them.
  */
 import { useState } from 'react';
+import { commonUnit } from '../../../shared/diff/diff';
 import { formatWeight } from '../../../shared/diff/diff-query';
 import type { Profile, Unit } from '../../../shared/model/types';
 import { type Sandwich, type SandwichRow, sandwich, sandwichRows } from '../../../shared/view/sandwich';
@@ -20,6 +21,11 @@ interface Column {
   unit: Unit;
   busy: number;
   s: Sandwich | undefined;
+  /**
+   * how this run's weights and the baseline's convert to one unit, where they do (microseconds
+   * and nanoseconds do; bytes and time do not): only then is there a Δ vs baseline
+   */
+  vsBase: { unit: Unit; scale: number; baseScale: number } | undefined;
 }
 
 const sandwichCache = new WeakMap<Float64Array, { key: string; s: Sandwich | undefined }>();
@@ -56,6 +62,7 @@ export function SandwichView() {
       unit: p.unit,
       busy: totalsFor(p, rw).busy,
       s: key === undefined ? undefined : sandwichOf(p, key, busyFor(p, rw)),
+      vsBase: vsBaseline(p.unit, baseline && run.id !== baselineId ? baseline.unit : undefined),
     };
   });
   const found = columns.find((c) => c.s)?.s;
@@ -178,11 +185,21 @@ function share(w: number, busy: number): string {
   return busy > 0 ? `${((w / busy) * 100).toFixed(1)}%` : '';
 }
 
-function delta(w: number, base: number | undefined, unit: Unit): string {
-  if (base === undefined) return '';
-  const d = w - base;
+function vsBaseline(unit: Unit, baseUnit: Unit | undefined): Column['vsBase'] {
+  const cu = baseUnit === undefined ? undefined : commonUnit(baseUnit, unit);
+  return cu && { unit: cu.unit, scale: cu.scaleB, baseScale: cu.scaleA };
+}
+
+/** The run's weight minus the baseline's, in the unit both convert to. */
+function change(c: Column, w: number, base: number): number {
+  return w * c.vsBase!.scale - base * c.vsBase!.baseScale;
+}
+
+function delta(c: Column, w: number, base: number | undefined): string {
+  if (base === undefined || !c.vsBase) return '';
+  const d = change(c, w, base);
   if (d === 0) return '±0';
-  return `${d > 0 ? '+' : '−'}${formatWeight(Math.abs(d), unit)}`;
+  return `${d > 0 ? '+' : '−'}${formatWeight(Math.abs(d), c.vsBase.unit)}`;
 }
 
 /** Per run: the function's total (share of busy CPU), self, and the change of its total against the baseline. */
@@ -227,7 +244,7 @@ function Summary({ columns }: { columns: Column[] }) {
             <th scope="row">Δ total vs baseline</th>
             {columns.map((c) => (
               <td key={c.id} className={deltaClass(c, base, (x) => x.s?.total ?? 0)}>
-                {c.baseline ? '' : delta(c.s?.total ?? 0, base.s?.total ?? 0, c.unit)}
+                {c.baseline ? '' : c.vsBase ? delta(c, c.s?.total ?? 0, base.s?.total ?? 0) : <span className="muted">other unit</span>}
               </td>
             ))}
           </tr>
@@ -238,8 +255,8 @@ function Summary({ columns }: { columns: Column[] }) {
 }
 
 function deltaClass(c: Column, base: Column | undefined, w: (c: Column) => number): string {
-  if (!base || c.baseline) return '';
-  const d = w(c) - w(base);
+  if (!base || c.baseline || !c.vsBase) return '';
+  const d = change(c, w(c), w(base));
   return d > 0 ? 'up' : d < 0 ? 'down' : '';
 }
 
@@ -307,12 +324,13 @@ function SandwichTable({ title, hint, columns, which }: { title: string; hint: s
                     <span className="muted file">{shortFile(r.file)}</span>
                   </td>
                   {columns.map((c, i) => {
-                    const base = baseIndex >= 0 && i !== baseIndex ? r.weights[baseIndex] : undefined;
+                    const base = baseIndex >= 0 && i !== baseIndex && c.vsBase ? r.weights[baseIndex] : undefined;
                     const w = r.weights[i]!;
+                    const d = base === undefined ? 0 : change(c, w, base);
                     return (
-                      <td key={c.id} className={base === undefined ? '' : w > base ? 'up' : w < base ? 'down' : ''}>
+                      <td key={c.id} className={d > 0 ? 'up' : d < 0 ? 'down' : ''}>
                         {w > 0 ? formatWeight(w, c.unit) : '—'}
-                        {base !== undefined && w !== base && <span className="delta"> {delta(w, base, c.unit)}</span>}
+                        {d !== 0 && <span className="delta"> {delta(c, w, base)}</span>}
                       </td>
                     );
                   })}
