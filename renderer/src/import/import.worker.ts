@@ -13,7 +13,7 @@ import { fineDensity } from '../../../shared/heatmap/heatmap';
 import { threadFilesRun } from '../../../shared/runs/group-sources';
 import type { FromWorker, ToWorker, WorkerFile, WorkerSource } from './protocol';
 import { profileBuffers } from './protocol';
-import { beginProfileWrite } from '../workspace/profile-store';
+import { beginProfileWrite, openAhead } from '../workspace/profile-store';
 import { ChunkReader, byteSource as fileSource } from './worker-bytes';
 
 declare const self: DedicatedWorkerGlobalScope;
@@ -30,7 +30,18 @@ function toImportSource(s: WorkerFile | Extract<WorkerSource, { kind: 'folder' }
   return byteSource(s);
 }
 
-const onProgress = (read: number, size: number | undefined) => post({ type: 'progress', read, size });
+/**
+ * Progress at most every PROGRESS_MS (and at the end): each report redraws the window, whose
+ * thread the page's other work (and, on a small machine, this import) needs while bytes arrive.
+ */
+const PROGRESS_MS = 100;
+let lastProgress = -Infinity;
+const onProgress = (read: number, size: number | undefined) => {
+  const now = performance.now();
+  if (now - lastProgress < PROGRESS_MS && read !== size) return;
+  lastProgress = now;
+  post({ type: 'progress', read, size });
+};
 
 /**
  * The source's profile, weighed as the app weighs it (V8 samples are not evenly spaced:
@@ -57,6 +68,7 @@ self.onmessage = async (ev: MessageEvent<ToWorker>) => {
   const msg = ev.data;
   if (msg.type === 'chunk') return chunks.answered(msg);
   const name = msg.source.name;
+  if (msg.storeKey) openAhead();
   try {
     const { profile, thread } = await importSource(msg.source);
     // What walks every sample for the window is worked out here, once (a thread cut out of a
