@@ -37,7 +37,8 @@ const VIEW_NAMES = {
 const VIEWS = { flamegraphs: Comparison, sandwich: SandwichView, heap: HeapView, 'trace-stats': TraceStats };
 
 export function App() {
-  const runs = useStore((s) => s.runs);
+  // Only whether there are runs: the whole app does not render again as a file's bytes arrive.
+  const empty = useStore((s) => s.runs.length === 0);
   const notice = useStore((s) => s.notice);
   const [dragging, setDragging] = useState(false);
   const view = useStore((s) => s.appView);
@@ -196,7 +197,7 @@ export function App() {
         </div>
       )}
       <RemovedNotice />
-      {runs.length === 0 ? (
+      {empty ? (
         <div className="empty">
           <h1>Compare profiles side by side</h1>
           <p>

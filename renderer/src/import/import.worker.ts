@@ -15,6 +15,7 @@ import type { FromWorker, ToWorker, WorkerFile, WorkerSource } from './protocol'
 import { profileBuffers } from './protocol';
 import { beginProfileWrite, openAhead } from '../workspace/profile-store';
 import { ChunkReader, byteSource as fileSource } from './worker-bytes';
+import { pacedProgress } from './progress';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -30,18 +31,8 @@ function toImportSource(s: WorkerFile | Extract<WorkerSource, { kind: 'folder' }
   return byteSource(s);
 }
 
-/**
- * Progress at most every PROGRESS_MS (and at the end): each report redraws the window, whose
- * thread the page's other work (and, on a small machine, this import) needs while bytes arrive.
- */
-const PROGRESS_MS = 100;
-let lastProgress = -Infinity;
-const onProgress = (read: number, size: number | undefined) => {
-  const now = performance.now();
-  if (now - lastProgress < PROGRESS_MS && read !== size) return;
-  lastProgress = now;
-  post({ type: 'progress', read, size });
-};
+/** Progress every 100 ms at most: each report renders the window again (./progress). */
+const onProgress = pacedProgress((read, size) => post({ type: 'progress', read, size }), 100);
 
 /**
  * The source's profile, weighed as the app weighs it (V8 samples are not evenly spaced:
