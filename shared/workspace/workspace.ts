@@ -21,11 +21,11 @@ import { profileFromJson, profileToJson } from './profile-codec';
 import { type Measured, readMeasured } from '../runs/measured';
 
 export { WorkspaceError } from './json-check';
+export { WORKSPACE_EXTENSION, isWorkspaceFileName } from './workspace-name';
 
 export const WORKSPACE_FORMAT = 'flamelens-workspace';
 /** 1: one JSON text, profiles embedded; 2: profiles may follow the document, their columns as bytes (./workspace-file). */
 export const WORKSPACE_VERSION = 2;
-export const WORKSPACE_EXTENSION = 'flamelens';
 /** More than the app shows at once, so a file from a later, roomier Flamelens still opens. */
 export const MAX_WORKSPACE_RUNS = 64;
 const MAX_ANNOTATIONS = 10_000;
@@ -144,10 +144,6 @@ export function workspaceSizeProblem(fileName: string, size: number): string | u
 /** Whether the decompressed head of a file (as `openSource` gives it) is a workspace. */
 export function isWorkspace(head: string): boolean {
   return /^\uFEFF?\s*\{\s*"format"\s*:\s*"flamelens-workspace"/.test(head);
-}
-
-export function isWorkspaceFileName(name: string): boolean {
-  return name.toLowerCase().endsWith(`.${WORKSPACE_EXTENSION}`);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ import { recoveryMessage } from '../workspace/recovery-message';
 import { saveWorkspace } from '../workspace/workspace-io';
 import { HeatmapDialog } from '../heatmap/HeatmapDialog';
 import { host } from '../host/host';
-import { openChosen, openSources, sourcesFromDrop, withDiskPaths } from '../import/open';
+import { openChosen, openInitial, openSources, sourcesFromDrop, withDiskPaths } from '../import/open';
 import { useStore } from '../store/store';
 import { TraceStats } from '../trace-stats/TraceStats';
 import { type CommandContext, commandForKey, runCommand } from './commands';
@@ -38,7 +38,8 @@ const VIEW_NAMES = {
 const VIEWS = { flamegraphs: Comparison, sandwich: SandwichView, heap: HeapView, 'trace-stats': TraceStats };
 
 export function App() {
-  const runs = useStore((s) => s.runs);
+  // Only whether there are runs: the whole app does not render again as a file's bytes arrive.
+  const empty = useStore((s) => s.runs.length === 0);
   const notice = useStore((s) => s.notice);
   const [dragging, setDragging] = useState(false);
   const view = useStore((s) => s.appView);
@@ -66,9 +67,9 @@ export function App() {
     let stopAutosave = () => {};
     const autosave = () => (stopAutosave = startAutosave((id) => initial.has(id)));
     void (async () => {
+      // The files named on the command line are importing already (../import/initial-imports).
+      for (const id of await openInitial()) initial.add(id);
       const rec = await readRecovery();
-      const items = await host.initialItems();
-      if (useStore.getState().runs.length === 0) for (const id of openChosen(items)) initial.add(id);
       // Work left from last time is offered back; autosave starts once the person decided.
       if (rec?.userMade) setRecovered(rec);
       else autosave();
@@ -199,7 +200,7 @@ export function App() {
         </div>
       )}
       <RemovedNotice />
-      {runs.length === 0 ? (
+      {empty ? (
         <div className="empty">
           <h1>Compare profiles side by side</h1>
           <p>

@@ -1,7 +1,8 @@
 /**
  * Starts an import worker per file and reports to the store. Host files (chosen in a native
- * dialog or named on the command line) are read through the UI thread, which alone can reach the
- * host bridge; dropped files go to the worker as `File` objects directly.
+ * dialog or named on the command line) are fetched by the worker itself where the host serves
+ * them (the local server), else read through the UI thread, which alone can reach the host
+ * bridge (Electron); dropped files go to the worker as `File` objects directly.
  */
 import type { ImportErrorData } from '../../../shared/import/errors';
 import type { ChosenItem, FileRef } from '../../../shared/ipc/contract';
@@ -22,6 +23,12 @@ export interface ImportCallbacks {
 export interface ImportJob {
   /** stops the import; no callback follows */
   cancel(): void;
+}
+
+/** An import that reports once listened to: what it reports before waits for `listen`. */
+export interface PendingImport extends ImportJob {
+  /** Reports to `cb` from now on, after what the worker reported before, in order. Once. */
+  listen(cb: ImportCallbacks): void;
 }
 
 export function refToWorkerFile(f: FileRef): WorkerFile {
@@ -49,10 +56,16 @@ export async function answerRead(worker: Worker, msg: ReadRequest): Promise<void
 
 /**
  * Imports a source in a worker of its own. With `storeKey` the worker also stores the profile
- * for crash recovery (see ../workspace/profile-store) and stays until that write ends.
+ * for crash recovery (see ../workspace/profile-store) and stays until that write ends. What the
+ * worker reports before `listen` is kept, in order, so an import can start before the app is up
+ * (./initial-imports); a worker that reads through the window (the Electron host) is answered
+ * from the start.
  */
-export function startImport(source: WorkerSource, cb: ImportCallbacks, storeKey?: string): ImportJob {
+export function beginImport(source: WorkerSource, storeKey?: string): PendingImport {
   const worker = new Worker(new URL('./import.worker.ts', import.meta.url), { type: 'module', name: `import ${source.name}` });
+  let cb: ImportCallbacks | undefined;
+  const waiting: ((c: ImportCallbacks) => void)[] = [];
+  const report = (f: (c: ImportCallbacks) => void) => (cb ? f(cb) : waiting.push(f));
   /** the import ended (done, failed or cancelled); the worker may still be storing the profile */
   let finished = false;
   /** the worker is gone: nothing more comes from it */
@@ -67,7 +80,7 @@ export function startImport(source: WorkerSource, cb: ImportCallbacks, storeKey?
     const msg = ev.data;
     switch (msg.type) {
       case 'progress':
-        cb.progress(msg.read, msg.size);
+        report((c) => c.progress(msg.read, msg.size));
         break;
       case 'read':
         await answerRead(worker, msg);
@@ -75,16 +88,16 @@ export function startImport(source: WorkerSource, cb: ImportCallbacks, storeKey?
       case 'done':
         if (storeKey === undefined) finish();
         else finished = true;
-        cb.done(msg.profile, msg.thread);
+        report((c) => c.done(msg.profile, msg.thread));
         break;
       case 'stored':
         stopped = true;
         worker.terminate();
-        cb.stored?.(msg.ok);
+        report((c) => c.stored?.(msg.ok));
         break;
       case 'error':
         finish();
-        cb.failed(msg.error);
+        report((c) => c.failed(msg.error));
         break;
     }
   };
@@ -94,20 +107,26 @@ export function startImport(source: WorkerSource, cb: ImportCallbacks, storeKey?
       // After `done`: the recovery write failed with the worker; the run itself is fine.
       stopped = true;
       worker.terminate();
-      cb.stored?.(false);
+      report((c) => c.stored?.(false));
       return;
     }
     finish();
-    cb.failed({ file: source.name, message: `the import stopped unexpectedly (${ev.message || 'worker error'})` });
+    report((c) => c.failed({ file: source.name, message: `the import stopped unexpectedly (${ev.message || 'worker error'})` }));
   };
   const start: ToWorker =
     storeKey === undefined ? { type: 'import', source, options: {} } : { type: 'import', source, options: {}, storeKey };
   worker.postMessage(start);
   return {
+    listen(c) {
+      if (cb) throw new Error('an import reports to one listener');
+      cb = c;
+      for (const f of waiting.splice(0)) f(c);
+    },
     cancel() {
+      waiting.length = 0;
       if (finished) return;
       finish();
-      cb.stored?.(false);
+      cb?.stored?.(false);
     },
   };
 }

@@ -13,8 +13,9 @@ import { fineDensity } from '../../../shared/heatmap/heatmap';
 import { threadFilesRun } from '../../../shared/runs/group-sources';
 import type { FromWorker, ToWorker, WorkerFile, WorkerSource } from './protocol';
 import { profileBuffers } from './protocol';
-import { beginProfileWrite } from '../workspace/profile-store';
+import { beginProfileWrite, openAhead } from '../workspace/profile-store';
 import { ChunkReader, byteSource as fileSource } from './worker-bytes';
+import { pacedProgress } from './progress';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -30,7 +31,8 @@ function toImportSource(s: WorkerFile | Extract<WorkerSource, { kind: 'folder' }
   return byteSource(s);
 }
 
-const onProgress = (read: number, size: number | undefined) => post({ type: 'progress', read, size });
+/** Progress every 100 ms at most: each report renders the window again (./progress). */
+const onProgress = pacedProgress((read, size) => post({ type: 'progress', read, size }), 100);
 
 /**
  * The source's profile, weighed as the app weighs it (V8 samples are not evenly spaced:
@@ -57,6 +59,7 @@ self.onmessage = async (ev: MessageEvent<ToWorker>) => {
   const msg = ev.data;
   if (msg.type === 'chunk') return chunks.answered(msg);
   const name = msg.source.name;
+  if (msg.storeKey) openAhead();
   try {
     const { profile, thread } = await importSource(msg.source);
     // What walks every sample for the window is worked out here, once (a thread cut out of a

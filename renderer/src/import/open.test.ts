@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runNames } from '../../../shared/runs/run-names';
 import type { WorkerFile, WorkerSource } from './protocol';
+import { runSources } from './run-sources';
 
 let open: typeof import('./open');
 
@@ -37,7 +38,7 @@ describe('runSources', () => {
   });
 
   it('opens the profiles of dropped run folders as runs named by those folders', () => {
-    const out = open.runSources([folder('ddtrace', [cpu(2), 'notes.md']), folder('baseline', [cpu(1)])]);
+    const out = runSources([folder('ddtrace', [cpu(2), 'notes.md']), folder('baseline', [cpu(1)])]);
     expect(out.map((s) => [s.kind, s.name, s.path])).toEqual([
       ['token', cpu(2), `/ddtrace/${cpu(2)}`],
       ['token', cpu(1), `/baseline/${cpu(1)}`],
@@ -47,7 +48,7 @@ describe('runSources', () => {
 
   it('keeps a 0x output folder, and the files of one dropped together, one run each', () => {
     const zx = ['flamegraph.html', 'isolate-0x33817a80-6265-6265-v8.log.json', 'meta.json'];
-    const out = open.runSources([folder('7001.0x', zx), ...zx.map((f) => file(f))]);
+    const out = runSources([folder('7001.0x', zx), ...zx.map((f) => file(f))]);
     expect(out.map((s) => [s.kind, s.name])).toEqual([
       ['folder', '7001.0x'],
       ['folder', '6265.0x'],
@@ -58,7 +59,7 @@ describe('runSources', () => {
   it("opens a process's per-thread .cpuprofile files, in a dropped folder or dropped together, as one run named by its main thread's file", () => {
     const main = 'CPU.20261125.121703.1215.0.001.cpuprofile';
     const worker = 'CPU.20261125.121703.1215.1.002.cpuprofile';
-    const out = open.runSources([folder('otel', [worker, main]), file(worker), file(main)]);
+    const out = runSources([folder('otel', [worker, main]), file(worker), file(main)]);
     expect(out.map((s) => [s.kind, s.name, s.path])).toEqual([
       ['threads', main, `/otel/${main}`],
       ['threads', main, `/${main}`],

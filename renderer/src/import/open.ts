@@ -1,14 +1,15 @@
 /** Turns chosen or dropped files into runs: one pane and one worker each. */
 import type { ChosenItem } from '../../../shared/ipc/contract';
 import { formatImportError } from '../../../shared/import/errors';
-import { folderAsRuns, groupSources } from '../../../shared/runs/group-sources';
-import { MAX_RUNS } from '../store/runs-slice';
+import { MAX_RUNS } from '../store/run-titles';
 import { useStore } from '../store/store';
-import { type ImportJob, chosenToSource, startImport } from './import-client';
+import { type ImportJob, beginImport, chosenToSource } from './import-client';
+import { type StartedRun, takeInitialImports } from './initial-imports';
 import type { WorkerFile, WorkerSource } from './protocol';
+import { runSources } from './run-sources';
 import { isWorkspaceFileName, workspaceSizeProblem } from '../../../shared/workspace/workspace';
 import { openWorkspaceFile } from '../workspace/workspace-io';
-import { profileKey, profileWriteEnded, profileWriteStarted } from '../workspace/stored-keys';
+import { adoptProfileWrite, profileKey, profileWriteEnded, profileWriteStarted } from '../workspace/stored-keys';
 
 const jobs = new Map<string, ImportJob>();
 let nextId = 1;
@@ -25,26 +26,6 @@ async function openWorkspaceSource(src: WorkerFile): Promise<void> {
   }
 }
 
-/**
- * The sources as runs: a folder that is not one profile (a `baseline/` folder rather than a 0x
- * output) opens its profile files, each named by its path in the folder; the files of one 0x
- * output, opened or dropped together, are the folder they came from: one run.
- */
-export function runSources(all: WorkerSource[]): WorkerSource[] {
-  const flat = all.flatMap((src): WorkerSource[] => {
-    if (src.kind !== 'folder') return [src];
-    const runs = folderAsRuns(src.files.map((f) => f.name));
-    if (runs === 'folder' || runs.length === 0) return [src];
-    return src.files.filter((f) => runs.includes(f.name)).map((f) => ({ ...f, path: f.path ?? `${src.path ?? src.name}/${f.name}` }));
-  });
-  return groupSources(flat).map((g): WorkerSource => {
-    if (g.kind === 'single') return g.item;
-    if (g.kind === 'folder') return { kind: 'folder', name: g.name, path: g.path, files: g.items as WorkerFile[] };
-    const main = g.items[0] as WorkerFile;
-    return { kind: 'threads', name: main.name, ...(main.path !== undefined ? { path: main.path } : {}), files: g.items as WorkerFile[] };
-  });
-}
-
 /** Opens the sources as runs; returns the new runs' ids. */
 export function openSources(all: WorkerSource[]): string[] {
   const workspace = all.find((x): x is WorkerFile => (x.kind === 'file' || x.kind === 'token') && isWorkspaceFileName(x.name));
@@ -52,40 +33,60 @@ export function openSources(all: WorkerSource[]): string[] {
     void openWorkspaceSource(workspace);
     return [];
   }
-  const ids: string[] = [];
-  const sources = runSources(all);
+  return openRuns(runSources(all));
+}
+
+/**
+ * Opens the runs that fit (a notice says how many did not); `started[i]`, where given, is the
+ * import already under way for `runs[i]` (./initial-imports), adopted instead of a new one.
+ */
+function openRuns(runs: WorkerSource[], started: readonly StartedRun[] = []): string[] {
   const s = useStore.getState();
-  const room = MAX_RUNS - s.runs.length;
-  if (sources.length > room) {
+  const room = Math.max(MAX_RUNS - s.runs.length, 0);
+  if (runs.length > room) {
     s.noticeShown(
-      `Flamelens compares up to ${MAX_RUNS} runs at once; ${sources.length - Math.max(room, 0)} file(s) were not opened. Remove a run to make room.`,
+      `Flamelens compares up to ${MAX_RUNS} runs at once; ${runs.length - room} file(s) were not opened. Remove a run to make room.`,
     );
   }
-  for (const source of sources.slice(0, Math.max(room, 0))) {
-    const id = `run-${nextId++}`;
-    ids.push(id);
-    useStore.getState().runAdded(id, source.name, source.path);
-    profileWriteStarted(id);
-    const job = startImport(
-      source,
-      {
-        progress: (read, size) => useStore.getState().runProgressed(id, read, size),
-        done: (profile, thread) => {
-          jobs.delete(id);
-          useStore.getState().runLoaded(id, profile, thread);
-        },
-        failed: (error) => {
-          jobs.delete(id);
-          profileWriteEnded(id, false);
-          useStore.getState().runFailed(id, formatImportError(error));
-        },
-        stored: (ok) => profileWriteEnded(id, ok),
-      },
-      profileKey(id),
-    );
-    jobs.set(id, job);
+  return runs.slice(0, room).map((source, i) => openRun(source, started[i]));
+}
+
+function openRun(source: WorkerSource, started: StartedRun | undefined): string {
+  const id = `run-${nextId++}`;
+  useStore.getState().runAdded(id, source.name, source.path);
+  if (started) adoptProfileWrite(id, started.key);
+  else profileWriteStarted(id);
+  const job = started?.job ?? beginImport(source, profileKey(id));
+  jobs.set(id, job);
+  job.listen({
+    progress: (read, size) => useStore.getState().runProgressed(id, read, size),
+    done: (profile, thread) => {
+      jobs.delete(id);
+      useStore.getState().runLoaded(id, profile, thread);
+    },
+    failed: (error) => {
+      jobs.delete(id);
+      profileWriteEnded(id, false);
+      useStore.getState().runFailed(id, formatImportError(error));
+    },
+    stored: (ok) => profileWriteEnded(id, ok),
+  });
+  return id;
+}
+
+/**
+ * Opens the files named on the command line, adopting the imports the page's first script
+ * started for them. Only into an empty comparison: otherwise (the person dropped files before
+ * the app was up) those imports stop and nothing opens.
+ */
+export async function openInitial(): Promise<string[]> {
+  const { items, runs, started } = await takeInitialImports();
+  if (useStore.getState().runs.length > 0) {
+    for (const run of started) run.job.cancel();
+    return [];
   }
-  return ids;
+  if (started.length === 0) return openChosen(items);
+  return openRuns(runs, started);
 }
 
 export function openChosen(items: ChosenItem[]): string[] {

@@ -59,6 +59,14 @@ function done(t: IDBTransaction): Promise<void> {
 }
 
 /**
+ * Opens the store ahead of a write (an import worker, while it parses), so that storing the
+ * profile does not wait for it after the import. A store that cannot be opened fails the write later.
+ */
+export function openAhead(): void {
+  open().catch(() => undefined);
+}
+
+/**
  * Starts storing a profile and returns once its data has been copied (IndexedDB clones the value
  * when `put` is called), so the caller may transfer the profile's buffers right away. `written`
  * settles when the write is on disk.

@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FromWorker, ToWorker } from './protocol';
+
+/** A stand-in for the import worker: records what it is sent, and says what the test tells it to. */
+class FakeWorker {
+  static made: FakeWorker[] = [];
+  sent: ToWorker[] = [];
+  terminated = false;
+  onmessage: ((ev: MessageEvent<FromWorker>) => void) | null = null;
+  onerror: ((ev: ErrorEvent) => void) | null = null;
+  constructor() {
+    FakeWorker.made.push(this);
+  }
+  postMessage(msg: ToWorker): void {
+    this.sent.push(msg);
+  }
+  terminate(): void {
+    this.terminated = true;
+  }
+  say(msg: FromWorker): void {
+    this.onmessage?.({ data: msg } as MessageEvent<FromWorker>);
+  }
+}
+
+let client: typeof import('./import-client');
+const saved = { Worker: globalThis.Worker };
+
+beforeAll(async () => {
+  // The host module picks the Electron bridge or the web host from `window` when loaded.
+  (globalThis as { window?: unknown }).window ??= {};
+  (globalThis as { Worker: unknown }).Worker = FakeWorker;
+  client = await import('./import-client');
+});
+
+afterAll(() => {
+  globalThis.Worker = saved.Worker;
+});
+
+const source = { kind: 'token' as const, token: 't', name: 'x.folded', size: 10 };
+const profile = { meta: {} } as never;
+
+function listener() {
+  const heard: string[] = [];
+  return {
+    heard,
+    cb: {
+      progress: (read: number) => heard.push(`progress ${read}`),
+      done: () => heard.push('done'),
+      failed: (e: { message: string }) => heard.push(`failed ${e.message}`),
+      stored: (ok: boolean) => heard.push(`stored ${ok}`),
+    },
+  };
+}
+
+describe('beginImport', () => {
+  it('starts the worker at once and keeps what it reports, in order, until someone listens', () => {
+    const job = client.beginImport(source, 'page:initial-0');
+    const w = FakeWorker.made.at(-1)!;
+    expect(w.sent).toEqual([{ type: 'import', source, options: {}, storeKey: 'page:initial-0' }]);
+    w.say({ type: 'progress', read: 5, size: 10 });
+    w.say({ type: 'done', profile });
+    const { heard, cb } = listener();
+    job.listen(cb);
+    expect(heard).toEqual(['progress 5', 'done']);
+    // The worker stays until the profile is stored, and what comes now is heard at once.
+    expect(w.terminated).toBe(false);
+    w.say({ type: 'stored', ok: true });
+    expect(heard).toEqual(['progress 5', 'done', 'stored true']);
+    expect(w.terminated).toBe(true);
+  });
+
+  it('reports a failure that came before anyone listened', () => {
+    const job = client.beginImport(source);
+    FakeWorker.made.at(-1)!.say({ type: 'error', error: { file: 'x.folded', message: 'line 3: no count' } });
+    const { heard, cb } = listener();
+    job.listen(cb);
+    expect(heard).toEqual(['failed line 3: no count']);
+  });
+
+  it('cancelled before anyone listened, stops the worker and reports nothing', () => {
+    const job = client.beginImport(source, 'k');
+    const w = FakeWorker.made.at(-1)!;
+    w.say({ type: 'progress', read: 1, size: 10 });
+    job.cancel();
+    expect(w.terminated).toBe(true);
+    w.say({ type: 'done', profile });
+    const { heard, cb } = listener();
+    job.listen(cb);
+    expect(heard).toEqual([]);
+  });
+
+  it('has one listener', () => {
+    const job = client.beginImport(source);
+    job.listen(listener().cb);
+    expect(() => job.listen(listener().cb)).toThrow(/one listener/);
+  });
+});

@@ -1,0 +1,65 @@
+/**
+ * The files named on the command line start importing with the page's first script, while the
+ * app's own code still loads, parses and mounts: their workers fetch and parse the bytes in
+ * parallel with it, and the app adopts them as runs once it is up (`openInitial` in ./open).
+ * Nothing here may import the store or the UI: this module is in the page's first, small script.
+ */
+import type { ChosenItem } from '../../../shared/ipc/contract';
+import { isWorkspaceFileName } from '../../../shared/workspace/workspace-name';
+import { host } from '../host/host';
+import { MAX_RUNS } from '../store/run-titles';
+import { freshKeyPrefix } from '../workspace/stored-keys';
+import { type PendingImport, beginImport, chosenToSource } from './import-client';
+import type { WorkerSource } from './protocol';
+import { runSources } from './run-sources';
+
+/** A run whose import started early: the worker stores its profile for recovery under `key`. */
+export interface StartedRun {
+  source: WorkerSource;
+  key: string;
+  job: PendingImport;
+}
+
+/**
+ * The host's initial items, the runs they make (`runs`, in order), and the imports started for
+ * the first MAX_RUNS of them (`started[i]` is `runs[i]`'s). None are started for a workspace
+ * file (opening one replaces the comparison) or when the host has nothing to open.
+ */
+export interface InitialImports {
+  items: ChosenItem[];
+  runs: WorkerSource[];
+  started: StartedRun[];
+}
+
+let initial: Promise<InitialImports> | undefined;
+let taken = false;
+
+/** Asks the host for the files named on the command line and starts importing them. Once. */
+export function startInitialImports(): void {
+  initial ??= host.initialItems().then(startRuns, () => ({ items: [], runs: [], started: [] }));
+}
+
+function startRuns(items: ChosenItem[]): InitialImports {
+  const sources = items.map(chosenToSource);
+  if (sources.some((s) => s.kind !== 'folder' && s.kind !== 'threads' && isWorkspaceFileName(s.name)))
+    return { items, runs: [], started: [] };
+  const runs = runSources(sources);
+  const prefix = freshKeyPrefix();
+  const started = runs.slice(0, MAX_RUNS).map((source, i) => {
+    const key = `${prefix}${i}`;
+    return { source, key, job: beginImport(source, key) };
+  });
+  return { items, runs, started };
+}
+
+/**
+ * The initial imports, handed over once: a second call (React runs an effect twice in
+ * development) gets none, so no file opens twice.
+ */
+export async function takeInitialImports(): Promise<InitialImports> {
+  startInitialImports();
+  const got = await initial!;
+  if (taken) return { items: [], runs: [], started: [] };
+  taken = true;
+  return got;
+}
