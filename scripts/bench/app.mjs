@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { runWithPeak } from './peak-rss.mjs';
 import { CHROMIUM, recordLongTasks, serve } from './ui.mjs';
+import { CHROMIUM_FLAGS } from '../chromium-flags.mjs';
 
 const ROOT = new URL('../../', import.meta.url);
 const SECRET = `bench-app-${Math.random().toString(36).slice(2)}-${Date.now()}`;
@@ -129,7 +130,8 @@ async function appRun(files, port, runId, quietMs) {
   const profileDir = mkdtempSync(join(tmpdir(), 'flamelens-bench-profile-'));
   const context = await chromium.launchPersistentContext(profileDir, {
     executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', mark],
+    // the project's flags (no network, no first-run pages), as the other benchmarks and the tests use
+    args: [...CHROMIUM_FLAGS, mark],
     viewport: { width: 1600, height: 1000 },
   });
   try {
