@@ -72,16 +72,28 @@ export function benchHeap({ sizes, repeatFor, work, runner, root, child, log }) 
   return rows;
 }
 
-/** The targets of the issue (#22), judged on each row. */
+/**
+ * The targets of the issue (#22), judged on each row: the import at ≥ 0.5× JSON.parse; at 1 GB
+ * and more, the import's and the command's peak memory below 2× the file (on smaller files the
+ * process's own ~70-80 MB weighs too much to say anything; they are printed all the same).
+ */
 export function heapTargets(rows) {
   return rows.flatMap((x) => [
     { what: `heap snapshot ${x.sizeMB} MB import ≥ 0.5× JSON.parse`, value: `${x.ratio.toFixed(2)}×`, met: x.ratio >= 0.5 },
-    {
-      what: `heap snapshot ${x.sizeMB} MB import peak memory < 2× file`,
-      value: `${x.importPerFile.toFixed(2)}×`,
-      met: x.importPerFile < 2,
-    },
-    { what: `heap snapshot ${x.sizeMB} MB flamelens heap peak < 2× file`, value: `${x.cliPerFile.toFixed(2)}×`, met: x.cliPerFile < 2 },
+    ...(x.sizeMB < 1000
+      ? []
+      : [
+          {
+            what: `heap snapshot ${x.sizeMB} MB import peak memory < 2× file`,
+            value: `${x.importPerFile.toFixed(2)}×`,
+            met: x.importPerFile < 2,
+          },
+          {
+            what: `heap snapshot ${x.sizeMB} MB flamelens heap peak < 2× file`,
+            value: `${x.cliPerFile.toFixed(2)}×`,
+            met: x.cliPerFile < 2,
+          },
+        ]),
   ]);
 }
 
