@@ -16,6 +16,7 @@
  * at a node, every name at a string) and its dominators and retained sizes computed
  * (../../heap/dominators); the profile's tree is the dominator tree by class (see `HeapGraph`).
  */
+import { readAllocations } from '../../../heap/allocations';
 import { computeDominators } from '../../../heap/dominators';
 import { dominatorClassTree } from '../../../heap/class-tree';
 import type { HeapGraph, Profile } from '../../../model/types';
@@ -86,6 +87,8 @@ export const heapsnapshotImporter: Importer = {
     let nodes: Column | undefined;
     let edges: Column | undefined;
     let locations: Column | undefined;
+    let functions: Column | undefined;
+    let traceTree: unknown;
     const strings: string[] = [];
     const fail = (offset: number | undefined, message: string): never => {
       throw new ImportError(offset === undefined ? { file, message } : { file, offset, message });
@@ -98,6 +101,7 @@ export const heapsnapshotImporter: Importer = {
       if (key === 'nodes') return (nodes ??= new Column(count('node_count') * width('node_fields')));
       if (key === 'edges') return (edges ??= new Column(count('edge_count') * width('edge_fields')));
       if (key === 'locations') return (locations ??= new Column(0));
+      if (key === 'trace_function_infos') return (functions ??= new Column(0));
       return undefined;
     };
     const result = await streamJson(
@@ -113,7 +117,7 @@ export const heapsnapshotImporter: Importer = {
           const col = column(key);
           if (col === undefined) {
             if (key === '') fail(offset, 'not a V8 heap snapshot: the file is a JSON array, expected an object with "snapshot"');
-            return; // samples, trace_function_infos, trace_tree: not used yet
+            return; // samples: not used
           }
           if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > MAX_U32)
             fail(offset, `"${key}" holds ${JSON.stringify(v)?.slice(0, 40)}, expected whole numbers from 0 to ${MAX_U32}`);
@@ -121,14 +125,19 @@ export const heapsnapshotImporter: Importer = {
         },
         value(key, v) {
           if (key === 'snapshot') snapshot = isObject(v) ? v : fail(undefined, '"snapshot" is not an object');
+          if (key === 'trace_tree') traceTree = v;
         },
+        // the trace tree nests: one value (allocation stacks are few), read whole
+        streams: (key) => key !== 'trace_tree',
       },
       file,
     );
     if (result.root !== 'object') fail(0, 'not a V8 heap snapshot: expected a JSON object with "snapshot"');
     if (result.truncated) fail(result.bytes, 'the file ends before the snapshot is complete (cut off while being written or copied?)');
     const graph = checkGraph(file, snapshot, nodes?.finish(), edges?.finish(), strings, locations?.finish());
-    return buildProfile(file, graph);
+    const meta = isObject(snapshot!.meta) ? snapshot!.meta : {};
+    const allocations = readAllocations(meta, functions?.finish(), traceTree, (message) => fail(undefined, message));
+    return buildProfile(file, allocations ? { ...graph, allocations } : graph);
   },
 };
 
