@@ -6,6 +6,8 @@ import { importProfile } from '../import/import-profile';
 import { checkProfile } from '../model/integrity';
 import { fileSource } from '../../test/support/files';
 import { trackedSnapshot } from '../../test/support/track-heap';
+import { DEFAULT_VIEW } from '../workspace/workspace';
+import { decodeWorkspace, encodeWorkspace } from '../workspace/workspace-file';
 import { allocationProfile, liveByStack, readAllocations } from './allocations';
 
 interface Raw {
@@ -87,6 +89,26 @@ describe('allocation stacks of a snapshot taken with --track-heap-objects', () =
     expect(unknown).toBe(0);
     expect(count.reduce((x, y) => x + y, 0)).toBe([...want.values()].reduce((x, c) => x + c.count, 0));
     expect(size.reduce((x, y) => x + y, 0)).toBe([...want.values()].reduce((x, c) => x + c.size, 0));
+  }, 60_000);
+
+  it('a saved workspace keeps the allocation stacks, and a damaged tree in one is refused', async () => {
+    const p = await importProfile(fileSource(path));
+    const ws = (profile: typeof p) => ({
+      savedAt: '2026-11-27T08:00:00.000Z',
+      runs: [{ id: 'r', title: 'tracked', fileName: 'tracked.heapsnapshot', profile }],
+      baselineIndex: 0,
+      view: DEFAULT_VIEW,
+      annotations: { title: '', caption: '', items: [] },
+      ranges: [],
+    });
+    const back = (await decodeWorkspace(await encodeWorkspace(ws(p)), 'tracked.flamelens')).runs[0]!.profile;
+    expect(back.heap!.allocations).toEqual(p.heap!.allocations);
+    const [a, b] = [allocationProfile(p.heap!, 'x')!, allocationProfile(back.heap!, 'x')!];
+    expect(Array.from(b.tree.total)).toEqual(Array.from(a.tree.total));
+    const bad = { ...p.heap!.allocations!, traceParent: p.heap!.allocations!.traceParent.map((x, i) => (i === 3 ? 9 : x)) };
+    await expect(
+      decodeWorkspace(await encodeWorkspace(ws({ ...p, heap: { ...p.heap!, allocations: bad } })), 'bad.flamelens'),
+    ).rejects.toThrow(/^bad\.flamelens: runs\[0\]\.profile\.heap: trace node 3 has parent 9, not a node before it/);
   }, 60_000);
 
   it('a snapshot without allocation tracking has none', async () => {

@@ -72,6 +72,24 @@ export function readAllocations(
   };
 }
 
+/**
+ * What is wrong with allocation stacks read from elsewhere (a workspace file), or undefined:
+ * every column as long as the tree, each parent before its child, each function in the table.
+ */
+export function allocationsProblem(a: HeapAllocations): string | undefined {
+  const n = a.traceId.length;
+  const FF = a.functionFields.length;
+  if (FF === 0 || a.functions.length % FF !== 0) return "the allocation stacks' functions do not fill their fields";
+  if ([a.traceParent, a.traceFunction, a.traceCount, a.traceSize].some((c) => c.length !== n))
+    return "the trace tree's columns differ in length";
+  for (let t = 0; t < n; t++) {
+    const p = a.traceParent[t]!;
+    if (t === 0 ? p !== -1 : p < 0 || p >= t) return `trace node ${t} has parent ${p}, not a node before it`;
+    if (a.traceFunction[t]! >= a.functions.length / FF) return `trace node ${t} names function ${a.traceFunction[t]}, past the table`;
+  }
+  return undefined;
+}
+
 /** Live objects by trace node: their count and bytes; and those whose trace node is not in the tree. */
 export function liveByStack(g: HeapGraph): { count: Float64Array; size: Float64Array; unknown: number } {
   const a = g.allocations!;

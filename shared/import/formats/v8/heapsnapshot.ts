@@ -16,7 +16,7 @@
  * at a node, every name at a string) and its dominators and retained sizes computed
  * (../../heap/dominators); the profile's tree is the dominator tree by class (see `HeapGraph`).
  */
-import { readAllocations } from '../../../heap/allocations';
+import { allocationsProblem, readAllocations } from '../../../heap/allocations';
 import { computeDominators } from '../../../heap/dominators';
 import { dominatorClassTree } from '../../../heap/class-tree';
 import type { HeapGraph, Profile } from '../../../model/types';
@@ -159,7 +159,9 @@ export function heapProfileFromGraph(file: string, name: string, g: Omit<HeapGra
   const graph = checkGraph(file, { meta }, g.nodes, g.edges, g.strings, g.locations);
   if (g.locations.length > 0 && graph.locations.length === 0)
     throw new ImportError({ file, message: `heap locations hold ${g.locations.length} values, not a multiple of the location fields` });
-  return buildProfile(name, graph);
+  const problem = g.allocations && allocationsProblem(g.allocations);
+  if (problem) throw new ImportError({ file, message: problem });
+  return buildProfile(name, g.allocations ? { ...graph, allocations: g.allocations } : graph);
 }
 
 function field(file: string, fields: string[], name: string, where: string): number {
