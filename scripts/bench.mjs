@@ -6,6 +6,9 @@
 //   (scripts/bench/generate.mjs) at ~100 MB and ~1 GB: throughput, its ratio to JSON.parse of
 //   the same text (JSON formats) or to a bare line split (text formats), and peak memory as a
 //   multiple of the file size — each import in its own process (scripts/bench/import-runner.ts);
+// - heap snapshots grown from a real one (scripts/bench/heap.mjs) at the same sizes: import
+//   (parse, dominators, retained sizes) against JSON.parse of the same text, the import's and
+//   `flamelens heap`'s peak memory, and memlab's time on the first size up to 200 MB;
 // - diff of two 1,000,000-node call trees;
 // - UI interactions on 1 and 4 panes of 500,000-node profiles in headless Chromium;
 // - redraws of 4 panes of long `.cpuprofile` captures, 10 M samples each (scripts/bench/redraw.mjs):
@@ -17,11 +20,12 @@
 //   format at the first size and, in full runs, a long `.cpuprofile` capture (10 M samples per
 //   100 MB) and perf script at 280 MB.
 //
-//   node scripts/bench.mjs [--sizes 100,1000] [--quick] [--repeat N] [--only perf,folded,cpuprofile,trace]
+//   node scripts/bench.mjs [--sizes 100,1000] [--quick] [--repeat N] [--only perf,folded,cpuprofile,trace,heap]
 //                          [--no-import] [--no-ui] [--no-redraw] [--no-diff] [--no-app] [--port N]
 //                          [--json test-results/bench.json]
 //
-// --port: where the app path serves the app (else a free one).
+// --port: where the app path serves the app (else a free one). --only heap: the heap snapshots
+// alone (no diff, UI, redraw or app parts).
 //
 // --quick: ~20 MB inputs and 1 M-sample redraw panes (a minute or two), for trying it out. Needs
 // `npm run build` first (the UI part serves the built app); `npm run bench` does both. Inputs go
@@ -37,7 +41,9 @@ import { build } from 'vite';
 import { GENERATORS, generateLongCpuprofile } from './bench/generate.mjs';
 import { syntheticFolded } from './bench/synthetic.mjs';
 import { benchApp } from './bench/app.mjs';
-import { appTable, appTargets } from './bench/app-report.mjs';
+import { appTargets } from './bench/app-report.mjs';
+import { benchHeap, heapTargets } from './bench/heap.mjs';
+import { benchText } from './bench/report.mjs';
 import { benchRedraw } from './bench/redraw.mjs';
 import { benchUi, CHROMIUM } from './bench/ui.mjs';
 
@@ -61,15 +67,20 @@ const { values } = parseArgs({
 });
 const sizes = values.quick ? [20] : values.sizes.split(',').map(Number);
 if (sizes.some((s) => !(s > 0))) throw new Error(`--sizes takes sizes in MB, like 100,1000; got "${values.sizes}"`);
-const FORMAT_KEYS = { perf: 'perf script', folded: 'folded', cpuprofile: 'cpuprofile', trace: 'trace JSON' };
-const formats = values.only ? values.only.split(',').map((f) => FORMAT_KEYS[f] ?? f) : Object.values(FORMAT_KEYS);
-for (const f of formats) if (!GENERATORS[f]) throw new Error(`--only: unknown format "${f}" (perf, folded, cpuprofile, trace)`);
-const withUi = !values['no-ui'];
-const withRedraw = !values['no-redraw'];
+const FORMAT_KEYS = { perf: 'perf script', folded: 'folded', cpuprofile: 'cpuprofile', trace: 'trace JSON', heap: 'heap snapshot' };
+const only = values.only ? values.only.split(',').map((f) => FORMAT_KEYS[f] ?? f) : Object.values(FORMAT_KEYS);
+for (const f of only)
+  if (!Object.values(FORMAT_KEYS).includes(f)) throw new Error(`--only: unknown format "${f}" (${Object.keys(FORMAT_KEYS)})`);
+const formats = only.filter((f) => GENERATORS[f]);
+const withHeap = only.includes('heap snapshot');
+// `--only heap`: the heap snapshots alone (the other parts measure other formats)
+const heapOnly = formats.length === 0;
+const withUi = !values['no-ui'] && !heapOnly;
+const withRedraw = !values['no-redraw'] && !heapOnly;
 /** Samples per pane of the redraw benchmark: the issue's 4 × 10 M. */
 const REDRAW_SAMPLES = values.quick ? 1_000_000 : 10_000_000;
-const withDiff = !values['no-diff'];
-const withApp = !values['no-app'];
+const withDiff = !values['no-diff'] && !heapOnly;
+const withApp = !values['no-app'] && !heapOnly;
 /**
  * Each import and each limit is measured this many times, alternating, and the best time of each
  * is kept: on a shared machine a slow run says more about the neighbours than about the code.
@@ -157,6 +168,7 @@ const results = {
   ui: [],
   redraw: undefined,
   app: [],
+  heap: [],
   targets: [],
 };
 const runner = await buildRunner();
@@ -203,6 +215,8 @@ for (const size of values['no-import'] ? [] : sizes) {
     rmSync(piecesFile, { force: true });
   }
 }
+
+if (withHeap && !values['no-import']) results.heap = benchHeap({ sizes, repeatFor, work, runner, root: ROOT, child, log });
 
 if (withDiff) {
   log('diffing two 1,000,000-node trees…');
@@ -316,75 +330,11 @@ if (results.redraw) {
 }
 
 for (const a of results.app) for (const { what, value, met } of appTargets(a)) results.targets.push({ what, value, met });
+results.targets.push(...heapTargets(results.heap));
 
 // ---------------------------------------------------------------------------------------------
 
-const pad = (s, n) => String(s).padEnd(n);
-const lpad = (s, n) => String(s).padStart(n);
-const m = results.machine;
-const out = [];
-out.push(`Flamelens benchmark, ${results.date.slice(0, 10)}`);
-out.push(`machine: ${m.cores} cores (${m.cpu}), ${m.memoryGiB} GiB RAM, ${m.os}, Node ${m.node}, ${m.chromium}`);
-out.push(`load average (1 min) at start ${results.loadBefore.toFixed(1)}, at end ${results.loadAfter.toFixed(1)}`);
-if (results.import.length > 0) {
-  out.push('');
-  out.push('Import (MB = 10^6 bytes; limit measured in this run: JSON.parse of the same text for JSON, a bare line split for text)');
-  out.push(
-    `${pad('format', 12)}${lpad('size', 9)}${lpad('import', 12)}${lpad('limit', 12)}  ${pad('(of)', 11)}${lpad('ratio', 6)}${lpad('peak RSS', 11)}${lpad('× file', 8)}${lpad('tree nodes', 12)}`,
-  );
-  for (const x of results.import)
-    out.push(
-      `${pad(x.format, 12)}${lpad(`${Math.round(x.bytes / MB)} MB`, 9)}${lpad(`${x.importMBps.toFixed(0)} MB/s`, 12)}${lpad(`${x.limitMBps.toFixed(0)} MB/s`, 12)}  ${pad(x.limit + (x.limitPieces > 1 ? `×${x.limitPieces}` : ''), 11)}${lpad(x.ratio.toFixed(2), 6)}${lpad(`${Math.round(x.peakRssBytes / MB)} MB`, 11)}${lpad(x.peakPerFile.toFixed(2), 8)}${lpad(x.profile.nodes.toLocaleString('en-US'), 12)}`,
-    );
-  if (results.import.some((x) => x.limitPieces > 1))
-    out.push('  (JSON.parse×N: the file is larger than one V8 string, so JSON.parse ran on N valid pieces of it, ≤ 256 MiB each)');
-  out.push(
-    `  (import and limit: best of ${[...new Set(sizes.map(repeatFor))].join(' / ')} alternating runs, each in its own process; peak RSS: the importing process’s high-water mark)`,
-  );
-}
-if (results.diff) {
-  const d = results.diff;
-  out.push('');
-  out.push(
-    `Diff: ${d.baselineNodes.toLocaleString('en-US')} × ${d.runNodes.toLocaleString('en-US')} nodes → ${d.mergedNodes.toLocaleString('en-US')} merged: median ${Math.round(d.medianMs)} ms, max ${Math.round(d.maxMs)} ms (3 runs)`,
-  );
-}
-for (const u of results.ui) {
-  out.push('');
-  out.push(
-    `UI: ${u.panes} pane(s) × ${u.nodes.toLocaleString('en-US')}-node profiles, headless Chromium, 1600×1000; first render ${u.firstRenderMs} ms`,
-  );
-  out.push(`${pad('interaction', 12)}${lpad('median', 9)}${lpad('max', 9)}${lpad('view trees', 12)}${lpad('draw', 10)}`);
-  for (const i of u.interactions)
-    out.push(
-      `${pad(i.interaction, 12)}${lpad(`${Math.round(i.medianMs)} ms`, 9)}${lpad(`${Math.round(i.maxMs)} ms`, 9)}${lpad(`${Math.round(i.viewTreeMs)} ms`, 12)}${lpad(`${Math.round(i.drawMs)} ms`, 10)}`,
-    );
-}
-if (results.redraw) {
-  const r = results.redraw;
-  out.push('');
-  out.push(
-    `Redraws: ${r.panes} panes × ${r.samples.toLocaleString('en-US')}-sample .cpuprofile runs (${r.drawn.join(', ')} boxes drawn), headless Chromium, 1600×1000; first render ${r.firstRenderMs} ms`,
-  );
-  out.push(
-    `${pad('interaction', 12)}${lpad('median', 9)}${lpad('max', 9)}${lpad('longest task', 14)}${lpad('view trees', 12)}${lpad('draw', 9)}`,
-  );
-  for (const i of r.interactions)
-    out.push(
-      `${pad(i.interaction, 12)}${lpad(`${Math.round(i.medianMs)} ms`, 9)}${lpad(`${Math.round(i.maxMs)} ms`, 9)}${lpad(`${Math.round(i.longestTaskMs)} ms`, 14)}${lpad(`${Math.round(i.viewTreeMs)} ms`, 12)}${lpad(`${Math.round(i.drawMs)} ms`, 9)}`,
-    );
-  out.push(
-    `  (${r.interactions[0].times.length} of each, from the event until every pane has drawn and the next frame is painted; search: typed, then Enter; keystroke: one more letter typed, until it shows — its search runs once typing pauses)`,
-  );
-}
-if (results.app.length > 0) {
-  out.push('');
-  out.push(...appTable(results.app, appRepeat));
-}
-out.push('');
-out.push('Targets');
-for (const t of results.targets) out.push(`  ${t.met ? 'met   ' : 'NOT MET'} ${pad(t.what, 58)} ${t.value}`);
-const text = out.join('\n');
+const text = benchText(results, { repeats: [...new Set(sizes.map(repeatFor))].join(' / '), appRepeat });
 console.log(text);
 
 const jsonPath = resolve(ROOT, values.json);

@@ -19,7 +19,7 @@ function sample(name) {
 }
 
 /** Appends strings to a file, buffered, and counts bytes. */
-class Writer {
+export class Writer {
   constructor(path) {
     this.fd = openSync(path, 'w');
     this.parts = [];
@@ -48,10 +48,11 @@ class Writer {
  * Cuts a JSON file into valid texts: `prefix + bytes[from, to) + suffix`. `open` starts a piece
  * at the current offset; `cut` ends one just before a separating comma.
  */
-class Pieces {
+export class Pieces {
   /** `head` opens the array the elements go into (`{"nodes":[`), written here. */
-  constructor(w, head) {
+  constructor(w, head, limit = PIECE_BYTES) {
     this.w = w;
+    this.limit = limit;
     this.head = head;
     this.list = [];
     this.current = { from: 0, prefix: '' };
@@ -70,7 +71,7 @@ class Pieces {
   element(s) {
     const w = this.w;
     if (this.count > 0) {
-      if (w.bytes + s.length + 2 - this.start > PIECE_BYTES) {
+      if (w.bytes + s.length + 2 - this.start > this.limit) {
         this.close(w.bytes, ']}');
         w.write(',');
         this.start = w.bytes;
@@ -79,6 +80,12 @@ class Pieces {
     }
     w.write(s);
     this.count++;
+  }
+  /** Writes `text` (which ends one array and opens the next) and goes on in that array, `head` opening it in a new piece. */
+  nextArray(text, head) {
+    this.w.write(text);
+    this.head = head;
+    this.count = 0;
   }
 }
 

@@ -64,35 +64,36 @@ export function computeDominators(nodes: Uint32Array, edges: Uint32Array, l: Gra
 
   // Retaining referrers of each node, as lists in one array; and which nodes have a referrer
   // that is neither weak nor shortcut (memlab's test for an orphan, self edges included).
-  const refCount = new Uint32Array(n + 1);
+  const refStart = new Uint32Array(n + 1); // node i's referrers: refFrom[refStart[i] … refStart[i+1])
   const strongRef = new Uint8Array(n);
-  const edgeTotal = firstEdge[n]!;
   for (let from = 0; from < n; from++) {
     for (let e = firstEdge[from]!; e < firstEdge[from + 1]!; e++) {
       const to = edges[e * EF + l.toNodeField]! / NF;
       const type = edges[e * EF + l.edgeTypeField]!;
       if (type !== l.weakType && type !== l.shortcutType) strongRef[to] = 1;
-      if (retains(from, type, to)) refCount[to + 1]!++;
+      if (retains(from, type, to)) refStart[to + 1]!++;
     }
   }
-  for (let i = 0; i < n; i++) refCount[i + 1]! += refCount[i]!;
-  const refStart = refCount; // refStart[i] … refStart[i+1]
+  for (let i = 0; i < n; i++) refStart[i + 1]! += refStart[i]!;
   const refFrom = new Uint32Array(refStart[n]!);
-  const fill = new Uint32Array(n);
+  // Arrays of n + 1 used for one thing and then another, so that no more than eleven are held at
+  // once (a 1 GB snapshot has ~7 M nodes: 28 MB each): `fill` while listing the referrers, then
+  // the depth-first walk's `cursor`, then the buckets' `bucketNext`; the walk's `stack`, then the
+  // path compression's `path`; `firstEdge`, once walked, becomes `ancestor`.
+  const fill = new Uint32Array(n + 1);
   for (let from = 0; from < n; from++) {
     for (let e = firstEdge[from]!; e < firstEdge[from + 1]!; e++) {
       const to = edges[e * EF + l.toNodeField]! / NF;
       if (retains(from, edges[e * EF + l.edgeTypeField]!, to)) refFrom[refStart[to]! + fill[to]!++] = from;
     }
   }
-  void edgeTotal;
 
   // Depth-first numbering.
   const num = new Uint32Array(n); // ordinal → number
   const vertex = new Uint32Array(n + 1); // number → ordinal
   const parent = new Uint32Array(n + 1); // by number
-  const cursor = new Uint32Array(n); // next edge to look at, by ordinal
-  const stack = new Uint32Array(n);
+  const cursor = fill; // next edge to look at, by ordinal
+  const stack = new Uint32Array(n + 1);
   let count = 0;
   const visit = (v: number, parentNumber: number) => {
     num[v] = ++count;
@@ -128,12 +129,12 @@ export function computeDominators(nodes: Uint32Array, edges: Uint32Array, l: Gra
   // Semidominators and immediate dominators, by number.
   const semi = new Uint32Array(n + 1);
   const label = new Uint32Array(n + 1);
-  const ancestor = new Uint32Array(n + 1);
+  const ancestor = firstEdge.fill(0);
   const dom = new Uint32Array(n + 1);
   const bucketHead = new Uint32Array(n + 1);
-  const bucketNext = new Uint32Array(n + 1);
+  const bucketNext = fill.fill(0);
   for (let i = 1; i <= n; i++) semi[i] = label[i] = i;
-  const path = new Uint32Array(n + 1);
+  const path = stack;
   const evaluate = (v: number): number => {
     if (ancestor[v] === 0) return v;
     // compress the path from v up to the last vertex whose ancestor is linked

@@ -77,24 +77,64 @@ export function outermostSums(g: HeapGraph, groupOf: (i: number) => number, grou
  */
 export type ClassGrouping = 'type-name' | 'class';
 
-/** Node ordinal → class number, and the classes' type and name. */
+/**
+ * Node ordinal → class number, and the classes' type and name. A node's class is looked up by
+ * its name's string index first (the class met last with that string and type), and by its text
+ * only when that misses: no key string is made for each of millions of nodes.
+ */
 export function classesOf(g: HeapGraph, grouping: ClassGrouping): { classOf: Int32Array; keys: { type: string; name: string }[] } {
   const f = heapFields(g);
+  const NF = g.nodeFields.length;
+  const nameField = g.nodeFields.indexOf('name');
+  const typeField = g.nodeFields.indexOf('type');
   const index = new Map<string, number>();
   const keys: { type: string; name: string }[] = [];
   const classOf = new Int32Array(g.nodeCount);
+  const byString = new Int32Array(g.strings.length).fill(-1);
+  const typeOfString = new Int32Array(g.strings.length);
   for (let i = 0; i < g.nodeCount; i++) {
-    const type = f.type(i);
-    const name = grouping === 'class' ? f.className(i) : f.name(i);
-    const key = `${type}\u0000${name}`;
-    let k = index.get(key);
-    if (k === undefined) {
-      k = keys.push({ type, name }) - 1;
-      index.set(key, k);
+    const s = g.nodes[i * NF + nameField]!;
+    const t = g.nodes[i * NF + typeField]!;
+    let k = byString[s]!;
+    if (k < 0 || typeOfString[s] !== t) {
+      const type = f.type(i);
+      const name = grouping === 'class' ? f.className(i) : f.name(i);
+      const key = `${type}\u0000${name}`;
+      k = index.get(key) ?? -1;
+      if (k < 0) {
+        k = keys.push({ type, name }) - 1;
+        index.set(key, k);
+      }
+      byString[s] = k;
+      typeOfString[s] = t;
     }
     classOf[i] = k;
   }
   return { classOf, keys };
+}
+
+/**
+ * The `count` nodes of largest retained size, largest first (ties: lower id first), leaving out
+ * the root and synthetic nodes: a scan keeping the best so far in order, not a sort of them all.
+ */
+function largestObjects(g: HeapGraph, count: number): number[] {
+  const f = heapFields(g);
+  const synthetic = g.nodeTypes.indexOf('synthetic');
+  const NF = g.nodeFields.length;
+  const typeField = g.nodeFields.indexOf('type');
+  const before = (a: number, b: number) => g.retained[a]! > g.retained[b]! || (g.retained[a] === g.retained[b] && f.id(a) < f.id(b));
+  const top: number[] = [];
+  for (let i = 1; i < g.nodeCount; i++) {
+    if (g.nodes[i * NF + typeField] === synthetic) continue;
+    if (top.length === count && !before(i, top[count - 1]!)) continue;
+    let at = top.length === count ? count - 1 : top.length;
+    while (at > 0 && before(i, top[at - 1]!)) {
+      top[at] = top[at - 1]!;
+      at--;
+    }
+    top[at] = i;
+  }
+  return top.slice(0, count);
 }
 
 export function heapSummary(g: HeapGraph, largestCount = 25, grouping: ClassGrouping = 'type-name'): HeapSummary {
@@ -111,10 +151,7 @@ export function heapSummary(g: HeapGraph, largestCount = 25, grouping: ClassGrou
   const retained = outermostSums(g, (i) => classOf[i]!, keys.length);
   const classes = keys.map((k, c) => ({ ...k, count: count[c]!, selfSize: self[c]!, retainedSize: retained[c]! }));
   classes.sort((a, b) => b.retainedSize - a.retainedSize || cmp(a.type, b.type) || cmp(a.name, b.name));
-  const objects: number[] = [];
-  for (let i = 1; i < g.nodeCount; i++) if (f.type(i) !== 'synthetic') objects.push(i);
-  objects.sort((a, b) => g.retained[b]! - g.retained[a]! || f.id(a) - f.id(b));
-  const largest = objects.slice(0, largestCount).map((i) => ({
+  const largest = largestObjects(g, largestCount).map((i) => ({
     id: f.id(i),
     type: f.type(i),
     name: f.name(i),

@@ -335,4 +335,25 @@ export interface HeapGraph {
   dominator: Uint32Array;
   /** bytes each node retains: its self size plus that of every node it dominates */
   retained: Float64Array;
+  /** allocation stacks, in a snapshot taken with `--track-heap-objects`; absent otherwise */
+  allocations?: HeapAllocations;
+}
+
+/**
+ * A snapshot's allocation stacks (`trace_function_infos` and `trace_tree`, written when V8 tracks
+ * allocations: `node --track-heap-objects`, DevTools' allocation instrumentation). A node's
+ * `trace_node_id` names the trace node (the stack) that allocated it.
+ */
+export interface HeapAllocations {
+  /** `snapshot.meta.trace_function_info_fields`: function_id, name, script_name, script_id, line, column */
+  functionFields: string[];
+  /** `trace_function_infos`, `functionFields.length` per function; names are string indices */
+  functions: Uint32Array;
+  /** the trace tree in pre-order: each node's id, its parent (index; -1 for the root) and function (index) */
+  traceId: Float64Array;
+  traceParent: Int32Array;
+  traceFunction: Uint32Array;
+  /** what V8 counted as allocated at the node over the whole tracking, live or not */
+  traceCount: Float64Array;
+  traceSize: Float64Array;
 }

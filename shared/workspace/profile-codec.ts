@@ -15,6 +15,7 @@ import type {
   CallTree,
   FormatId,
   FrameTable,
+  HeapAllocations,
   HeapGraph,
   Profile,
   ProfileKind,
@@ -101,6 +102,36 @@ function heapToJson(g: HeapGraph, put: PutColumn): Json {
     locationFields: g.locationFields,
     locationCount: g.locations.length,
     locations: put(g.locations),
+    ...(g.allocations ? { allocations: allocationsToJson(g.allocations, put) } : {}),
+  };
+}
+
+/** Allocation stacks (`--track-heap-objects`): the trace tree's columns and the functions. */
+function allocationsToJson(a: HeapAllocations, put: PutColumn): Json {
+  return {
+    functionFields: a.functionFields,
+    functionValues: a.functions.length,
+    functions: put(a.functions),
+    traceNodes: a.traceId.length,
+    traceId: put(a.traceId),
+    traceParent: put(a.traceParent),
+    traceFunction: put(a.traceFunction),
+    traceCount: put(a.traceCount),
+    traceSize: put(a.traceSize),
+  };
+}
+
+function readAllocationsJson(c: JsonCheck, v: unknown, path: string): HeapAllocations {
+  const o = c.obj(v, path);
+  const n = c.num(o.traceNodes, `${path}.traceNodes`, { min: 0, int: true });
+  return {
+    functionFields: c.strings(o.functionFields, `${path}.functionFields`),
+    functions: column(c, o, 'functions', path, Uint32Array, c.num(o.functionValues, `${path}.functionValues`, { min: 0, int: true })),
+    traceId: column(c, o, 'traceId', path, Float64Array, n),
+    traceParent: column(c, o, 'traceParent', path, Int32Array, n),
+    traceFunction: column(c, o, 'traceFunction', path, Uint32Array, n),
+    traceCount: column(c, o, 'traceCount', path, Float64Array, n),
+    traceSize: column(c, o, 'traceSize', path, Float64Array, n),
   };
 }
 
@@ -292,6 +323,7 @@ function readHeap(c: JsonCheck, v: unknown, path: string, name: string): Profile
     strings: c.strings(o.strings, `${path}.strings`),
     locationFields: c.strings(o.locationFields, `${path}.locationFields`),
     locations: column(c, o, 'locations', path, Uint32Array, count('locationCount')),
+    ...(o.allocations === undefined ? {} : { allocations: readAllocationsJson(c, o.allocations, `${path}.allocations`) }),
   };
   try {
     return heapProfileFromGraph(c.file, name, graph);

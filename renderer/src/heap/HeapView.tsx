@@ -3,7 +3,8 @@
  * each run's count and retained size side by side (shallow size in the count's tooltip) and the change against the baseline,
  * classes the baseline lacks marked new; what the search's matching code keeps alive in each
  * run (the memory twin of the CPU share); and, for a class picked in the table, why its largest
- * object is alive: the shortest chain of references from the root.
+ * object is alive: the shortest chain of references from the root; for snapshots taken with
+ * `--track-heap-objects`, the stacks that allocated what is alive (./AllocationStacks).
  */
 import { useState } from 'react';
 import { type HeapClass, type HeapSummary, heapSummary, matchRetained } from '../../../shared/heap/summary';
@@ -12,6 +13,7 @@ import type { HeapGraph } from '../../../shared/model/types';
 import { compileQuery } from '../../../shared/search/matcher';
 import { useStore } from '../store/store';
 import { AllocatedBetween } from './AllocatedBetween';
+import { AllocationStacks } from './AllocationStacks';
 import { PickRow, RetainerPath, formatBytes } from './RetainerPath';
 import './heap.css';
 
@@ -98,6 +100,7 @@ export function HeapView() {
     <section className="heap-view" aria-label="Heap">
       <MatchLine runs={runs} query={query} />
       {runs.length >= 2 && <AllocatedBetween runs={runs} />}
+      <AllocationStacks runs={runs} />
       <div className="heap-columns">
         <div className="heap-classes">
           <table aria-label="Classes">

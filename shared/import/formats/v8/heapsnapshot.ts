@@ -16,6 +16,7 @@
  * at a node, every name at a string) and its dominators and retained sizes computed
  * (../../heap/dominators); the profile's tree is the dominator tree by class (see `HeapGraph`).
  */
+import { allocationsProblem, readAllocations } from '../../../heap/allocations';
 import { computeDominators } from '../../../heap/dominators';
 import { dominatorClassTree } from '../../../heap/class-tree';
 import type { HeapGraph, Profile } from '../../../model/types';
@@ -23,16 +24,24 @@ import { ImportError } from '../../errors';
 import type { Importer } from '../../importer';
 import { streamJson } from '../../io/json-stream';
 
-/** Growable unsigned 32-bit column: every value of `nodes`, `edges` and `locations` fits one. */
+/**
+ * Unsigned 32-bit column: every value of `nodes`, `edges` and `locations` fits one. Sized once
+ * from the count the file states, so that a column is never copied as it fills (growing by
+ * doubling held the old and the new array at once, and the finished one was a third copy: at
+ * 1 GB, 0.9 GB more at the peak). A stated count costs no memory until values arrive (the system
+ * hands out untouched pages of a big array only as they are written), so a wrong or hostile count
+ * costs nothing; where the count is missing, wrong or past what can be asked for, the column
+ * grows by half as values come.
+ */
 class Column {
   data: Uint32Array;
   length = 0;
-  constructor(capacity: number) {
-    this.data = new Uint32Array(Math.max(1024, Math.floor(capacity) || 0));
+  constructor(stated: number) {
+    this.data = allocate(Number.isInteger(stated) && stated > 0 && stated <= MAX_PREALLOCATE ? stated : 0);
   }
   push(v: number): void {
     if (this.length === this.data.length) {
-      const next = new Uint32Array(this.data.length * 2);
+      const next = new Uint32Array(Math.max(1024, Math.ceil(this.data.length * 1.5)));
       next.set(this.data);
       this.data = next;
     }
@@ -43,13 +52,22 @@ class Column {
   }
 }
 
+/** A column of `count` values, or a small one where the system refuses that much at once. */
+function allocate(count: number): Uint32Array {
+  try {
+    return new Uint32Array(Math.max(1024, count));
+  } catch {
+    return new Uint32Array(1024);
+  }
+}
+
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === 'string');
 
 const MAX_U32 = 0xffffffff;
-/** Values a column takes at once on the file's word (64 MiB); past it, it grows as values come. */
-const PREALLOCATE = 1 << 24;
+/** Most values a column takes at once on the file's word (4 GiB); past it, it grows as values come. */
+const MAX_PREALLOCATE = 2 ** 30;
 
 export function sniffHeapSnapshot(head: string): boolean {
   return /^\s*\{\s*"snapshot"\s*:\s*\{\s*"meta"\s*:/.test(head);
@@ -69,6 +87,8 @@ export const heapsnapshotImporter: Importer = {
     let nodes: Column | undefined;
     let edges: Column | undefined;
     let locations: Column | undefined;
+    let functions: Column | undefined;
+    let traceTree: unknown;
     const strings: string[] = [];
     const fail = (offset: number | undefined, message: string): never => {
       throw new ImportError(offset === undefined ? { file, message } : { file, offset, message });
@@ -77,10 +97,11 @@ export const heapsnapshotImporter: Importer = {
       const count = (k: string) => (isObject(snapshot) && typeof snapshot[k] === 'number' ? (snapshot[k] as number) : 0);
       const meta = isObject(snapshot) && isObject(snapshot.meta) ? snapshot.meta : {};
       const width = (k: string) => (Array.isArray(meta[k]) ? (meta[k] as unknown[]).length : 1);
-      // the counts the file states size the columns, up to a point: a hostile count must not take memory
-      if (key === 'nodes') return (nodes ??= new Column(Math.min(count('node_count') * width('node_fields'), PREALLOCATE)));
-      if (key === 'edges') return (edges ??= new Column(Math.min(count('edge_count') * width('edge_fields'), PREALLOCATE)));
-      if (key === 'locations') return (locations ??= new Column(1024));
+      // the counts the file states size the columns (see `Column`)
+      if (key === 'nodes') return (nodes ??= new Column(count('node_count') * width('node_fields')));
+      if (key === 'edges') return (edges ??= new Column(count('edge_count') * width('edge_fields')));
+      if (key === 'locations') return (locations ??= new Column(0));
+      if (key === 'trace_function_infos') return (functions ??= new Column(0));
       return undefined;
     };
     const result = await streamJson(
@@ -96,7 +117,7 @@ export const heapsnapshotImporter: Importer = {
           const col = column(key);
           if (col === undefined) {
             if (key === '') fail(offset, 'not a V8 heap snapshot: the file is a JSON array, expected an object with "snapshot"');
-            return; // samples, trace_function_infos, trace_tree: not used yet
+            return; // samples: not used
           }
           if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > MAX_U32)
             fail(offset, `"${key}" holds ${JSON.stringify(v)?.slice(0, 40)}, expected whole numbers from 0 to ${MAX_U32}`);
@@ -104,14 +125,19 @@ export const heapsnapshotImporter: Importer = {
         },
         value(key, v) {
           if (key === 'snapshot') snapshot = isObject(v) ? v : fail(undefined, '"snapshot" is not an object');
+          if (key === 'trace_tree') traceTree = v;
         },
+        // the trace tree nests: one value (allocation stacks are few), read whole
+        streams: (key) => key !== 'trace_tree',
       },
       file,
     );
     if (result.root !== 'object') fail(0, 'not a V8 heap snapshot: expected a JSON object with "snapshot"');
     if (result.truncated) fail(result.bytes, 'the file ends before the snapshot is complete (cut off while being written or copied?)');
     const graph = checkGraph(file, snapshot, nodes?.finish(), edges?.finish(), strings, locations?.finish());
-    return buildProfile(file, graph);
+    const meta = isObject(snapshot!.meta) ? snapshot!.meta : {};
+    const allocations = readAllocations(meta, functions?.finish(), traceTree, (message) => fail(undefined, message));
+    return buildProfile(file, allocations ? { ...graph, allocations } : graph);
   },
 };
 
@@ -133,7 +159,9 @@ export function heapProfileFromGraph(file: string, name: string, g: Omit<HeapGra
   const graph = checkGraph(file, { meta }, g.nodes, g.edges, g.strings, g.locations);
   if (g.locations.length > 0 && graph.locations.length === 0)
     throw new ImportError({ file, message: `heap locations hold ${g.locations.length} values, not a multiple of the location fields` });
-  return buildProfile(name, graph);
+  const problem = g.allocations && allocationsProblem(g.allocations);
+  if (problem) throw new ImportError({ file, message: problem });
+  return buildProfile(name, g.allocations ? { ...graph, allocations: g.allocations } : graph);
 }
 
 function field(file: string, fields: string[], name: string, where: string): number {
