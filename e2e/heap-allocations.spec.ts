@@ -49,6 +49,17 @@ test('a snapshot taken with --track-heap-objects shows the stacks that allocated
     // the program's own stack: makeSessions, then the Session constructor it calls
     await expect(stacks.locator('text.frame-label', { hasText: /^Session$/ })).toBeAttached();
     await expect(stacks.locator('text.frame-label', { hasText: /^makeSessi/ })).toBeAttached();
+    // one run and nothing to compare with: its classes come largest retained size first
+    const retained = await page
+      .getByRole('table', { name: 'Classes' })
+      .locator('tbody tr')
+      .evaluateAll((rows) => rows.slice(0, 15).map((r) => r.querySelector('td:last-child')?.textContent ?? ''));
+    const bytes = retained.map((t) => {
+      const m = /([\d.,]+)\s*(B|kB|MB|GB)/.exec(t)!;
+      return Number(m[1]!.replace(/,/g, '')) * { B: 1, kB: 1e3, MB: 1e6, GB: 1e9 }[m[2] as 'B'];
+    });
+    expect(bytes.length).toBe(15);
+    for (let i = 1; i < bytes.length; i++) expect(bytes[i]).toBeLessThanOrEqual(bytes[i - 1]!);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

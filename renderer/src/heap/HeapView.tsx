@@ -58,6 +58,8 @@ interface ClassRow {
   isNew: boolean;
   /** largest change of retained size against the baseline in any run (sort key) */
   change: number;
+  /** largest retained size in any run (the next sort key: with one run, or where nothing changed) */
+  retained: number;
 }
 
 function classRows(runs: HeapRun[]): ClassRow[] {
@@ -67,7 +69,8 @@ function classRows(runs: HeapRun[]): ClassRow[] {
     for (const c of r.summary.classes) {
       const key = `${c.type}\u0000${c.name}`;
       let row = rows.get(key);
-      if (!row) rows.set(key, (row = { key, type: c.type, name: c.name, cells: runs.map(() => undefined), isNew: false, change: 0 }));
+      if (!row)
+        rows.set(key, (row = { key, type: c.type, name: c.name, cells: runs.map(() => undefined), isNew: false, change: 0, retained: 0 }));
       row.cells[i] = c;
     }
   });
@@ -75,9 +78,10 @@ function classRows(runs: HeapRun[]): ClassRow[] {
     const b = base >= 0 ? row.cells[base] : undefined;
     row.isNew = base >= 0 && !b && row.cells.some((c) => c);
     row.change = Math.max(...row.cells.map((c, i) => (i === base ? 0 : Math.abs((c?.retainedSize ?? 0) - (b?.retainedSize ?? 0)))));
-    if (base < 0) row.change = Math.max(...row.cells.map((c) => c?.retainedSize ?? 0));
+    row.retained = Math.max(...row.cells.map((c) => c?.retainedSize ?? 0));
+    if (base < 0) row.change = row.retained;
   }
-  return [...rows.values()].sort((a, b) => b.change - a.change || (a.name < b.name ? -1 : 1));
+  return [...rows.values()].sort((a, b) => b.change - a.change || b.retained - a.retained || (a.name < b.name ? -1 : 1));
 }
 
 const MAX_ROWS = 200;
