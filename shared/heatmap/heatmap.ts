@@ -10,7 +10,7 @@
  * shown next to what other tools say about the same run.
  */
 import { DENSITY_BUCKETS, type Profile, type SampleDensity } from '../model/types';
-import { timeBounds } from '../model/sample-time';
+import { inTimeOrder, timeBounds } from '../model/sample-time';
 
 export const DEFAULT_ROWS = 50;
 /** A heatmap wider than this (about 28 hours) means the clock is not what it seems. */
@@ -232,19 +232,40 @@ export interface RangeWeights {
   sampleCount: number;
 }
 
-/** Sample indices selected by `keep(seconds)`; idle and untimed samples never pass. */
-function selectSamples(profile: Profile, options: RangeOptions, keep: (t: number) => boolean): Int32Array {
+/**
+ * Sample indices selected by `keep(seconds)` among samples `from` … `to - 1` (all of them by
+ * default); idle and untimed samples never pass.
+ */
+function selectSamples(
+  profile: Profile,
+  options: RangeOptions,
+  keep: (t: number) => boolean,
+  from = 0,
+  to = profile.samples?.length ?? 0,
+): Int32Array {
   const s = profile.samples;
-  if (!s) return new Int32Array(0);
+  if (!s || to <= from) return new Int32Array(0);
   const idle = options.includeIdle ? undefined : (options.idle ?? idleNodes(profile));
-  const out = new Int32Array(s.length);
+  const out = new Int32Array(to - from);
   let n = 0;
-  for (let i = 0; i < s.length; i++) {
+  for (let i = from; i < to; i++) {
     const us = s.time[i]!;
     if (!Number.isFinite(us) || (idle && idle[s.node[i]!])) continue;
     if (keep(us / US_PER_S)) out[n++] = i;
   }
   return out.slice(0, n);
+}
+
+/** The first index from which `before(seconds)` is false, for times where it is true up to some index. */
+function firstNotBefore(time: Float64Array, before: (t: number) => boolean): number {
+  let lo = 0;
+  let hi = time.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (before(time[mid]! / US_PER_S)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** Sums the given samples' weights into per-node self and total weights. */
@@ -264,12 +285,41 @@ export function weightsOfSamples(profile: Profile, indices: ArrayLike<number>): 
  * clock, in recorded order; idle samples left out unless asked for.
  */
 export function samplesInRange(profile: Profile, t0: number, t1: number, options: RangeOptions = {}): Int32Array {
-  return selectSamples(profile, options, (t) => t >= t0 && t < t1);
+  const keep = (t: number) => t >= t0 && t < t1;
+  const time = profile.samples?.time;
+  // samples in time order: only those between the range's ends are looked at (a range of a
+  // 10 M-sample capture is picked while the pointer is still on it)
+  if (!time || !inTimeOrder(time)) return selectSamples(profile, options, keep);
+  return selectSamples(
+    profile,
+    options,
+    keep,
+    firstNotBefore(time, (t) => t < t0),
+    firstNotBefore(time, (t) => t < t1),
+  );
 }
 
 /** The profile as if only the samples taken in [t0, t1) seconds existed: per-node self and total weights. */
 export function rangeWeights(profile: Profile, t0: number, t1: number, options: RangeOptions = {}): RangeWeights {
-  return weightsOfSamples(profile, samplesInRange(profile, t0, t1, options));
+  const s = profile.samples;
+  if (!s || !inTimeOrder(s.time)) return weightsOfSamples(profile, samplesInRange(profile, t0, t1, options));
+  // In time order, the samples between the range's ends are the range: their weights are summed
+  // in one pass, in the order `weightsOfSamples` sums them, without a list of them in between.
+  const from = firstNotBefore(s.time, (t) => t < t0);
+  const to = firstNotBefore(s.time, (t) => t < t1);
+  const idle = options.includeIdle ? undefined : (options.idle ?? idleNodes(profile));
+  const { tree } = profile;
+  const self = new Float64Array(tree.length);
+  let sampleCount = 0;
+  for (let i = from; i < to; i++) {
+    const node = s.node[i]!;
+    if (idle && idle[node]) continue;
+    self[node]! += s.weight[i]!;
+    sampleCount++;
+  }
+  const total = self.slice();
+  for (let i = tree.length - 1; i > 0; i--) total[tree.parent[i]!]! += total[i]!;
+  return { self, total, sampleCount };
 }
 
 /**

@@ -16,7 +16,7 @@
  * samples; idle samples (`idleNodes`) are gaps.
  */
 import type { Profile } from '../model/types';
-import { hasSampleTimes, meanInterval } from '../model/sample-time';
+import { inTimeOrder } from '../model/sample-time';
 
 /** A run's samples as the chart reads them. */
 export interface TimeAxis {
@@ -49,11 +49,13 @@ export function timeAxis(p: Profile, idle: Uint8Array): TimeAxis | NoTimeAxis {
   if (p.kind === 'heap' || p.kind === 'allocations') return { reason: 'no times: allocations are not samples in time' };
   if (!s || s.length === 0)
     return { reason: p.kind === 'spans' ? 'no sample times: this file has spans only' : 'no sample times in this format' };
-  if (!hasSampleTimes(s)) return { reason: 'no sample times: some samples have no timestamp' };
+  // every time known, and so in time order (the model sorts them): one look at them, kept
+  if (!inTimeOrder(s.time)) return { reason: 'no sample times: some samples have no timestamp' };
   const first = s.time[0]!;
   const start = p.meta.startTime;
   const origin = start !== undefined && start <= first ? start : first;
-  const lastDuration = meanInterval(s);
+  // the mean interval (`meanInterval`), from the ends
+  const lastDuration = s.length > 1 ? (s.time[s.length - 1]! - first) / (s.length - 1) : 0;
   return {
     origin,
     time: s.time,
