@@ -9,7 +9,8 @@
 // - diff of two 1,000,000-node call trees;
 // - UI interactions on 1 and 4 panes of 500,000-node profiles in headless Chromium;
 // - redraws of 4 panes of long `.cpuprofile` captures, 10 M samples each (scripts/bench/redraw.mjs):
-//   click-zoom, Esc, search and a keystroke, median and max of 10, and the longest task in them;
+//   click-zoom, Esc, search and a keystroke, and the time-order view's first draw, a range picked
+//   on it and a wheel zoom (scripts/bench/time-order.mjs): median and max of 10, the longest task in them;
 // - the app path (scripts/bench/app.mjs): `flamelens open FILE` in headless Chromium, navigation
 //   until the flamegraph is drawn, against `flamelens collapse FILE` on the same file (its wall
 //   time and peak RSS) and the machine's limit (JSON.parse or a line split of the file), with the
@@ -374,7 +375,7 @@ if (results.redraw) {
       `${pad(i.interaction, 12)}${lpad(`${Math.round(i.medianMs)} ms`, 9)}${lpad(`${Math.round(i.maxMs)} ms`, 9)}${lpad(`${Math.round(i.longestTaskMs)} ms`, 14)}${lpad(`${Math.round(i.viewTreeMs)} ms`, 12)}${lpad(`${Math.round(i.drawMs)} ms`, 9)}`,
     );
   out.push(
-    `  (${r.interactions[0].times.length} of each, from the event until every pane has drawn and the next frame is painted; search: typed, then Enter; keystroke: one more letter typed, until it shows — its search runs once typing pauses)`,
+    `  (${r.interactions[0].times.length} of each, from the event until every pane has drawn and the next frame is painted; search: typed, then Enter; keystroke: one more letter typed, until it shows — its search runs once typing pauses; time-open: the Time order tab opened from the flamegraphs, until every lane has drawn; time-range: a range dragged on its overview; time-zoom: a wheel step over a lane)`,
   );
 }
 if (results.app.length > 0) {

@@ -9,6 +9,7 @@ import { type ChartBox, type TimeAxis, boxExtent, chartBoxes } from '../../../sh
 import { formatDuration } from '../comparison/format';
 import type { Palette } from '../store/view-slice';
 import { type Window, panned, zoomed } from './axis';
+import { capture } from './Minimap';
 import { ROW, boxX, paintLane } from './paint';
 
 export interface LaneProps {
@@ -48,7 +49,13 @@ export const Lane = memo(function Lane(props: LaneProps) {
   const [scrollTop, setScrollTop] = useState(0);
   const [hover, setHover] = useState<Hover | null>(null);
   const drag = useRef<{ x: number; y: number; view: Window; top: number; moved: boolean } | null>(null);
-  const boxes = useMemo(() => chartBoxes(axis, view.t0, view.t1, width), [axis, view, width]);
+  const boxes = useMemo(() => {
+    const t0 = performance.now();
+    const out = chartBoxes(axis, view.t0, view.t1, width);
+    // the same User Timing entry as a pane's view tree (scripts/bench-ui.mjs reads it)
+    performance.measure('flamelens:view-tree', { start: t0 });
+    return out;
+  }, [axis, view, width]);
   const rows = useMemo(() => boxes.reduce((m, b) => Math.max(m, b.depth), 0), [boxes]);
   const maxTop = Math.max(0, rows * ROW - height);
   const top = Math.min(scrollTop, maxTop);
@@ -80,7 +87,8 @@ export const Lane = memo(function Lane(props: LaneProps) {
       ev.preventDefault();
       const p = latest.current;
       if (ev.shiftKey) return setScrollTop((s) => Math.max(0, Math.min(maxTopRef.current, s + ev.deltaY)));
-      const at = p.view.t0 + (ev.offsetX / p.width) * (p.view.t1 - p.view.t0);
+      const x = ev.clientX - el.getBoundingClientRect().left;
+      const at = p.view.t0 + (x / p.width) * (p.view.t1 - p.view.t0);
       p.onView(zoomed(p.view, at, Math.exp(ev.deltaY * 0.002), p.span));
     };
     el.addEventListener('wheel', onWheel, { passive: false });
@@ -103,7 +111,7 @@ export const Lane = memo(function Lane(props: LaneProps) {
         aria-label={`Samples of ${props.title} in time order`}
         data-rows={rows}
         onPointerDown={(ev) => {
-          ev.currentTarget.setPointerCapture?.(ev.pointerId);
+          capture(ev);
           const { x, y } = local(ev);
           drag.current = { x, y, view, top, moved: false };
         }}

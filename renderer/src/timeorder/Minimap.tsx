@@ -75,7 +75,13 @@ export function Minimap({
   onReset(): void;
 }) {
   const canvasRef = useRef<HTMLCanvasElement>(null);
+  // the drag as drawn, and as the pointer handlers read it (before React has drawn it)
   const [drag, setDrag] = useState<{ x0: number; x1: number } | null>(null);
+  const dragRef = useRef<{ x0: number; x1: number } | null>(null);
+  const dragTo = (d: { x0: number; x1: number } | null) => {
+    dragRef.current = d;
+    setDrag(d);
+  };
   useEffect(() => {
     if (canvasRef.current && width > 0) paint(canvasRef.current, activity(runs, span, Math.max(10, Math.floor(width / 3))), width);
   }, [runs, span, width]);
@@ -96,16 +102,17 @@ export function Minimap({
       data-span={span}
       tabIndex={0}
       onPointerDown={(ev) => {
-        ev.currentTarget.setPointerCapture?.(ev.pointerId);
+        capture(ev);
         const x = localX(ev);
-        setDrag({ x0: x, x1: x });
+        dragTo({ x0: x, x1: x });
       }}
-      onPointerMove={(ev) => drag && setDrag({ ...drag, x1: localX(ev) })}
-      onPointerUp={() => {
-        if (!drag) return;
-        const a = Math.min(drag.x0, drag.x1);
-        const b = Math.max(drag.x0, drag.x1);
-        setDrag(null);
+      onPointerMove={(ev) => dragRef.current && dragTo({ ...dragRef.current, x1: localX(ev) })}
+      onPointerUp={(ev) => {
+        const d = dragRef.current;
+        if (!d) return;
+        const a = Math.min(d.x0, localX(ev));
+        const b = Math.max(d.x0, localX(ev));
+        dragTo(null);
         if (b - a >= 3) onPick({ t0: tOf(a), t1: tOf(b) });
       }}
       onDoubleClick={onReset}
@@ -115,6 +122,15 @@ export function Minimap({
       {picked && <div className="timeorder-range" style={{ left: picked.a, width: Math.max(1, picked.b - picked.a) }} />}
     </div>
   );
+}
+
+/** Keeps the pointer's events while it drags (a pointer that is not down cannot be captured). */
+export function capture(ev: React.PointerEvent): void {
+  try {
+    ev.currentTarget.setPointerCapture(ev.pointerId);
+  } catch {
+    // not an active pointer: the drag still works while the pointer stays over the element
+  }
 }
 
 export function fmtMs(us: number): string {

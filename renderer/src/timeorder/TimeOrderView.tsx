@@ -4,7 +4,7 @@
  * overview above picks a time range for every run — the range the heatmap sets, so the
  * flamegraphs, shares and diff follow it. A lane shows the thread its pane's picker chose.
  */
-import { useLayoutEffect, useRef, useState } from 'react';
+import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { formatWeight } from '../../../shared/diff/diff-query';
 import { totalNoun } from '../../../shared/search/busy';
 import { hasTimeAxis } from '../../../shared/view/time-order';
@@ -39,20 +39,29 @@ function useSize(): [React.RefObject<HTMLDivElement | null>, { width: number; he
   return [ref, size];
 }
 
+/** The lanes of the runs that are ready, and those of them with times. */
+function lanesOf(runs: Run[]) {
+  const lanes = runs
+    .filter((r) => r.status === 'ready' && r.profile)
+    .map((run) => ({ run, profile: run.profile!, axis: axisFor(run.profile!) }));
+  const timed: (Timed & { run: Run })[] = [];
+  for (const l of lanes) if (hasTimeAxis(l.axis)) timed.push({ run: l.run, profile: l.profile, axis: l.axis });
+  return { lanes, timed };
+}
+
 const LANE_HEAD = 22;
 const CHROME = 96;
 
 export function TimeOrderView() {
-  const runs = useStore((s) => s.runs).filter((r) => r.status === 'ready' && r.profile);
+  const allRuns = useStore((s) => s.runs);
   const ranges = useStore((s) => s.ranges);
   const query = useStore((s) => s.query);
   const filterMode = useStore((s) => s.filterMode);
   const palette = useStore((s) => s.palette);
   const [ref, size] = useSize();
   const [view, setView] = useState<Window | null>(null);
-  const lanes = runs.map((run) => ({ run, profile: run.profile!, axis: axisFor(run.profile!) }));
-  const timed: (Timed & { run: Run })[] = [];
-  for (const l of lanes) if (hasTimeAxis(l.axis)) timed.push({ run: l.run, profile: l.profile, axis: l.axis });
+  // the same arrays until the runs change, so that the overview is not drawn again on a zoom
+  const { lanes, timed } = useMemo(() => lanesOf(allRuns), [allRuns]);
   const span = Math.max(1, ...timed.map((t) => t.axis.span));
   const shown = view && view.t1 <= span ? view : { t0: 0, t1: span };
   const width = Math.max(0, size.width - 20);

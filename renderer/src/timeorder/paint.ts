@@ -48,25 +48,37 @@ export function paintLane(canvas: HTMLCanvasElement, d: LaneDraw): void {
   ctx.font = '11px system-ui, sans-serif';
   ctx.textBaseline = 'middle';
   const { frames, tree } = d.profile;
-  const colors = new Map<number, string>();
-  for (const b of d.boxes) {
+  // one path per colour, filled once: a fill style set per box costs more than the box
+  const byFill = new Map<string, number[]>();
+  const colorOf = new Map<number, string>();
+  const labels: number[] = [];
+  for (let i = 0; i < d.boxes.length; i++) {
+    const b = d.boxes[i]!;
     const y = (b.depth - 1) * ROW - d.scrollTop;
     if (y + ROW < 0 || y > d.height) continue;
     const { x, w } = boxX(b, d.window, d.width);
     const f = tree.frame[b.node]!;
-    let fill = colors.get(f);
+    let fill = colorOf.get(f);
     if (fill === undefined) {
       fill = d.matches?.[f] ? MATCH_COLOR[d.palette] : frameColor(d.palette, frames.category[f]!, frames.tier[f]!, frames.key[f]!);
-      colors.set(f, fill);
+      colorOf.set(f, fill);
     }
+    let rects = byFill.get(fill);
+    if (!rects) byFill.set(fill, (rects = []));
+    rects.push(x, y, Math.max(1, w - 0.5));
+    if (w >= 24) labels.push(i, x, y, w);
+  }
+  for (const [fill, rects] of byFill) {
     ctx.fillStyle = fill;
-    ctx.fillRect(x, y, Math.max(1, w - 0.5), ROW - 1);
-    if (w >= 24) {
-      const name = frames.name[f]!;
-      const fits = Math.floor((w - 6) / CHAR);
-      ctx.fillStyle = '#111';
-      ctx.fillText(fits >= name.length ? name : `${name.slice(0, Math.max(1, fits - 1))}…`, x + 3, y + ROW / 2);
-    }
+    ctx.beginPath();
+    for (let k = 0; k < rects.length; k += 3) ctx.rect(rects[k]!, rects[k + 1]!, rects[k + 2]!, ROW - 1);
+    ctx.fill();
+  }
+  ctx.fillStyle = '#111';
+  for (let k = 0; k < labels.length; k += 4) {
+    const name = frames.name[tree.frame[d.boxes[labels[k]!]!.node]!]!;
+    const fits = Math.floor((labels[k + 3]! - 6) / CHAR);
+    ctx.fillText(fits >= name.length ? name : `${name.slice(0, Math.max(1, fits - 1))}…`, labels[k + 1]! + 3, labels[k + 2]! + ROW / 2);
   }
   if (d.boxes.length === 0) {
     ctx.fillStyle = '#6b7280';
