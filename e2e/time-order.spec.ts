@@ -1,8 +1,10 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { type Page, expect, test } from '@playwright/test';
+import { readV8Profiles } from '../test/support/v8-raw';
 import { dropFiles, expectDrawn, pane } from './support';
 
 /** Three more real captures, named as the tools name them: with the two bundled runs, five. */
+const TWO_WORKERS = 'fixtures/corpus/devtools-frontend/two-workers.json.gz';
 const AGENT = 'fixtures/samples/ddtrace/CPU.20261121.233052.6494.0.001.cpuprofile';
 const AGENT_TITLE = 'CPU.20261121.233052.6494.0.001.cpuprofile';
 const MORE = [AGENT, 'fixtures/samples/baseline/perf.script.txt', 'fixtures/samples/ddtrace/perf.F999.script.txt.gz'];
@@ -152,4 +154,24 @@ test('hover names a box with its duration and file; a click picks its time; a ru
   await page.mouse.click(c.x + c.width / 2, c.y + 8);
   await expect(page.getByRole('status', { name: 'Time range' })).toContainText('ms from start');
   expect(Number(await agent.getAttribute('data-range-end'))).toBeGreaterThan(Number(await agent.getAttribute('data-range-start')));
+});
+
+test("a lane shows the thread its pane's picker chose", async ({ page }) => {
+  await page.route('**/api/initial-items', (r) => r.fulfill({ json: [] }));
+  await page.goto('./');
+  await dropFiles(page, [{ path: TWO_WORKERS }]);
+  const p = pane(page, 'two-workers.json.gz');
+  await expectDrawn(p, 5);
+  // each thread's samples, counted here from the file's raw profiles
+  const raw = readV8Profiles(TWO_WORKERS);
+  const count = (tid: string) => raw.find((x) => x.tid === tid)!.ids.length.toLocaleString('en-US');
+  expect(count('259')).not.toBe(count('37651'));
+  const lane = page.getByRole('region', { name: 'Time order of two-workers.json.gz' });
+  await page.keyboard.press('5');
+  await expect(lane).toContainText(`${count('259')} samples in`);
+  await page.keyboard.press('1');
+  await p.getByRole('combobox', { name: 'Thread of two-workers.json.gz' }).selectOption('71044:37651');
+  await expect(p).toContainText('DedicatedWorker thread (71044/37651)');
+  await page.keyboard.press('5');
+  await expect(lane).toContainText(`${count('37651')} samples in`);
 });

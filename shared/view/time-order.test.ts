@@ -160,3 +160,25 @@ describe('runs without times', () => {
     expect(timeAxis(heap, idleNodes(heap))).toEqual({ reason: 'no times: allocations are not samples in time' });
   });
 });
+
+describe('the sample at a time', () => {
+  it('is the last one that starts at or before it, on samples and between them, at a steady rate or not', async () => {
+    const { a } = await agentAxis();
+    // the real capture, and the same with a long pause in the middle (half the samples 10 s later)
+    const paused = a.time.map((t, i) => (i < a.time.length / 2 ? t : t + 10e6));
+    for (const axis of [a, { ...a, time: paused }]) {
+      const last = (t: number) => {
+        let found = -1;
+        for (let i = 0; i < axis.time.length; i++) if (axis.time[i]! - axis.origin <= t) found = i;
+        return found;
+      };
+      const times = [
+        -1,
+        0,
+        ...[0, 1, 7, 500, 1141, 1142, 2000, 2282].flatMap((i) => [axis.time[i]! - axis.origin, axis.time[i]! - axis.origin + 0.5]),
+        1e9,
+      ];
+      for (const t of times) expect(sampleAt(axis, t), String(t)).toBe(last(t));
+    }
+  });
+});

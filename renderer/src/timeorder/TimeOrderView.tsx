@@ -124,7 +124,11 @@ export function TimeOrderView() {
             <header style={{ height: LANE_HEAD }}>
               <h3 title={run.path ?? run.title}>{run.title}</h3>
               <span className="muted">{profile.format}</span>
-              {hasTimeAxis(axis) && <span className="muted">{formatDuration(axis.span)} from start</span>}
+              {hasTimeAxis(axis) && (
+                <span className="muted">
+                  {axis.time.length.toLocaleString('en-US')} samples in {formatDuration(axis.span)}
+                </span>
+              )}
               {rw && (
                 <span>
                   {formatWeight(totalsFor(profile, rw).busy, profile.unit)} {totalNoun(profile)} in range
