@@ -86,7 +86,7 @@ for (const [width, height] of [
       await expect(lanes).toHaveCount(5);
       // every lane drew its stacks, and its title is there in full
       for (let i = 0; i < 5; i++) {
-        await expect.poll(() => lanes.nth(i).locator('canvas').getAttribute('data-rows').then(Number)).toBeGreaterThan(3);
+        await expect.poll(() => lanes.nth(i).locator('canvas').getAttribute('data-boxes').then(Number)).toBeGreaterThan(20);
         const fits = await lanes
           .nth(i)
           .locator('h3')
@@ -144,7 +144,7 @@ test('hover names a box with its duration and file; a click picks its time; a ru
   await expect(page.getByRole('region', { name: /Time order of Heap/ })).toContainText('no times');
   const agent = page.getByRole('region', { name: 'Time order of samples/dd-trace.cpuprofile' });
   const canvas = agent.locator('canvas');
-  await expect.poll(() => canvas.getAttribute('data-rows').then(Number)).toBeGreaterThan(3);
+  await expect.poll(() => canvas.getAttribute('data-boxes').then(Number)).toBeGreaterThan(20);
   const c = (await canvas.boundingBox())!;
   // the outermost frame of a sample in the middle of the run
   await page.mouse.move(c.x + c.width / 2, c.y + 8);

@@ -139,6 +139,17 @@ describe('the time-order chart of a real .cpuprofile', () => {
     }
   });
 
+  it('down to a depth, draws the same boxes there as the whole chart', async () => {
+    const { a } = await agentAxis();
+    for (const [t0, t1, columns] of [
+      [0, a.span, 400],
+      [a.span * 0.4, a.span * 0.45, 1600],
+    ] as const) {
+      const all = chartBoxes(a, t0, t1, columns);
+      expect(chartBoxes(a, t0, t1, columns, 6)).toEqual(all.filter((b) => b.depth <= 6));
+    }
+  });
+
   it("finds a box's exact span from one of its samples, whatever the zoom", async () => {
     const { p, a } = await agentAxis();
     const exact = new Map(chartBoxes(a, 0, a.span, a.time.length * 2).map((b) => [`${b.node} ${b.sample}`, b]));

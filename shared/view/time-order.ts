@@ -178,22 +178,22 @@ function pathOf(a: TimeAxis, leaf: number, path: Int32Array): number {
 
 /**
  * The boxes of the window [t0, t1) (µs from the origin) drawn `columns` wide, each clipped to the
- * window. Consecutive stretches merge at a depth where they have the same node (the same call
- * path down to it); a gap (idle, no sample) ends every box.
+ * window, down to `maxDepth` (the rows in view). Consecutive stretches merge at a depth where they
+ * have the same node (the same call path down to it); a gap (idle, no sample) ends every box.
  */
-export function chartBoxes(a: TimeAxis, t0: number, t1: number, columns: number): ChartBox[] {
+export function chartBoxes(a: TimeAxis, t0: number, t1: number, columns: number, maxDepth = Infinity): ChartBox[] {
   const out: ChartBox[] = [];
   if (!(t1 > t0) || columns < 1) return out;
   const reps = representatives(a, t0, t1, Math.floor(columns));
-  let maxDepth = 0;
-  for (const r of reps) maxDepth = Math.max(maxDepth, a.depth[a.node[r.sample]!]!);
-  const path = new Int32Array(maxDepth + 1);
+  let deepestLeaf = 0;
+  for (const r of reps) deepestLeaf = Math.max(deepestLeaf, a.depth[a.node[r.sample]!]!);
+  const path = new Int32Array(deepestLeaf + 1);
   // the box open at each depth (index into `out`), -1 when none
-  const open = new Int32Array(maxDepth + 1).fill(-1);
+  const open = new Int32Array(deepestLeaf + 1).fill(-1);
   let openDepth = 0;
   let prevEnd = NaN;
   for (const r of reps) {
-    const deepest = pathOf(a, a.node[r.sample]!, path);
+    const deepest = Math.min(maxDepth, pathOf(a, a.node[r.sample]!, path));
     const joined = r.x0 === prevEnd;
     let d = 1;
     // the boxes this stretch continues: same node at each depth from the top, with no gap between
@@ -226,7 +226,7 @@ export function boxExtent(a: TimeAxis, node: number, sample: number): { x0: numb
   return { x0: sampleSpan(a, lo)[0], x1: sampleSpan(a, hi)[1], samples: hi - lo + 1 };
 }
 
-/** The deepest stack depth of the run's call tree. */
+/** The deepest stack of the run's call tree: how many rows its lane may have. */
 export function maxDepthOf(a: TimeAxis): number {
   let m = 0;
   for (let i = 0; i < a.depth.length; i++) if (a.depth[i]! > m) m = a.depth[i]!;

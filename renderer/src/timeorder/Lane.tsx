@@ -5,7 +5,7 @@
  */
 import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import type { Profile } from '../../../shared/model/types';
-import { type ChartBox, type TimeAxis, boxExtent, chartBoxes } from '../../../shared/view/time-order';
+import { type ChartBox, type TimeAxis, boxExtent, chartBoxes, maxDepthOf } from '../../../shared/view/time-order';
 import { formatDuration } from '../comparison/format';
 import type { Palette } from '../store/view-slice';
 import { type Window, panned, zoomed } from './axis';
@@ -49,16 +49,18 @@ export const Lane = memo(function Lane(props: LaneProps) {
   const [scrollTop, setScrollTop] = useState(0);
   const [hover, setHover] = useState<Hover | null>(null);
   const drag = useRef<{ x: number; y: number; view: Window; top: number; moved: boolean } | null>(null);
+  const rows = useMemo(() => maxDepthOf(axis), [axis]);
+  const maxTop = Math.max(0, rows * ROW - height);
+  const top = Math.min(scrollTop, maxTop);
+  // the rows in view, and those above them (a box there is one with the boxes under it)
+  const depthShown = Math.ceil((top + height) / ROW);
   const boxes = useMemo(() => {
     const t0 = performance.now();
-    const out = chartBoxes(axis, view.t0, view.t1, width);
+    const out = chartBoxes(axis, view.t0, view.t1, width, depthShown);
     // the same User Timing entry as a pane's view tree (scripts/bench-ui.mjs reads it)
     performance.measure('flamelens:view-tree', { start: t0 });
     return out;
-  }, [axis, view, width]);
-  const rows = useMemo(() => boxes.reduce((m, b) => Math.max(m, b.depth), 0), [boxes]);
-  const maxTop = Math.max(0, rows * ROW - height);
-  const top = Math.min(scrollTop, maxTop);
+  }, [axis, view, width, depthShown]);
   const latest = useRef(props);
   latest.current = props;
 
@@ -109,7 +111,7 @@ export const Lane = memo(function Lane(props: LaneProps) {
         ref={canvasRef}
         style={{ width, height }}
         aria-label={`Samples of ${props.title} in time order`}
-        data-rows={rows}
+        data-boxes={boxes.length}
         onPointerDown={(ev) => {
           capture(ev);
           const { x, y } = local(ev);
