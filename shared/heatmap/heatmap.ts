@@ -10,7 +10,12 @@
  * shown next to what other tools say about the same run.
  */
 import { DENSITY_BUCKETS, type Profile, type SampleDensity } from '../model/types';
-import { inTimeOrder, timeBounds } from '../model/sample-time';
+import { timeBounds } from '../model/sample-time';
+import { idleNodes } from './idle';
+import { type RangeOptions, type RangeWeights, selectSamples, weightsOfSamples } from './range';
+
+export { idleNodes } from './idle';
+export { type RangeOptions, type RangeWeights, rangeWeights, samplesInRange, weightsOfSamples } from './range';
 
 export const DEFAULT_ROWS = 50;
 /** A heatmap wider than this (about 28 hours) means the clock is not what it seems. */
@@ -65,55 +70,6 @@ export function hasTimestamps(profile: Profile): boolean {
   if (!s) return false;
   for (let i = 0; i < s.length; i++) if (Number.isFinite(s.time[i]!)) return true;
   return false;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Idle samples.
-
-/**
- * Kernel functions the idle task runs in, as FlameScope recognises them for perf: the generic
- * idle loop (`arch_cpu_idle`, `cpuidle_enter_state` and the `cpuidle` driver family), the halt
- * instruction of paravirtualised guests (`native_safe_halt`), Xen's idle hypercalls and its
- * secondary-CPU entry. Matched as substrings, so `arch_cpu_idle`, `cpuidle_enter` and
- * `pv_native_safe_halt` all count.
- */
-const KERNEL_IDLE = /cpuidle|cpu_idle|cpu_bringup_and_idle|native_safe_halt|xen_hypercall_sched_op|xen_hypercall_vcpu_op/;
-
-/**
- * Per call-tree node, 1 when a sample whose stack ends at that node is idle CPU time:
- * - V8 profiles (`.cpuprofile`, Chrome trace samples, 0x): the leaf is V8's `(idle)` node, the
- *   time the event loop waited for work;
- * - perf: the stack is the kernel's idle task — a `swapper` process frame (perf names the idle
- *   task `swapper`, or `swapper/N` per CPU) together with one of the idle-loop functions above.
- *   A swapper sample without them is an interrupt or softirq served on an idle CPU: real work.
- * A sample that merely passes through `epoll_wait` is not idle here: it was on the CPU when taken.
- */
-export function idleNodes(profile: Profile): Uint8Array {
-  const { tree, frames } = profile;
-  // Classify each frame once; stacks share frames heavily.
-  const SWAPPER = 1;
-  const IDLE_FN = 2;
-  const V8_IDLE = 4;
-  const frameFlags = new Uint8Array(frames.length);
-  for (let f = 0; f < frames.length; f++) {
-    const name = frames.name[f]!;
-    let flags = 0;
-    if (name.includes('swapper')) flags |= SWAPPER;
-    if (KERNEL_IDLE.test(name)) flags |= IDLE_FN;
-    if (name === '(idle)') flags |= V8_IDLE;
-    frameFlags[f] = flags;
-  }
-  // Pre-order: a parent's path flags are known before its children's.
-  const path = new Uint8Array(tree.length);
-  const idle = new Uint8Array(tree.length);
-  for (let i = 1; i < tree.length; i++) {
-    const own = frameFlags[tree.frame[i]!] ?? 0;
-    const p = tree.parent[i]!;
-    const flags = (path[p]! & (SWAPPER | IDLE_FN)) | own;
-    path[i] = flags;
-    if (((flags & SWAPPER) !== 0 && (flags & IDLE_FN) !== 0) || (own & V8_IDLE) !== 0) idle[i] = 1;
-  }
-  return idle;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -214,113 +170,7 @@ export function cellRange(hm: Pick<Heatmap, 'rows' | 'start'>, cell: Cell): { st
 }
 
 // ---------------------------------------------------------------------------------------------
-// Range views: the samples of a time range, as weights a flame graph can draw.
-
-export interface RangeOptions {
-  /** count idle samples too; left out by default, as in the heatmap */
-  includeIdle?: boolean;
-  /** `idleNodes(profile)` when already at hand */
-  idle?: Uint8Array;
-}
-
-export interface RangeWeights {
-  /** per call-tree node: weight of the selected samples whose stack ends there (profile's unit) */
-  self: Float64Array;
-  /** per call-tree node: `self` plus all descendants' (the width a flame graph draws) */
-  total: Float64Array;
-  /** samples selected */
-  sampleCount: number;
-}
-
-/**
- * Sample indices selected by `keep(seconds)` among samples `from` … `to - 1` (all of them by
- * default); idle and untimed samples never pass.
- */
-function selectSamples(
-  profile: Profile,
-  options: RangeOptions,
-  keep: (t: number) => boolean,
-  from = 0,
-  to = profile.samples?.length ?? 0,
-): Int32Array {
-  const s = profile.samples;
-  if (!s || to <= from) return new Int32Array(0);
-  const idle = options.includeIdle ? undefined : (options.idle ?? idleNodes(profile));
-  const out = new Int32Array(to - from);
-  let n = 0;
-  for (let i = from; i < to; i++) {
-    const us = s.time[i]!;
-    if (!Number.isFinite(us) || (idle && idle[s.node[i]!])) continue;
-    if (keep(us / US_PER_S)) out[n++] = i;
-  }
-  return out.slice(0, n);
-}
-
-/** The first index from which `before(seconds)` is false, for times where it is true up to some index. */
-function firstNotBefore(time: Float64Array, before: (t: number) => boolean): number {
-  let lo = 0;
-  let hi = time.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (before(time[mid]! / US_PER_S)) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/** Sums the given samples' weights into per-node self and total weights. */
-export function weightsOfSamples(profile: Profile, indices: ArrayLike<number>): RangeWeights {
-  const { tree } = profile;
-  const s = profile.samples;
-  const self = new Float64Array(tree.length);
-  if (s) for (let k = 0; k < indices.length; k++) self[s.node[indices[k]!]!]! += s.weight[indices[k]!]!;
-  // Children come after their parent in pre-order, so one backward pass adds subtrees up.
-  const total = self.slice();
-  for (let i = tree.length - 1; i > 0; i--) total[tree.parent[i]!]! += total[i]!;
-  return { self, total, sampleCount: indices.length };
-}
-
-/**
- * Indices (into `profile.samples`) of the samples taken in [t0, t1), in seconds on the profile's
- * clock, in recorded order; idle samples left out unless asked for.
- */
-export function samplesInRange(profile: Profile, t0: number, t1: number, options: RangeOptions = {}): Int32Array {
-  const keep = (t: number) => t >= t0 && t < t1;
-  const time = profile.samples?.time;
-  // samples in time order: only those between the range's ends are looked at (a range of a
-  // 10 M-sample capture is picked while the pointer is still on it)
-  if (!time || !inTimeOrder(time)) return selectSamples(profile, options, keep);
-  return selectSamples(
-    profile,
-    options,
-    keep,
-    firstNotBefore(time, (t) => t < t0),
-    firstNotBefore(time, (t) => t < t1),
-  );
-}
-
-/** The profile as if only the samples taken in [t0, t1) seconds existed: per-node self and total weights. */
-export function rangeWeights(profile: Profile, t0: number, t1: number, options: RangeOptions = {}): RangeWeights {
-  const s = profile.samples;
-  if (!s || !inTimeOrder(s.time)) return weightsOfSamples(profile, samplesInRange(profile, t0, t1, options));
-  // In time order, the samples between the range's ends are the range: their weights are summed
-  // in one pass, in the order `weightsOfSamples` sums them, without a list of them in between.
-  const from = firstNotBefore(s.time, (t) => t < t0);
-  const to = firstNotBefore(s.time, (t) => t < t1);
-  const idle = options.includeIdle ? undefined : (options.idle ?? idleNodes(profile));
-  const { tree } = profile;
-  const self = new Float64Array(tree.length);
-  let sampleCount = 0;
-  for (let i = from; i < to; i++) {
-    const node = s.node[i]!;
-    if (idle && idle[node]) continue;
-    self[node]! += s.weight[i]!;
-    sampleCount++;
-  }
-  const total = self.slice();
-  for (let i = tree.length - 1; i > 0; i--) total[tree.parent[i]!]! += total[i]!;
-  return { self, total, sampleCount };
-}
+// Heatmap selections (range views of time ranges: ./range.ts).
 
 /**
  * The samples of the heatmap cells from `a` to `b` (either order, both included), read in time
