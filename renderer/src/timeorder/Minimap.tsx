@@ -94,7 +94,7 @@ export function Minimap({
       className="timeorder-minimap"
       style={{ width, height: HEIGHT }}
       role="slider"
-      aria-label="Samples of every run over time from its start; drag to pick a time range, double-click for the whole runs"
+      aria-label="Samples of every run over time from its start; drag to pick a time range (Left and Right move it), double-click for the whole runs"
       aria-valuemin={0}
       aria-valuemax={Math.round(span / 1000)}
       aria-valuenow={Math.round((range?.t0 ?? 0) / 1000)}
@@ -116,6 +116,14 @@ export function Minimap({
         if (b - a >= 3) onPick({ t0: tOf(a), t1: tOf(b) });
       }}
       onDoubleClick={onReset}
+      onKeyDown={(ev) => {
+        // Left and Right move the range by a tenth of its width, within the runs
+        if (!range || (ev.key !== 'ArrowLeft' && ev.key !== 'ArrowRight')) return;
+        ev.preventDefault();
+        const w = range.t1 - range.t0;
+        const t0 = Math.max(0, Math.min(span - w, range.t0 + (ev.key === 'ArrowRight' ? w : -w) / 10));
+        onPick({ t0, t1: t0 + w });
+      }}
     >
       <canvas ref={canvasRef} style={{ width, height: HEIGHT }} />
       <div className="timeorder-window" style={{ left: xOf(view.t0), width: Math.max(2, xOf(view.t1) - xOf(view.t0)) }} />
