@@ -12,7 +12,8 @@
 // - diff of two 1,000,000-node call trees;
 // - UI interactions on 1 and 4 panes of 500,000-node profiles in headless Chromium;
 // - redraws of 4 panes of long `.cpuprofile` captures, 10 M samples each (scripts/bench/redraw.mjs):
-//   click-zoom, Esc, search and a keystroke, median and max of 10, and the longest task in them;
+//   click-zoom, Esc, search and a keystroke, and the time-order view's first draw, a range picked
+//   on it and a wheel zoom (scripts/bench/time-order.mjs): median and max of 10, the longest task in them;
 // - the app path (scripts/bench/app.mjs): `flamelens open FILE` in headless Chromium, navigation
 //   until the flamegraph is drawn, against `flamelens collapse FILE` on the same file (its wall
 //   time and peak RSS) and the machine's limit (JSON.parse or a line split of the file), with the

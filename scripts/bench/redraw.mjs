@@ -3,7 +3,8 @@
 // headless Chromium. Times a click-zoom, Esc (reset zoom) and a search (typed, then Enter, which
 // runs it without waiting for typing to pause) from the event until every pane has drawn the
 // change and the frame after it has been painted; a keystroke in the search box until the
-// typed text is painted. Also the longest main-thread task within each interaction (Long Tasks
+// typed text is painted; the time-order view's first draw, a range picked on it and a wheel zoom
+// (time-order.mjs). Also the longest main-thread task within each interaction (Long Tasks
 // API) and the renderer's own User Timing entries (`flamelens:view-tree`, `flamelens:draw`).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +12,7 @@ import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { generateLongCpuprofile } from './generate.mjs';
 import { CHROMIUM, recordLongTasks, serve } from './browser.mjs';
+import { TIME_ORDER_ACTIONS, timeOrderRounds } from './time-order.mjs';
 
 const SECRET = `bench-redraw-${Math.random().toString(36).slice(2)}-${Date.now()}`;
 
@@ -126,6 +128,16 @@ export async function benchRedraw({ panes = 4, samples = 10_000_000, repeat = 10
       // let the keystroke's search run (after the typing pause) before the next zoom
       await page.waitForTimeout(400);
     }
+    // the time-order view (scripts/bench/time-order.mjs)
+    const timed = (what, i) =>
+      page.evaluate(timeInPage, {
+        src: TIME_ORDER_ACTIONS[what](i),
+        panes: files.length,
+        // the flamegraphs are already drawn before the first round
+        waitForDraws: what !== 'flamegraphs' || i > 0,
+        label: what,
+      });
+    Object.assign(results, await timeOrderRounds(timed, repeat));
     if (trace) await browser.stopTracing();
     if (cdp) writeFileSync(profile, JSON.stringify((await cdp.send('Profiler.stop')).profile));
     const interactions = Object.entries(results).map(([interaction, v]) => ({

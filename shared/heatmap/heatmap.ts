@@ -11,6 +11,11 @@
  */
 import { DENSITY_BUCKETS, type Profile, type SampleDensity } from '../model/types';
 import { timeBounds } from '../model/sample-time';
+import { idleNodes } from './idle';
+import { type RangeOptions, type RangeWeights, selectSamples, weightsOfSamples } from './range';
+
+export { idleNodes } from './idle';
+export { type RangeOptions, type RangeWeights, rangeWeights, samplesInRange, weightsOfSamples } from './range';
 
 export const DEFAULT_ROWS = 50;
 /** A heatmap wider than this (about 28 hours) means the clock is not what it seems. */
@@ -65,55 +70,6 @@ export function hasTimestamps(profile: Profile): boolean {
   if (!s) return false;
   for (let i = 0; i < s.length; i++) if (Number.isFinite(s.time[i]!)) return true;
   return false;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Idle samples.
-
-/**
- * Kernel functions the idle task runs in, as FlameScope recognises them for perf: the generic
- * idle loop (`arch_cpu_idle`, `cpuidle_enter_state` and the `cpuidle` driver family), the halt
- * instruction of paravirtualised guests (`native_safe_halt`), Xen's idle hypercalls and its
- * secondary-CPU entry. Matched as substrings, so `arch_cpu_idle`, `cpuidle_enter` and
- * `pv_native_safe_halt` all count.
- */
-const KERNEL_IDLE = /cpuidle|cpu_idle|cpu_bringup_and_idle|native_safe_halt|xen_hypercall_sched_op|xen_hypercall_vcpu_op/;
-
-/**
- * Per call-tree node, 1 when a sample whose stack ends at that node is idle CPU time:
- * - V8 profiles (`.cpuprofile`, Chrome trace samples, 0x): the leaf is V8's `(idle)` node, the
- *   time the event loop waited for work;
- * - perf: the stack is the kernel's idle task — a `swapper` process frame (perf names the idle
- *   task `swapper`, or `swapper/N` per CPU) together with one of the idle-loop functions above.
- *   A swapper sample without them is an interrupt or softirq served on an idle CPU: real work.
- * A sample that merely passes through `epoll_wait` is not idle here: it was on the CPU when taken.
- */
-export function idleNodes(profile: Profile): Uint8Array {
-  const { tree, frames } = profile;
-  // Classify each frame once; stacks share frames heavily.
-  const SWAPPER = 1;
-  const IDLE_FN = 2;
-  const V8_IDLE = 4;
-  const frameFlags = new Uint8Array(frames.length);
-  for (let f = 0; f < frames.length; f++) {
-    const name = frames.name[f]!;
-    let flags = 0;
-    if (name.includes('swapper')) flags |= SWAPPER;
-    if (KERNEL_IDLE.test(name)) flags |= IDLE_FN;
-    if (name === '(idle)') flags |= V8_IDLE;
-    frameFlags[f] = flags;
-  }
-  // Pre-order: a parent's path flags are known before its children's.
-  const path = new Uint8Array(tree.length);
-  const idle = new Uint8Array(tree.length);
-  for (let i = 1; i < tree.length; i++) {
-    const own = frameFlags[tree.frame[i]!] ?? 0;
-    const p = tree.parent[i]!;
-    const flags = (path[p]! & (SWAPPER | IDLE_FN)) | own;
-    path[i] = flags;
-    if (((flags & SWAPPER) !== 0 && (flags & IDLE_FN) !== 0) || (own & V8_IDLE) !== 0) idle[i] = 1;
-  }
-  return idle;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -214,63 +170,7 @@ export function cellRange(hm: Pick<Heatmap, 'rows' | 'start'>, cell: Cell): { st
 }
 
 // ---------------------------------------------------------------------------------------------
-// Range views: the samples of a time range, as weights a flame graph can draw.
-
-export interface RangeOptions {
-  /** count idle samples too; left out by default, as in the heatmap */
-  includeIdle?: boolean;
-  /** `idleNodes(profile)` when already at hand */
-  idle?: Uint8Array;
-}
-
-export interface RangeWeights {
-  /** per call-tree node: weight of the selected samples whose stack ends there (profile's unit) */
-  self: Float64Array;
-  /** per call-tree node: `self` plus all descendants' (the width a flame graph draws) */
-  total: Float64Array;
-  /** samples selected */
-  sampleCount: number;
-}
-
-/** Sample indices selected by `keep(seconds)`; idle and untimed samples never pass. */
-function selectSamples(profile: Profile, options: RangeOptions, keep: (t: number) => boolean): Int32Array {
-  const s = profile.samples;
-  if (!s) return new Int32Array(0);
-  const idle = options.includeIdle ? undefined : (options.idle ?? idleNodes(profile));
-  const out = new Int32Array(s.length);
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const us = s.time[i]!;
-    if (!Number.isFinite(us) || (idle && idle[s.node[i]!])) continue;
-    if (keep(us / US_PER_S)) out[n++] = i;
-  }
-  return out.slice(0, n);
-}
-
-/** Sums the given samples' weights into per-node self and total weights. */
-export function weightsOfSamples(profile: Profile, indices: ArrayLike<number>): RangeWeights {
-  const { tree } = profile;
-  const s = profile.samples;
-  const self = new Float64Array(tree.length);
-  if (s) for (let k = 0; k < indices.length; k++) self[s.node[indices[k]!]!]! += s.weight[indices[k]!]!;
-  // Children come after their parent in pre-order, so one backward pass adds subtrees up.
-  const total = self.slice();
-  for (let i = tree.length - 1; i > 0; i--) total[tree.parent[i]!]! += total[i]!;
-  return { self, total, sampleCount: indices.length };
-}
-
-/**
- * Indices (into `profile.samples`) of the samples taken in [t0, t1), in seconds on the profile's
- * clock, in recorded order; idle samples left out unless asked for.
- */
-export function samplesInRange(profile: Profile, t0: number, t1: number, options: RangeOptions = {}): Int32Array {
-  return selectSamples(profile, options, (t) => t >= t0 && t < t1);
-}
-
-/** The profile as if only the samples taken in [t0, t1) seconds existed: per-node self and total weights. */
-export function rangeWeights(profile: Profile, t0: number, t1: number, options: RangeOptions = {}): RangeWeights {
-  return weightsOfSamples(profile, samplesInRange(profile, t0, t1, options));
-}
+// Heatmap selections (range views of time ranges: ./range.ts).
 
 /**
  * The samples of the heatmap cells from `a` to `b` (either order, both included), read in time

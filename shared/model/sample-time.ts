@@ -100,6 +100,22 @@ export function sampleTimeSelf(p: Profile): Float64Array | undefined {
   return self;
 }
 
+const ascending = new WeakMap<Float64Array, boolean>();
+
+/**
+ * Whether every time is known and none is before the one before it: what the model keeps when
+ * every sample has a time (see `timeOrder`). Worked out once per column of times.
+ */
+export function inTimeOrder(time: Float64Array): boolean {
+  let known = ascending.get(time);
+  if (known === undefined) {
+    known = true;
+    for (let i = 0; i < time.length && known; i++) if (!(time[i]! >= (i > 0 ? time[i - 1]! : -Infinity))) known = false;
+    ascending.set(time, known);
+  }
+  return known;
+}
+
 /** Whether every sample has a time, so that time weights can be worked out. */
 export function hasSampleTimes(s: SampleTable | undefined): s is SampleTable {
   if (!s || s.length === 0) return false;

@@ -20,6 +20,7 @@ import { ViewPanel, ViewTabs } from './ViewTabs';
 import { SandwichView } from '../sandwich/SandwichView';
 import { HeapView } from '../heap/HeapView';
 import { RecordDialog } from '../record/RecordDialog';
+import { TimeOrderView } from '../timeorder/TimeOrderView';
 import { activePaneId, focusPaneBy } from '../comparison/pane-focus';
 
 /** Whether a key press belongs to a text field rather than to the app's shortcuts. */
@@ -33,9 +34,10 @@ const VIEW_NAMES = {
   sandwich: 'The sandwich view',
   heap: 'The heap view',
   'trace-stats': 'The trace statistics',
+  'time-order': 'The time-order view',
 } as const;
 
-const VIEWS = { flamegraphs: Comparison, sandwich: SandwichView, heap: HeapView, 'trace-stats': TraceStats };
+const VIEWS = { flamegraphs: Comparison, sandwich: SandwichView, heap: HeapView, 'trace-stats': TraceStats, 'time-order': TimeOrderView };
 
 export function App() {
   // Only whether there are runs: the whole app does not render again as a file's bytes arrive.

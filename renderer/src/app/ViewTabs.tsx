@@ -1,6 +1,6 @@
 /**
  * The app's views of the open runs: synchronized flamegraphs, one function's callers and callees
- * (sandwich), and the trace-event statistics table. ARIA tabs: arrow keys move between them, the panel is labelled by its tab.
+ * (sandwich), heap classes, the trace-event statistics table and the runs' samples in time order. ARIA tabs: arrow keys move between them, the panel is labelled by its tab.
  */
 import type { ReactNode } from 'react';
 import type { AppView } from '../store/panel-slice';
@@ -11,6 +11,7 @@ const TABS: { id: AppView; label: string }[] = [
   { id: 'sandwich', label: 'Sandwich' },
   { id: 'heap', label: 'Heap' },
   { id: 'trace-stats', label: 'Trace statistics' },
+  { id: 'time-order', label: 'Time order' },
 ];
 
 export function ViewTabs({ view, onChange }: { view: AppView; onChange(v: AppView): void }) {

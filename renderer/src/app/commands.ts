@@ -41,6 +41,7 @@ export type CommandId =
   | 'view-sandwich'
   | 'view-heap'
   | 'view-trace-stats'
+  | 'view-time-order'
   | 'sandwich-hovered'
   | 'maximize-pane'
   | 'next-pane'
@@ -154,6 +155,13 @@ export const COMMANDS: readonly Command[] = [
     keys: ['4'],
     matches: plain('4'),
     run: (c) => c.showView('trace-stats'),
+  },
+  {
+    id: 'view-time-order',
+    label: "Show every run's samples in time order",
+    keys: ['5'],
+    matches: plain('5'),
+    run: (c) => c.showView('time-order'),
   },
   {
     id: 'sandwich-hovered',

@@ -1,8 +1,11 @@
 import type { StateCreator } from 'zustand';
 import type { AppState } from './store';
 
-/** The app's views of the open runs (tabs): synchronized flamegraphs, one function's sandwich, heap classes, trace statistics. */
-export type AppView = 'flamegraphs' | 'sandwich' | 'heap' | 'trace-stats';
+/**
+ * The app's views of the open runs (tabs): synchronized flamegraphs, one function's sandwich, heap
+ * classes, trace statistics, and every run's samples in time order.
+ */
+export type AppView = 'flamegraphs' | 'sandwich' | 'heap' | 'trace-stats' | 'time-order';
 
 export interface PanelSlice {
   appView: AppView;

@@ -1,0 +1,115 @@
+/**
+ * Range views: the samples of a time range, as weights a flame graph can draw. Times are seconds
+ * on the profile's clock, as in `heatmap.ts`.
+ */
+import { inTimeOrder } from '../model/sample-time';
+import type { Profile } from '../model/types';
+import { idleNodes } from './idle';
+
+const US_PER_S = 1e6;
+
+export interface RangeOptions {
+  /** count idle samples too; left out by default, as in the heatmap */
+  includeIdle?: boolean;
+  /** `idleNodes(profile)` when already at hand */
+  idle?: Uint8Array;
+}
+
+export interface RangeWeights {
+  /** per call-tree node: weight of the selected samples whose stack ends there (profile's unit) */
+  self: Float64Array;
+  /** per call-tree node: `self` plus all descendants' (the width a flame graph draws) */
+  total: Float64Array;
+  /** samples selected */
+  sampleCount: number;
+}
+
+/**
+ * Sample indices selected by `keep(seconds)` among samples `from` … `to - 1` (all of them by
+ * default); idle and untimed samples never pass.
+ */
+export function selectSamples(
+  profile: Profile,
+  options: RangeOptions,
+  keep: (t: number) => boolean,
+  from = 0,
+  to = profile.samples?.length ?? 0,
+): Int32Array {
+  const s = profile.samples;
+  if (!s || to <= from) return new Int32Array(0);
+  const idle = options.includeIdle ? undefined : (options.idle ?? idleNodes(profile));
+  const out = new Int32Array(to - from);
+  let n = 0;
+  for (let i = from; i < to; i++) {
+    const us = s.time[i]!;
+    if (!Number.isFinite(us) || (idle && idle[s.node[i]!])) continue;
+    if (keep(us / US_PER_S)) out[n++] = i;
+  }
+  return out.slice(0, n);
+}
+
+/** The first index from which `before(seconds)` is false, for times where it is true up to some index. */
+function firstNotBefore(time: Float64Array, before: (t: number) => boolean): number {
+  let lo = 0;
+  let hi = time.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (before(time[mid]! / US_PER_S)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Sums the given samples' weights into per-node self and total weights. */
+export function weightsOfSamples(profile: Profile, indices: ArrayLike<number>): RangeWeights {
+  const { tree } = profile;
+  const s = profile.samples;
+  const self = new Float64Array(tree.length);
+  if (s) for (let k = 0; k < indices.length; k++) self[s.node[indices[k]!]!]! += s.weight[indices[k]!]!;
+  // Children come after their parent in pre-order, so one backward pass adds subtrees up.
+  const total = self.slice();
+  for (let i = tree.length - 1; i > 0; i--) total[tree.parent[i]!]! += total[i]!;
+  return { self, total, sampleCount: indices.length };
+}
+
+/**
+ * Indices (into `profile.samples`) of the samples taken in [t0, t1), in seconds on the profile's
+ * clock, in recorded order; idle samples left out unless asked for.
+ */
+export function samplesInRange(profile: Profile, t0: number, t1: number, options: RangeOptions = {}): Int32Array {
+  const keep = (t: number) => t >= t0 && t < t1;
+  const time = profile.samples?.time;
+  // samples in time order: only those between the range's ends are looked at (a range of a
+  // 10 M-sample capture is picked while the pointer is still on it)
+  if (!time || !inTimeOrder(time)) return selectSamples(profile, options, keep);
+  return selectSamples(
+    profile,
+    options,
+    keep,
+    firstNotBefore(time, (t) => t < t0),
+    firstNotBefore(time, (t) => t < t1),
+  );
+}
+
+/** The profile as if only the samples taken in [t0, t1) seconds existed: per-node self and total weights. */
+export function rangeWeights(profile: Profile, t0: number, t1: number, options: RangeOptions = {}): RangeWeights {
+  const s = profile.samples;
+  if (!s || !inTimeOrder(s.time)) return weightsOfSamples(profile, samplesInRange(profile, t0, t1, options));
+  // In time order, the samples between the range's ends are the range: their weights are summed
+  // in one pass, in the order `weightsOfSamples` sums them, without a list of them in between.
+  const from = firstNotBefore(s.time, (t) => t < t0);
+  const to = firstNotBefore(s.time, (t) => t < t1);
+  const idle = options.includeIdle ? undefined : (options.idle ?? idleNodes(profile));
+  const { tree } = profile;
+  const self = new Float64Array(tree.length);
+  let sampleCount = 0;
+  for (let i = from; i < to; i++) {
+    const node = s.node[i]!;
+    if (idle && idle[node]) continue;
+    self[node]! += s.weight[i]!;
+    sampleCount++;
+  }
+  const total = self.slice();
+  for (let i = tree.length - 1; i > 0; i--) total[tree.parent[i]!]! += total[i]!;
+  return { self, total, sampleCount };
+}
