@@ -70,14 +70,14 @@ export function reserveFloat64(g: GrowFloat64, more: number): void {
  * The column's values, right-sized, and the column emptied: when it is exactly full (see
  * `reserveInt32`), its own array, not a copy, so that finishing a column never holds it twice.
  */
-export function takeInt32(g: GrowInt32): Int32Array {
+export function takeInt32(g: GrowInt32): Int32Array<ArrayBuffer> {
   const out = g.length === g.data.length ? g.data : g.data.slice(0, g.length);
   g.data = new Int32Array(0);
   g.length = 0;
   return out;
 }
 
-export function takeFloat64(g: GrowFloat64): Float64Array {
+export function takeFloat64(g: GrowFloat64): Float64Array<ArrayBuffer> {
   const out = g.length === g.data.length ? g.data : g.data.slice(0, g.length);
   g.data = new Float64Array(0);
   g.length = 0;
