@@ -11,6 +11,7 @@
  */
 import { DENSITY_BUCKETS, type Profile, type SampleDensity } from '../model/types';
 import { timeBounds } from '../model/sample-time';
+import { sampleWeights } from '../model/sample-weights';
 
 export const DEFAULT_ROWS = 50;
 /** A heatmap wider than this (about 28 hours) means the clock is not what it seems. */
@@ -252,7 +253,8 @@ export function weightsOfSamples(profile: Profile, indices: ArrayLike<number>): 
   const { tree } = profile;
   const s = profile.samples;
   const self = new Float64Array(tree.length);
-  if (s) for (let k = 0; k < indices.length; k++) self[s.node[indices[k]!]!]! += s.weight[indices[k]!]!;
+  const weight = s && sampleWeights(s, profile.unit);
+  if (s) for (let k = 0; k < indices.length; k++) self[s.node[indices[k]!]!]! += weight![indices[k]!]!;
   // Children come after their parent in pre-order, so one backward pass adds subtrees up.
   const total = self.slice();
   for (let i = tree.length - 1; i > 0; i--) total[tree.parent[i]!]! += total[i]!;

@@ -164,8 +164,12 @@ export class CallTreeBuilder {
     return this.sampleNode.length;
   }
 
-  /** Reorders nodes into pre-order and computes depth, subtree ends and totals. */
-  finish(): { tree: CallTree; samples?: SampleTable } {
+  /**
+   * Reorders nodes into pre-order and computes depth, subtree ends and totals. `unitWeights`: the
+   * profile counts samples, so a table whose every sample weighs 1 stores no weights (see
+   * `SampleTable.weight`).
+   */
+  finish(unitWeights = false): { tree: CallTree; samples?: SampleTable } {
     const n = this.parent.length;
     const parentIn = this.parent.data;
     // Children lists in creation order (compressed sparse rows).
@@ -219,7 +223,9 @@ export class CallTreeBuilder {
     let node = takeInt32(this.sampleNode);
     for (let i = 0; i < node.length; i++) node[i] = newIndex[node[i]!]!;
     let time = takeFloat64(this.sampleTime);
-    let weight = this.sampleWeight ? takeFloat64(this.sampleWeight) : new Float64Array(node.length).fill(this.uniformWeight);
+    let weight: Float64Array | undefined;
+    if (this.sampleWeight) weight = takeFloat64(this.sampleWeight);
+    else if (!unitWeights || this.uniformWeight !== 1) weight = new Float64Array(node.length).fill(this.uniformWeight);
     this.sampleWeight = undefined;
     let thread = this.sampleThread ? takeInt32(this.sampleThread) : undefined;
     this.sampleThread = undefined;
@@ -228,10 +234,11 @@ export class CallTreeBuilder {
     if (byTime) {
       node = node.map((_, i) => node[byTime[i]!]!);
       time = time.map((_, i) => time[byTime[i]!]!);
-      weight = weight.map((_, i) => weight[byTime[i]!]!);
+      if (weight) weight = weight.map((_, i) => weight![byTime[i]!]!);
       if (thread) thread = thread.map((_, i) => thread![byTime[i]!]!);
     }
-    const samples: SampleTable = { length: node.length, node, time, weight };
+    const samples: SampleTable = { length: node.length, node, time };
+    if (weight) samples.weight = weight;
     if (thread) samples.thread = thread;
     return { tree, samples };
   }
@@ -249,7 +256,7 @@ export interface ProfileParts {
 }
 
 export function finishProfile(p: ProfileParts): Profile {
-  const { tree, samples } = p.tree.finish();
+  const { tree, samples } = p.tree.finish(p.unit === 'samples');
   const profile: Profile = {
     version: 1,
     name: p.name,

@@ -1,13 +1,15 @@
 /**
  * Samples read into the call tree as they arrive (nodes first, as V8 writes them) against the
  * same file with its samples first, which is read whole: the same profile, warnings included.
- * And the times a real capture's samples get, sample for sample, from its raw `timeDeltas`.
+ * And the times and weights a real capture's samples get, sample for sample, from its raw `timeDeltas`.
  */
 import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { fixturePath } from '../../../../test/support/files';
 import { collapse } from '../../../model/collapse';
+import { sampleWeights } from '../../../model/sample-weights';
+import { weighByDefault } from '../../../model/weigh';
 import { importProfile } from '../../import-profile';
 import { bytesSource } from '../../io/source';
 import { ImportError } from '../../errors';
@@ -92,6 +94,21 @@ describe('.cpuprofile samples read as they arrive', () => {
       expect(s.time[i]).toBe(times[order[i]!]);
       expect(p.frames.name[p.tree.frame[s.node[i]!]!]).toBeDefined();
     }
+    // Weighed by time, as the app weighs it: each sample lasts until the next, the last the mean
+    // interval; the weights are worked out from the times, none stored.
+    const timed = weighByDefault(p);
+    expect(timed.unit).toBe('microseconds');
+    expect(timed.samples!.weight).toBeUndefined();
+    const w = sampleWeights(timed.samples!, timed.unit);
+    const sorted = order.map((i) => times[i]!);
+    const n = sorted.length;
+    const self = new Float64Array(p.tree.length);
+    for (let i = 0; i < n; i++) {
+      const expected = i + 1 < n ? sorted[i + 1]! - sorted[i]! : (sorted[n - 1]! - sorted[0]!) / (n - 1);
+      expect(w[i]).toBe(expected);
+      self[s.node[i]!]! += expected;
+    }
+    expect(Array.from(timed.tree.self)).toEqual(Array.from(self));
     // The command reads no sample table, and its tree weighs the same.
     const noTable = await importText(text, false);
     expect(noTable.samples).toBeUndefined();
