@@ -5,11 +5,15 @@
  * `finishProfile` assembles the plain-data model.
  */
 import { GrowFloat64, GrowInt32, reserveFloat64, reserveInt32, takeFloat64, takeInt32 } from './grow';
+import { type BuildBudget, allocate } from './budget';
 import type { FrameTableBuilder } from './frame-table-builder';
 import { timeOrder } from './sample-time';
 import type { CallTree, FormatId, Profile, ProfileKind, RunMeta, SampleTable, TraceEventStat, Unit } from './types';
 
 export { FrameTableBuilder, detached, splitTier, type FrameInput } from './frame-table-builder';
+
+/** What `finish` allocates per node: ten Int32 columns (the walk's and the tree's) and two Float64. */
+const FINISH_BYTES_PER_NODE = 10 * 4 + 2 * 8;
 
 /** Frame ids at or above this are refused: no profile has 67 million distinct frames, a bug might. */
 const FRAME_LIMIT = 2 ** 26;
@@ -50,7 +54,9 @@ export class CallTreeBuilder {
   /** The root node. */
   readonly root = 0;
 
-  constructor() {
+  /** `budget`: what the tree and its samples are charged to as they grow (see ./budget) */
+  constructor(readonly budget?: BuildBudget) {
+    for (const g of [this.parent, this.frame, this.self, this.sampleNode, this.sampleTime]) g.budget = budget;
     this.parent.push(-1);
     this.frame.push(-1);
     this.self.push(0);
@@ -82,7 +88,7 @@ export class CallTreeBuilder {
   }
 
   private rehash(size: number): void {
-    const slots = new Int32Array(size);
+    const slots = allocate(this.budget, (size - this.slots.length) * 4, () => new Int32Array(size));
     const mask = size - 1;
     const parents = this.parent.data;
     const frames = this.frame.data;
@@ -128,6 +134,7 @@ export class CallTreeBuilder {
 
   /** A column for the `count` samples before, all `before`, and then `next` (weights, or threads). */
   private grownColumn<G extends GrowFloat64 | GrowInt32>(g: G, count: number, before: number, next: number): G {
+    g.budget = this.budget;
     for (let i = 0; i < count; i++) g.push(before);
     g.push(next);
     return g;
@@ -171,6 +178,8 @@ export class CallTreeBuilder {
    */
   finish(unitWeights = false): { tree: CallTree; samples?: SampleTable } {
     const n = this.parent.length;
+    // the pre-order tree and the work arrays that make it
+    this.budget?.charge(n * FINISH_BYTES_PER_NODE);
     const parentIn = this.parent.data;
     // Children lists in creation order (compressed sparse rows).
     const firstChild = new Int32Array(n + 1);

@@ -3,7 +3,11 @@
  */
 import { categorize, packageOf } from './categorize';
 import { frameKey } from './frame-key';
+import type { BuildBudget } from './budget';
 import { GrowInt32 } from './grow';
+
+/** What a frame takes besides its strings: its entries in the index and the columns. */
+const FRAME_BYTES = 96;
 import { Category, Tier } from './types';
 import type { FrameTable } from './types';
 import { visibleText } from './visible-text';
@@ -75,6 +79,11 @@ export class FrameTableBuilder {
   private readonly tier: number[] = [];
   private readonly label: string[] = [];
 
+  /** `budget`: what the frames' names and columns are charged to (see ./budget) */
+  constructor(private readonly budget?: BuildBudget) {
+    this.line.budget = this.column.budget = budget;
+  }
+
   get length(): number {
     return this.name.length;
   }
@@ -105,6 +114,8 @@ export class FrameTableBuilder {
     label = label === name ? kept : detached(visibleText(label));
     name = kept;
     file = detached(visibleText(file));
+    // the strings (two bytes a character at most) and a frame's share of the index and columns
+    this.budget?.charge(2 * (id.length + name.length + file.length + label.length) + FRAME_BYTES);
     this.name.push(name);
     this.file.push(file);
     this.line.push(line);

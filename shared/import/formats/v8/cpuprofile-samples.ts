@@ -54,6 +54,9 @@ export class StreamedSamples {
   ) {
     this.t = startTime ?? 0;
     this.nodes = keep ? new GrowInt32() : undefined;
+    // (the columns the tree takes over: charged to its budget as they grow)
+    if (this.nodes) this.nodes.budget = tree.budget;
+    this.times.budget = tree.budget;
   }
 
   /** The next element of `samples`. */

@@ -241,9 +241,9 @@ export const cpuprofileImporter: Importer = {
     if (shape === 'cpuprofile' || shape === 'cpuprofile-legacy') return true;
     return shape === 'undecided' && /\.cpuprofile(\.gz)?$/i.test(fileName);
   },
-  async parse({ file, source, options }): Promise<Profile> {
-    const frames = new FrameTableBuilder();
-    const tree = new CallTreeBuilder();
+  async parse({ file, source, options, budget }): Promise<Profile> {
+    const frames = new FrameTableBuilder(budget);
+    const tree = new CallTreeBuilder(budget);
     const warnings: string[] = [];
     const keep = options.samples !== false;
     let ct: Int32Array | undefined;
