@@ -196,8 +196,30 @@ async function parseOpened(
   return parseWithin(imp, name, source, options, limits);
 }
 
-/** Parses with a budget of what the import may build for the bytes it reads (model/budget.ts). */
-function parseWithin(imp: Importer, file: string, opened: OpenedSource, options: ImportOptions, limits?: BudgetLimits): Promise<Profile> {
+/**
+ * Parses with a budget of what the import may build for the bytes it reads (model/budget.ts). An
+ * allocation the system refuses anywhere in the import (not only in the builders) ends it as the
+ * budget's refusal does: one line naming the file, not a crash.
+ */
+async function parseWithin(
+  imp: Importer,
+  file: string,
+  opened: OpenedSource,
+  options: ImportOptions,
+  limits?: BudgetLimits,
+): Promise<Profile> {
   const { source, budget } = budgeted(opened, file, limits);
-  return imp.parse({ file, source, options, budget });
+  try {
+    return await imp.parse({ file, source, options, budget });
+  } catch (e) {
+    if (e instanceof RangeError && REFUSED_ALLOCATION.test(e.message))
+      throw new ImportError({
+        file,
+        message: `the profile needs more memory than this process can have (${e.message}; ${budget.charged} bytes built)`,
+      });
+    throw e;
+  }
 }
+
+/** What V8 says when it cannot make an array or string that large (not a stack overflow: that is a bug). */
+const REFUSED_ALLOCATION = /^(Array buffer allocation failed|Invalid (typed array|array|string) length)/;

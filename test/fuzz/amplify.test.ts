@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ImportError } from '../../shared/import/errors';
 import { importProfile } from '../../shared/import/import-profile';
+import type { Importer } from '../../shared/import/importer';
 import { bytesSource } from '../../shared/import/io/source';
 import { BuildBudget, allocate } from '../../shared/model/budget';
 import { checkProfile } from '../../shared/model/integrity';
@@ -88,5 +89,28 @@ describe('the build budget', () => {
       }),
     ).toThrow(/x\.cpuprofile.*needs more memory than this process can have/);
     expect(() => allocate(b, 8, () => new Float64Array(1))).not.toThrow();
+  });
+});
+
+describe('an allocation refused anywhere in an import', () => {
+  const refusing = (error: Error): Importer => ({
+    id: 'folded',
+    label: 'refuses',
+    extensions: ['.x'],
+    sniff: () => true,
+    parse: () => Promise.reject(error),
+  });
+
+  it('ends it with one line naming the file, as the budget does', async () => {
+    const src = bytesSource('huge.cpuprofile', 'x');
+    await expect(importProfile(src, { importers: [refusing(new RangeError('Array buffer allocation failed'))] })).rejects.toThrow(
+      /^huge\.cpuprofile.*needs more memory than this process can have \(Array buffer allocation failed/,
+    );
+  });
+
+  it('leaves other errors as they are (a stack overflow is a bug to see)', async () => {
+    const src = bytesSource('deep.cpuprofile', 'x');
+    const overflow = new RangeError('Maximum call stack size exceeded');
+    await expect(importProfile(src, { importers: [refusing(overflow)] })).rejects.toBe(overflow);
   });
 });
