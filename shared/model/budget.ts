@@ -50,7 +50,9 @@ export class BuildBudget {
   }
 }
 
+/** A size as a message gives it: `20 KiB`, `1.5 MiB`, `80 MiB`. */
 function mb(bytes: number): string {
+  if (bytes < 2 ** 20) return `${Math.ceil(bytes / 1024)} KiB`;
   return `${(bytes / 2 ** 20).toFixed(bytes < 10 * 2 ** 20 ? 1 : 0)} MiB`;
 }
 

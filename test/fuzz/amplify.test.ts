@@ -17,7 +17,8 @@ import { checkProfile } from '../../shared/model/integrity';
 import { fileSource, fixturePath } from '../support/files';
 import { AMPLIFIERS, amplified, deepFoldedLine, pprofInlineChain } from './gen-amplify';
 
-const BUDGET_ERROR = /would take more memory than any profile of its size needs .*the budget is 64 MiB plus 16 bytes per byte read/;
+const BUDGET_ERROR =
+  /would take more memory than any profile of its size needs \(\d+ MiB built from \d+(\.\d)? [KM]iB read; the budget is 64 MiB plus 16 bytes per byte read\)/;
 
 describe('the build budget', () => {
   for (const a of AMPLIFIERS)
