@@ -96,15 +96,16 @@ function lowestPerFile(entry: string, file: string, bytes: number, bound: number
 }
 
 describe('flamelens collapse, peak memory', () => {
-  it('a 3 M-sample capture costs less than 3.5× its size above the command with no file', () => {
+  it('a 3 M-sample capture costs less than 2× its size above the command with no file', () => {
     const file = join(dir, 'long.cpuprofile');
     const bytes = longCapture(file, SAMPLES);
     const entry = join(dir, 'cli/entry.mjs');
-    const perFile = lowestPerFile(entry, file, bytes, 3.5);
+    // (2.5–2.7× while the file's samples and timeDeltas were held until the call tree was built)
+    const perFile = lowestPerFile(entry, file, bytes, 2);
     console.log(
       `collapse of ${(bytes / 1e6).toFixed(1)} MB, ${SAMPLES / 1e6} M samples: ${perFile.toFixed(2)}× the file above the idle command`,
     );
-    expect(perFile).toBeLessThan(3.5);
+    expect(perFile).toBeLessThan(2);
   }, 120_000);
 
   it('a profile of 400,000 nodes costs less than 1.85× its size above the command with no file', () => {

@@ -4,6 +4,7 @@
  * Used by the import worker in the app and by the command line.
  */
 import type { Profile } from '../model/types';
+import { type BudgetLimits, budgeted } from './build-budget';
 import { ImportError } from './errors';
 import type { ImportOptions, Importer } from './importer';
 import { IMPORTERS } from './registry';
@@ -13,6 +14,8 @@ export interface ImportRequest extends OpenOptions {
   options?: ImportOptions;
   /** for tests: a different importer list */
   importers?: Importer[];
+  /** for tests: what an import may build for the bytes it reads (default: model/budget.ts) */
+  limits?: BudgetLimits;
 }
 
 export function supportedFormatsText(importers: Importer[] = IMPORTERS): string {
@@ -152,7 +155,7 @@ export async function importProfile(src: ImportSource, req: ImportRequest = {}):
       const file = src.files.find((f) => f.name === pick)!;
       const source = await open(file, req, `${src.name}/${file.name}`);
       try {
-        const profile = await imp.parse({ file: `${src.name}/${file.name}`, source, options });
+        const profile = await parseWithin(imp, `${src.name}/${file.name}`, source, options, req.limits);
         profile.name = src.name;
         return profile;
       } finally {
@@ -166,7 +169,7 @@ export async function importProfile(src: ImportSource, req: ImportRequest = {}):
   }
   const source = await open(src, req, src.name);
   try {
-    return await parseOpened(source, src.name, importers, options);
+    return await parseOpened(source, src.name, importers, options, req.limits);
   } finally {
     // however the import ended, the file is let go (a stream the parser did not read to its end
     // would keep it open until the collector closes it, with a warning)
@@ -175,7 +178,13 @@ export async function importProfile(src: ImportSource, req: ImportRequest = {}):
 }
 
 /** Tells the format of an opened file and parses it. */
-async function parseOpened(source: OpenedSource, name: string, importers: Importer[], options: ImportOptions): Promise<Profile> {
+async function parseOpened(
+  source: OpenedSource,
+  name: string,
+  importers: Importer[],
+  options: ImportOptions,
+  limits?: BudgetLimits,
+): Promise<Profile> {
   if (source.head.trim() === '') throw new ImportError({ file: name, message: 'the file is empty' });
   const imp = detectFormat(source.head, name, importers);
   if (!imp) {
@@ -184,5 +193,33 @@ async function parseOpened(source: OpenedSource, name: string, importers: Import
       : 'not a profile format Flamelens recognises';
     throw new ImportError({ file: name, message: `${what}. Supported: ${supportedFormatsText(importers)}` });
   }
-  return imp.parse({ file: name, source, options });
+  return parseWithin(imp, name, source, options, limits);
 }
+
+/**
+ * Parses with a budget of what the import may build for the bytes it reads (model/budget.ts). An
+ * allocation the system refuses anywhere in the import (not only in the builders) ends it as the
+ * budget's refusal does: one line naming the file, not a crash.
+ */
+async function parseWithin(
+  imp: Importer,
+  file: string,
+  opened: OpenedSource,
+  options: ImportOptions,
+  limits?: BudgetLimits,
+): Promise<Profile> {
+  const { source, budget } = budgeted(opened, file, limits);
+  try {
+    return await imp.parse({ file, source, options, budget });
+  } catch (e) {
+    if (e instanceof RangeError && REFUSED_ALLOCATION.test(e.message))
+      throw new ImportError({
+        file,
+        message: `the profile needs more memory than this process can have (${e.message}; ${budget.charged} bytes built)`,
+      });
+    throw e;
+  }
+}
+
+/** What V8 says when it cannot make an array or string that large (not a stack overflow: that is a bug). */
+const REFUSED_ALLOCATION = /^(Array buffer allocation failed|Invalid (typed array|array|string) length)/;

@@ -2,6 +2,7 @@
  * The contract every importer fulfils. One file per format under `shared/import/formats/`, each
  * with a header comment naming the format and its reference; `registry.ts` lists them in order.
  */
+import type { BuildBudget } from '../model/budget';
 import type { FormatId, Profile } from '../model/types';
 import type { OpenedSource } from './io/source';
 
@@ -33,6 +34,11 @@ export interface ImportContext {
   file: string;
   source: OpenedSource;
   options: ImportOptions;
+  /**
+   * what the import may build for the bytes it has read (model/budget.ts): importers give it to
+   * the builders they make (`new CallTreeBuilder(budget)`, `new FrameTableBuilder(budget)`)
+   */
+  budget?: BuildBudget;
 }
 
 export interface Importer {

@@ -104,7 +104,7 @@ describe('CallTreeBuilder samples', () => {
       b.thread = 0;
       b.addSample(leaf, 1, 40);
     });
-    expect([...s.weight]).toEqual([1, 1, 2.5, 1]);
+    expect([...s.weight!]).toEqual([1, 1, 2.5, 1]);
     expect([...s.thread!]).toEqual([0, 0, 3, 0]);
     expect([...s.time]).toEqual([10, 20, 30, 40]);
   });

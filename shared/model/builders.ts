@@ -4,156 +4,16 @@
  * tree with `child` / `addSelf` (for enter/leave spans and formats that are already trees).
  * `finishProfile` assembles the plain-data model.
  */
-import { categorize, packageOf } from './categorize';
-import { frameKey } from './frame-key';
 import { GrowFloat64, GrowInt32, reserveFloat64, reserveInt32, takeFloat64, takeInt32 } from './grow';
+import { type BuildBudget, allocate } from './budget';
+import type { FrameTableBuilder } from './frame-table-builder';
 import { timeOrder } from './sample-time';
-import { Category, Tier } from './types';
-import { visibleText } from './visible-text';
-import type { CallTree, FormatId, FrameTable, Profile, ProfileKind, RunMeta, SampleTable, TraceEventStat, Unit } from './types';
+import type { CallTree, FormatId, Profile, ProfileKind, RunMeta, SampleTable, TraceEventStat, Unit } from './types';
 
-export interface FrameInput {
-  /**
-   * function or symbol name, without addresses; a leading V8 tier marker (`*fn`) is read into
-   * `tier` unless `tier` is given, in which case the name is kept as it is
-   */
-  name: string;
-  file?: string;
-  /** 1-based; 0 or absent when unknown */
-  line?: number;
-  column?: number;
-  tier?: Tier;
-  /** overrides the classifier */
-  category?: Category;
-  /** shared object for native frames, used by the classifier */
-  dso?: string;
-  /** the producer's exact text for the frame, when the format's output must reproduce it (perf script, folded) */
-  label?: string;
-}
+export { FrameTableBuilder, detached, splitTier, type FrameInput } from './frame-table-builder';
 
-const TIER_BY_MARKER: Record<string, Tier> = {
-  '~': Tier.Interpreted,
-  '^': Tier.Baseline,
-  '+': Tier.Maglev,
-  '*': Tier.Optimized,
-};
-
-/** Reads a V8 tier marker off the front of a JS function name: `*handler` → [Optimized, 'handler']. */
-export function splitTier(name: string): [Tier, string] {
-  const t = TIER_BY_MARKER[name.charAt(0)];
-  if (t !== undefined && name.length > 1 && name.charAt(1) !== ' ') return [t, name.slice(1)];
-  return [Tier.Unknown, name];
-}
-
-/**
- * A copy of `s` that does not keep the text it was cut from alive. V8 makes a slice of a long
- * string a view into it, so a frame name taken from a line would otherwise hold on to the whole
- * piece of text (64 KiB) the line came in, and a profile would grow with its file instead of with its
- * distinct frames. For what is kept (names, cache keys), not for every line.
- */
-export function detached(s: string): string {
-  return s.length < 13 ? s : (' ' + s).slice(1);
-}
-
-/** Largest line or column the Int32Array columns hold; past it a position is unknown (0). */
-const MAX_POSITION = 2 ** 31 - 1;
-
-/** A 1-based line or column as stored: 0 when unknown, not positive or too large for the column. */
-function position(v: number | undefined): number {
-  return v !== undefined && v >= 1 && v <= MAX_POSITION ? Math.trunc(v) : 0;
-}
-
-export class FrameTableBuilder {
-  /**
-   * Frames by all their fields, joined into one key: a flat string (a template literal would
-   * make a tree of string pieces, kept for every frame, that the collector walks again and again).
-   */
-  private readonly index = new Map<string, number>();
-  private readonly name: string[] = [];
-  private readonly file: string[] = [];
-  private readonly line = new GrowInt32();
-  private readonly column = new GrowInt32();
-  /** the category an importer gave, or -1: worked out in `finish` from the name, file and dso */
-  private readonly givenCategory: number[] = [];
-  private readonly dso: string[] = [];
-  private readonly tier: number[] = [];
-  private readonly label: string[] = [];
-
-  get length(): number {
-    return this.name.length;
-  }
-
-  /** The label of frame `id` as kept (a copy that holds on to nothing else). */
-  labelOf(id: number): string {
-    return this.label[id]!;
-  }
-
-  intern(f: FrameInput): number {
-    let tier = f.tier;
-    let name = f.name;
-    if (tier === undefined) [tier, name] = splitTier(name);
-    if (name === '') name = '(anonymous)';
-    let file = f.file ?? '';
-    const line = position(f.line);
-    const column = position(f.column);
-    let label = f.label ?? '';
-    const category = f.category ?? -1;
-    const id = [name, file, line, column, tier, category, label].join('\u0000');
-    const known = this.index.get(id);
-    if (known !== undefined) return known;
-    const n = this.name.length;
-    this.index.set(id, n);
-    // Shown as text that says what it holds (control and bidi characters as escapes): see visible-text.ts.
-    const kept = detached(visibleText(name));
-    // a label equal to the name (folded stacks) is kept once
-    label = label === name ? kept : detached(visibleText(label));
-    name = kept;
-    file = detached(visibleText(file));
-    this.name.push(name);
-    this.file.push(file);
-    this.line.push(line);
-    this.column.push(column);
-    this.givenCategory.push(category);
-    this.dso.push(f.category === undefined && f.dso ? detached(f.dso) : '');
-    this.tier.push(tier);
-    this.label.push(label);
-    return n;
-  }
-
-  /**
-   * The table. What is derived from a frame's name and file (category, package, key) is worked
-   * out here, in one pass: while a big file is read, the code that reads its lines is what the
-   * engine should be compiling, not code that runs once per distinct frame.
-   */
-  finish(): FrameTable {
-    const n = this.name.length;
-    const category = new Uint8Array(n);
-    const pkg = new Array<string>(n);
-    const key = new Array<string>(n);
-    const files = new Map<string, string>();
-    for (let i = 0; i < n; i++) {
-      const name = this.name[i]!;
-      const file = this.file[i]!;
-      const given = this.givenCategory[i]!;
-      const c = given >= 0 ? given : categorize(name, file, this.dso[i]!);
-      category[i] = c;
-      pkg[i] = c === Category.Dependency ? packageOf(file) : '';
-      key[i] = frameKey(name, file, files);
-    }
-    return {
-      length: n,
-      name: this.name,
-      file: this.file,
-      line: this.line.finish(),
-      column: this.column.finish(),
-      category,
-      tier: Uint8Array.from(this.tier),
-      pkg,
-      key,
-      label: this.label,
-    };
-  }
-}
+/** What `finish` allocates per node: ten Int32 columns (the walk's and the tree's) and two Float64. */
+const FINISH_BYTES_PER_NODE = 10 * 4 + 2 * 8;
 
 /** Frame ids at or above this are refused: no profile has 67 million distinct frames, a bug might. */
 const FRAME_LIMIT = 2 ** 26;
@@ -194,7 +54,9 @@ export class CallTreeBuilder {
   /** The root node. */
   readonly root = 0;
 
-  constructor() {
+  /** `budget`: what the tree and its samples are charged to as they grow (see ./budget) */
+  constructor(readonly budget?: BuildBudget) {
+    for (const g of [this.parent, this.frame, this.self, this.sampleNode, this.sampleTime]) g.budget = budget;
     this.parent.push(-1);
     this.frame.push(-1);
     this.self.push(0);
@@ -226,7 +88,7 @@ export class CallTreeBuilder {
   }
 
   private rehash(size: number): void {
-    const slots = new Int32Array(size);
+    const slots = allocate(this.budget, (size - this.slots.length) * 4, () => new Int32Array(size));
     const mask = size - 1;
     const parents = this.parent.data;
     const frames = this.frame.data;
@@ -272,6 +134,7 @@ export class CallTreeBuilder {
 
   /** A column for the `count` samples before, all `before`, and then `next` (weights, or threads). */
   private grownColumn<G extends GrowFloat64 | GrowInt32>(g: G, count: number, before: number, next: number): G {
+    g.budget = this.budget;
     for (let i = 0; i < count; i++) g.push(before);
     g.push(next);
     return g;
@@ -288,13 +151,35 @@ export class CallTreeBuilder {
     if (this.sampleThread) reserveInt32(this.sampleThread, more);
   }
 
+  /**
+   * Takes whole columns of samples, each weighing 1 (an importer that reads nodes and times
+   * as separate arrays of the file: no copy of either). Only for a builder with no samples yet.
+   */
+  adoptSamples(node: Int32Array<ArrayBuffer>, time: Float64Array<ArrayBuffer>): void {
+    if (this.sampleNode.length > 0 || node.length !== time.length)
+      throw new Error('adoptSamples: the builder has samples, or the columns differ in length');
+    const self = this.self.data;
+    for (let i = 0; i < node.length; i++) self[node[i]!]! += 1;
+    this.sampleNode.data = node;
+    this.sampleNode.length = node.length;
+    this.sampleTime.data = time;
+    this.sampleTime.length = time.length;
+    this.uniformWeight = 1;
+  }
+
   get sampleCount(): number {
     return this.sampleNode.length;
   }
 
-  /** Reorders nodes into pre-order and computes depth, subtree ends and totals. */
-  finish(): { tree: CallTree; samples?: SampleTable } {
+  /**
+   * Reorders nodes into pre-order and computes depth, subtree ends and totals. `unitWeights`: the
+   * profile counts samples, so a table whose every sample weighs 1 stores no weights (see
+   * `SampleTable.weight`).
+   */
+  finish(unitWeights = false): { tree: CallTree; samples?: SampleTable } {
     const n = this.parent.length;
+    // the pre-order tree and the work arrays that make it
+    this.budget?.charge(n * FINISH_BYTES_PER_NODE);
     const parentIn = this.parent.data;
     // Children lists in creation order (compressed sparse rows).
     const firstChild = new Int32Array(n + 1);
@@ -347,7 +232,9 @@ export class CallTreeBuilder {
     let node = takeInt32(this.sampleNode);
     for (let i = 0; i < node.length; i++) node[i] = newIndex[node[i]!]!;
     let time = takeFloat64(this.sampleTime);
-    let weight = this.sampleWeight ? takeFloat64(this.sampleWeight) : new Float64Array(node.length).fill(this.uniformWeight);
+    let weight: Float64Array | undefined;
+    if (this.sampleWeight) weight = takeFloat64(this.sampleWeight);
+    else if (!unitWeights || this.uniformWeight !== 1) weight = new Float64Array(node.length).fill(this.uniformWeight);
     this.sampleWeight = undefined;
     let thread = this.sampleThread ? takeInt32(this.sampleThread) : undefined;
     this.sampleThread = undefined;
@@ -356,10 +243,11 @@ export class CallTreeBuilder {
     if (byTime) {
       node = node.map((_, i) => node[byTime[i]!]!);
       time = time.map((_, i) => time[byTime[i]!]!);
-      weight = weight.map((_, i) => weight[byTime[i]!]!);
+      if (weight) weight = weight.map((_, i) => weight![byTime[i]!]!);
       if (thread) thread = thread.map((_, i) => thread![byTime[i]!]!);
     }
-    const samples: SampleTable = { length: node.length, node, time, weight };
+    const samples: SampleTable = { length: node.length, node, time };
+    if (weight) samples.weight = weight;
     if (thread) samples.thread = thread;
     return { tree, samples };
   }
@@ -377,7 +265,7 @@ export interface ProfileParts {
 }
 
 export function finishProfile(p: ProfileParts): Profile {
-  const { tree, samples } = p.tree.finish();
+  const { tree, samples } = p.tree.finish(p.unit === 'samples');
   const profile: Profile = {
     version: 1,
     name: p.name,

@@ -8,14 +8,18 @@
  * class whose `data` is sometimes an Int32Array and sometimes a Float64Array makes every access
  * to it polymorphic, which V8 optimizes less well than one that always holds the same type.
  */
+import { type BuildBudget, allocate } from './budget';
 
 export class GrowInt32 {
   data = new Int32Array(0);
   length = 0;
+  /** what the column's growth is charged to (see ./budget), when it is part of an import's model */
+  budget: BuildBudget | undefined;
   constructor(private readonly capacity = 1024) {}
   push(v: number): number {
     if (this.length === this.data.length) {
-      const next = new Int32Array(Math.max(this.capacity, this.data.length * 2));
+      const n = Math.max(this.capacity, this.data.length * 2);
+      const next = allocate(this.budget, (n - this.data.length) * 4, () => new Int32Array(n));
       next.set(this.data);
       this.data = next;
     }
@@ -31,10 +35,12 @@ export class GrowInt32 {
 export class GrowFloat64 {
   data = new Float64Array(0);
   length = 0;
+  budget: BuildBudget | undefined;
   constructor(private readonly capacity = 1024) {}
   push(v: number): number {
     if (this.length === this.data.length) {
-      const next = new Float64Array(Math.max(this.capacity, this.data.length * 2));
+      const n = Math.max(this.capacity, this.data.length * 2);
+      const next = allocate(this.budget, (n - this.data.length) * 8, () => new Float64Array(n));
       next.set(this.data);
       this.data = next;
     }
@@ -50,34 +56,40 @@ export class GrowFloat64 {
  * Makes room for `more` values beyond `length` in one step (exactly that much, no doubling), so
  * that a column whose final size is known never holds spare capacity or a copy made while growing.
  */
-function reserved<T extends Int32Array | Float64Array>(data: T, length: number, more: number, make: (n: number) => T): T {
+function reserved<T extends Int32Array | Float64Array>(
+  data: T,
+  length: number,
+  more: number,
+  make: (n: number) => T,
+  budget: BuildBudget | undefined,
+): T {
   if (length + more <= data.length) return data;
-  const next = make(length + more);
+  const next = allocate(budget, (length + more - data.length) * data.BYTES_PER_ELEMENT, () => make(length + more));
   next.set(data.subarray(0, length));
   return next;
 }
 
 /** Room for `more` pushes without growing. */
 export function reserveInt32(g: GrowInt32, more: number): void {
-  g.data = reserved(g.data, g.length, more, (n) => new Int32Array(n));
+  g.data = reserved(g.data, g.length, more, (n) => new Int32Array(n), g.budget);
 }
 
 export function reserveFloat64(g: GrowFloat64, more: number): void {
-  g.data = reserved(g.data, g.length, more, (n) => new Float64Array(n));
+  g.data = reserved(g.data, g.length, more, (n) => new Float64Array(n), g.budget);
 }
 
 /**
  * The column's values, right-sized, and the column emptied: when it is exactly full (see
  * `reserveInt32`), its own array, not a copy, so that finishing a column never holds it twice.
  */
-export function takeInt32(g: GrowInt32): Int32Array {
+export function takeInt32(g: GrowInt32): Int32Array<ArrayBuffer> {
   const out = g.length === g.data.length ? g.data : g.data.slice(0, g.length);
   g.data = new Int32Array(0);
   g.length = 0;
   return out;
 }
 
-export function takeFloat64(g: GrowFloat64): Float64Array {
+export function takeFloat64(g: GrowFloat64): Float64Array<ArrayBuffer> {
   const out = g.length === g.data.length ? g.data : g.data.slice(0, g.length);
   g.data = new Float64Array(0);
   g.length = 0;

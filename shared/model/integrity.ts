@@ -1,5 +1,6 @@
 import type { Profile } from './types';
 import { CATEGORY_COUNT } from './types';
+import { derivableWeights } from './sample-weights';
 import { visibleText } from './visible-text';
 import { checkHeapGraph } from '../heap/check';
 
@@ -57,14 +58,16 @@ export function checkProfile(p: Profile): string[] {
   }
   const s = p.samples;
   if (s) {
-    if (s.node.length !== s.length || s.time.length !== s.length || s.weight.length !== s.length) say('sample columns differ in length');
+    if (s.node.length !== s.length || s.time.length !== s.length || (s.weight && s.weight.length !== s.length))
+      say('sample columns differ in length');
+    if (!s.weight && !derivableWeights(p.unit)) say(`samples in ${p.unit} without their weights`);
     if (s.thread && s.thread.length !== s.length) say('sample columns differ in length');
     if (s.thread)
       for (let i = 0; i < s.length; i++)
         if (s.thread[i]! < 0 || s.thread[i]! >= (p.meta.threads?.length ?? 0)) say(`sample ${i} has thread ${s.thread[i]}`);
     for (let i = 0; i < s.length; i++) {
       if (s.node[i]! < 0 || s.node[i]! >= t.length) say(`sample ${i} points at node ${s.node[i]}`);
-      if (!Number.isFinite(s.weight[i]!) || s.weight[i]! < 0) say(`sample ${i} has weight ${s.weight[i]}`);
+      if (s.weight && (!Number.isFinite(s.weight[i]!) || s.weight[i]! < 0)) say(`sample ${i} has weight ${s.weight[i]}`);
       // a time is known (finite) or unknown (NaN), never infinite
       if (s.time[i] === Infinity || s.time[i] === -Infinity) say(`sample ${i} has time ${s.time[i]}`);
     }

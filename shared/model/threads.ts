@@ -9,7 +9,8 @@
  * one profile per thread (`node --cpu-prof` writes one `.cpuprofile` per thread).
  */
 import { CallTreeBuilder, FrameTableBuilder, finishProfile } from './builders';
-import { type Category, type FrameTable, type Profile, type SampleTable, type ThreadInfo, Tier } from './types';
+import { sampleWeights, samplesAt } from './sample-weights';
+import { type Category, type FrameTable, type Profile, type ThreadInfo, Tier } from './types';
 
 /** The choice that shows every thread, each under a root frame of its own. */
 export const ALL_THREADS = 'all';
@@ -72,12 +73,7 @@ export function threadView(all: Profile, choice: string): Profile | undefined {
   for (let j = 0; j < n; j++) ends[j] = t.end[r + j]! - r;
   const keep: number[] = [];
   for (let i = 0; i < s.length; i++) if (s.thread[i] === index) keep.push(i);
-  const samples: SampleTable = {
-    length: keep.length,
-    node: Int32Array.from(keep, (i) => s.node[i]! - r),
-    time: Float64Array.from(keep, (i) => s.time[i]!),
-    weight: Float64Array.from(keep, (i) => s.weight[i]!),
-  };
+  const samples = samplesAt(s, keep, r);
   const chosen = threads[index]!;
   const meta = { ...all.meta, thread: threadLabel(chosen), threads: [chosen, ...threads.filter((_, k) => k !== index)] };
   if (keep.length > 0) Object.assign(meta, { startTime: samples.time[0], endTime: samples.time[keep.length - 1] });
@@ -165,6 +161,7 @@ function regrouped(all: Profile, roots: 'together' | 'roots', only?: number): Pr
     return frame;
   };
   const chain: number[] = [];
+  const weight = sampleWeights(s, all.unit);
   let start = Infinity;
   let end = -Infinity;
   for (let i = 0; i < s.length; i++) {
@@ -180,7 +177,7 @@ function regrouped(all: Profile, roots: 'together' | 'roots', only?: number): Pr
       mapped.set(slot(c, k), tree.child(parent, t.depth[c] === 1 ? rootFrame(c, k) : frameOf(t.frame[c]!)));
     }
     tree.thread = only === undefined ? k : 0;
-    tree.addSample(s.node[i] === 0 ? tree.root : mapped.get(slot(s.node[i]!, k))!, s.weight[i]!, s.time[i]!);
+    tree.addSample(s.node[i] === 0 ? tree.root : mapped.get(slot(s.node[i]!, k))!, weight[i]!, s.time[i]!);
   }
   tree.thread = 0;
   const { defaultThread: _, ...meta } = all.meta;
@@ -228,7 +225,8 @@ export function mergeThreads(name: string, parts: ThreadPart[]): Profile {
     nodeMap[0] = root;
     for (let j = 1; j < p.tree.length; j++) nodeMap[j] = tree.child(nodeMap[p.tree.parent[j]!]!, frameOf(p.tree.frame[j]!));
     const s = p.samples;
-    if (s) for (let i = 0; i < s.length; i++) tree.addSample(nodeMap[s.node[i]!]!, s.weight[i]!, s.time[i]!);
+    const weight = s && sampleWeights(s, p.unit);
+    if (s) for (let i = 0; i < s.length; i++) tree.addSample(nodeMap[s.node[i]!]!, weight![i]!, s.time[i]!);
     if (p.meta.startTime !== undefined) start = Math.min(start, p.meta.startTime);
     if (p.meta.endTime !== undefined) end = Math.max(end, p.meta.endTime);
     warnings.push(...p.meta.warnings.map((w) => `${rootName}: ${w}`));

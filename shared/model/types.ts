@@ -176,9 +176,12 @@ export interface SampleTable {
   time: Float64Array;
   /**
    * weight of the sample in the profile's unit: 1 when counting samples, its duration in
-   * microseconds when weighed by time (`model/weigh.ts`)
+   * microseconds when weighed by time (`model/weigh.ts`). Absent where the weights follow from
+   * the unit, as they do for most tables: unit 'samples', 1 each; unit 'microseconds', each
+   * sample's duration (`sampleDurations`, worked out from `time`). A long capture's 10 M weights
+   * take 80 MB; `sampleWeights` (model/sample-weights.ts) gives them either way.
    */
-  weight: Float64Array;
+  weight?: Float64Array;
   /**
    * when the profile holds the samples of several threads (each under a root frame of its own):
    * the sample's thread, an index into `meta.threads`; absent when all samples are one thread's

@@ -6,8 +6,9 @@ import { fileSource, fixturePath } from '../../test/support/files';
 import { CallTreeBuilder, FrameTableBuilder, finishProfile } from './builders';
 import { checkProfile } from './integrity';
 import { sampleDurations, timeOrder } from './sample-time';
+import { sampleWeights } from './sample-weights';
 import type { FormatId, Profile } from './types';
-import { defaultWeighing, weighByDefault, weighNewProfile, weighProfile, weighable } from './weigh';
+import { defaultWeighing, weighByDefault, weighProfile, weighable } from './weigh';
 
 /**
  * Samples of `main;a` and `main;b` at the given times (µs), in the order given: `a` at even
@@ -62,7 +63,9 @@ describe('weighProfile', () => {
     expect(t.tree.self[nodeOf(t, 'a')]).toBe(30);
     expect(t.tree.self[nodeOf(t, 'b')]).toBe(50);
     expect(t.tree.total[0]).toBe(80);
-    expect(Array.from(t.samples!.weight)).toEqual([10, 30, 20, 20]);
+    expect(Array.from(sampleWeights(t.samples!, t.unit))).toEqual([10, 30, 20, 20]);
+    // the durations follow from the times: the table stores none
+    expect(t.samples!.weight).toBeUndefined();
     // the profile weighed is left as it was
     expect(p.unit).toBe('samples');
     expect(p.tree.total[0]).toBe(4);
@@ -111,23 +114,27 @@ describe('weighProfile', () => {
   });
 });
 
-describe('weighNewProfile', () => {
-  it('weighs as weighByDefault does, writing the durations over the sample weights it was given', () => {
-    for (const times of [[0, 10, 25, 45, 70], [0, 10, NaN, 30], [5]]) {
-      const expected = weighByDefault(sampled(times));
+describe('weights that follow from the unit', () => {
+  it('are stored nowhere, and are what the explicit columns held', () => {
+    for (const times of [[0, 10, 25, 45, 70], [0, 10, NaN, 30], [5], [40, 10, 10, 25]]) {
       const p = sampled(times);
-      const ownWeights = p.samples!.weight;
-      const got = weighNewProfile(p);
-      expect(got.unit).toBe(expected.unit);
-      expect(Array.from(got.samples!.weight)).toEqual(Array.from(expected.samples!.weight));
-      expect(Array.from(got.tree.self)).toEqual(Array.from(expected.tree.self));
-      expect(Array.from(got.tree.total)).toEqual(Array.from(expected.tree.total));
-      if (got.unit === 'microseconds') expect(got.samples!.weight).toBe(ownWeights);
+      expect(p.samples!.weight).toBeUndefined();
+      const got = weighByDefault(p);
+      expect(got.samples!.weight).toBeUndefined();
+      const s = got.samples!;
+      // the tree as explicit per-sample weights sum it
+      const weights = got.unit === 'microseconds' ? sampleDurations(s) : new Float64Array(s.length).fill(1);
+      expect(Array.from(sampleWeights(s, got.unit))).toEqual(Array.from(weights));
+      const self = new Float64Array(got.tree.length);
+      for (let i = 0; i < s.length; i++) self[s.node[i]!]! += weights[i]!;
+      expect(Array.from(got.tree.self)).toEqual(Array.from(self));
+      expect(checkProfile(got)).toEqual([]);
     }
   });
 
-  it('leaves a profile weighed by counts (perf script) as weighByDefault does', () => {
+  it('a table whose weights do not follow from its unit keeps them (perf periods)', () => {
     const p = sampled([0, 10, 20], 'perf-script');
-    expect(weighNewProfile(p)).toBe(p);
+    expect(weighByDefault(p)).toBe(p);
+    expect(checkProfile({ ...p, unit: 'nanoseconds' })).toContain('samples in nanoseconds without their weights');
   });
 });

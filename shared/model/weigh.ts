@@ -4,7 +4,8 @@
  * thread's samples come later than asked), so the app and `flamelens diff` weigh V8 samples by
  * their duration (`sample-time.ts`), and `flamelens collapse` counts them unless asked otherwise.
  */
-import { hasSampleTimes, sampleDurations } from './sample-time';
+import { hasSampleTimes } from './sample-time';
+import { addSampleWeights } from './sample-weights';
 import type { FormatId, Profile } from './types';
 
 export type Weighing = 'samples' | 'time';
@@ -31,15 +32,18 @@ export function defaultWeighing(p: Profile): Weighing {
   return V8_SAMPLED.has(p.format) && (canWeighByTime(p) || isTimeWeighedSamples(p)) ? 'time' : 'samples';
 }
 
-/** Per-node self weights from per-sample weights, and totals over the pre-order tree. */
-function treeWeights(p: Profile, sampleWeight: Float64Array): { self: Float64Array; total: Float64Array } {
+/**
+ * `p`'s tree weighed as its samples weigh in `unit`, and its sample table with the weights that
+ * follow from that unit (none stored: see `SampleTable.weight`).
+ */
+function reweighed(p: Profile, unit: 'samples' | 'microseconds'): Profile {
   const t = p.tree;
-  const s = p.samples!;
+  const { weight: _, ...samples } = p.samples!;
   const self = new Float64Array(t.length);
-  for (let i = 0; i < s.length; i++) self[s.node[i]!]! += sampleWeight[i]!;
+  addSampleWeights(samples, unit, self);
   const total = self.slice();
   for (let i = t.length - 1; i > 0; i--) total[t.parent[i]!]! += total[i]!;
-  return { self, total };
+  return { ...p, unit, tree: { ...t, self, total }, samples };
 }
 
 /**
@@ -50,14 +54,8 @@ function treeWeights(p: Profile, sampleWeight: Float64Array): { self: Float64Arr
  * profile given is not changed: the result shares its frames and tree shape.
  */
 export function weighProfile(p: Profile, how: Weighing): Profile {
-  if (how === 'time' && canWeighByTime(p)) {
-    const weight = sampleDurations(p.samples!);
-    return { ...p, unit: 'microseconds', tree: { ...p.tree, ...treeWeights(p, weight) }, samples: { ...p.samples!, weight } };
-  }
-  if (how === 'samples' && isTimeWeighedSamples(p)) {
-    const weight = new Float64Array(p.samples!.length).fill(1);
-    return { ...p, unit: 'samples', tree: { ...p.tree, ...treeWeights(p, weight) }, samples: { ...p.samples!, weight } };
-  }
+  if (how === 'time' && canWeighByTime(p)) return reweighed(p, 'microseconds');
+  if (how === 'samples' && isTimeWeighedSamples(p)) return reweighed(p, 'samples');
   return p;
 }
 
@@ -70,16 +68,4 @@ export function weighable(p: Profile, how: Weighing): boolean {
 /** `p` weighed the default way for its format (see `defaultWeighing`). */
 export function weighByDefault(p: Profile): Profile {
   return weighProfile(p, defaultWeighing(p));
-}
-
-/**
- * `weighByDefault` for a profile nothing else holds yet (just imported): time weights are written
- * over its sample weights instead of into a new column, so that a capture of 10 M samples is not
- * held with two weight columns (80 MB each) while it is weighed. The profile given must not be
- * used afterwards; use the one returned.
- */
-export function weighNewProfile(p: Profile): Profile {
-  if (defaultWeighing(p) !== 'time' || !canWeighByTime(p)) return weighByDefault(p);
-  const weight = sampleDurations(p.samples!, p.samples!.weight);
-  return { ...p, unit: 'microseconds', tree: { ...p.tree, ...treeWeights(p, weight) }, samples: { ...p.samples!, weight } };
 }

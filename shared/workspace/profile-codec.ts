@@ -75,7 +75,9 @@ export function profileToJson(p: Profile, put: PutColumn = typedToBase64): Json 
   };
   if (p.samples) {
     const s = p.samples;
-    out.samples = { length: s.length, node: put(s.node), time: put(s.time), weight: put(s.weight) };
+    out.samples = { length: s.length, node: put(s.node), time: put(s.time) };
+    // (absent where the weights follow from the unit: see SampleTable.weight)
+    if (s.weight) (out.samples as Json).weight = put(s.weight);
     if (s.thread) (out.samples as Json).thread = put(s.thread);
   }
   if (p.heap) out.heap = heapToJson(p.heap, put);
@@ -222,8 +224,8 @@ function readSamples(c: JsonCheck, v: unknown, path: string): SampleTable {
     length,
     node: column(c, o, 'node', path, Int32Array, length),
     time: column(c, o, 'time', path, Float64Array, length),
-    weight: column(c, o, 'weight', path, Float64Array, length),
   };
+  if (o.weight !== undefined) s.weight = column(c, o, 'weight', path, Float64Array, length);
   if (o.thread !== undefined) s.thread = column(c, o, 'thread', path, Int32Array, length);
   return s;
 }

@@ -8,7 +8,7 @@ import { importProfile } from '../../../shared/import/import-profile';
 import type { ByteSource, ImportSource } from '../../../shared/import/io/source';
 import { ALL_THREADS, hasThreadRoots, threadKey } from '../../../shared/model/threads';
 import type { Profile } from '../../../shared/model/types';
-import { weighNewProfile } from '../../../shared/model/weigh';
+import { weighByDefault } from '../../../shared/model/weigh';
 import { fineDensity } from '../../../shared/heatmap/heatmap';
 import { threadFilesRun } from '../../../shared/runs/group-sources';
 import type { FromWorker, ToWorker, WorkerFile, WorkerSource } from './protocol';
@@ -42,7 +42,7 @@ const onProgress = pacedProgress((read, size) => post({ type: 'progress', read, 
  */
 async function importSource(source: WorkerSource): Promise<{ profile: Profile; thread?: string }> {
   if (source.kind === 'threads') return importThreadFiles(source.name, source.files);
-  const profile = weighNewProfile(await importProfile(toImportSource(source), { options: { keepThreads: true }, onProgress }));
+  const profile = weighByDefault(await importProfile(toImportSource(source), { options: { keepThreads: true }, onProgress }));
   if (!hasThreadRoots(profile)) return { profile };
   return { profile, thread: profile.meta.defaultThread ?? ALL_THREADS };
 }
@@ -51,7 +51,7 @@ async function importSource(source: WorkerSource): Promise<{ profile: Profile; t
 async function importThreadFiles(name: string, files: WorkerFile[]): Promise<{ profile: Profile; thread: string }> {
   const read: { name: string; profile: Profile }[] = [];
   for (const f of files) read.push({ name: f.name, profile: await importProfile(byteSource(f), { options: {} }) });
-  const profile = weighNewProfile(threadFilesRun(name, read));
+  const profile = weighByDefault(threadFilesRun(name, read));
   return { profile, thread: threadKey(profile.meta.threads![0]!) };
 }
 

@@ -48,7 +48,8 @@ export function profileBuffers(p: Profile): ArrayBuffer[] {
     p.tree.self,
     p.tree.total,
   ];
-  if (p.samples) arrays.push(p.samples.node, p.samples.time, p.samples.weight);
+  if (p.samples) arrays.push(p.samples.node, p.samples.time);
+  if (p.samples?.weight) arrays.push(p.samples.weight);
   if (p.samples?.thread) arrays.push(p.samples.thread);
   if (p.heap) arrays.push(p.heap.nodes, p.heap.edges, p.heap.locations, p.heap.dominator, p.heap.retained);
   const seen = new Set<ArrayBuffer>();

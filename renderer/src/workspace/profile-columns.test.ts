@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importProfile } from '../../../shared/import/import-profile';
 import type { Profile } from '../../../shared/model/types';
+import { sampleWeights } from '../../../shared/model/sample-weights';
 import { fileSource, fixturePath } from '../../../test/support/files';
 import { COLUMN_BYTES, columnFile, isSplitRecord, joinColumns, pruneColumns, splitProfile, writeColumns } from './profile-columns';
 
@@ -59,7 +60,7 @@ beforeAll(async () => {
       length: n,
       node: rep(s.node, (k) => new Int32Array(k)),
       time: rep(s.time, (k) => new Float64Array(k)),
-      weight: rep(s.weight, (k) => new Float64Array(k)),
+      weight: rep(sampleWeights(s, big.unit), (k) => new Float64Array(k)),
     },
   };
 });
@@ -88,7 +89,7 @@ describe('splitProfile', () => {
         ...big.samples!,
         node: big.samples!.node.slice(0, 10),
         time: big.samples!.time.slice(0, 10),
-        weight: big.samples!.weight.slice(0, 10),
+        weight: big.samples!.weight!.slice(0, 10),
         length: 10,
       },
     };

@@ -6,6 +6,7 @@
  * `_[k]` (kernel) and `_[j]` (JIT) only guide the category. Lines that do not end in a number
  * are skipped with a warning, as FlameGraph's own `flamegraph.pl` does.
  */
+import type { BuildBudget } from '../../../model/budget';
 import { CallTreeBuilder, type FrameInput, FrameTableBuilder, finishProfile } from '../../../model/builders';
 import { Category, MAX_WEIGHT, type Profile, Tier } from '../../../model/types';
 import { ImportError } from '../../errors';
@@ -160,8 +161,12 @@ function frameCategory(label: string): Category | undefined {
  * never decoded (`onBatch`); without it, every line comes through `readLine`.
  */
 class FoldedReader {
-  readonly frames = new FrameTableBuilder();
-  readonly tree = new CallTreeBuilder();
+  readonly frames: FrameTableBuilder;
+  readonly tree: CallTreeBuilder;
+  constructor(budget?: BuildBudget) {
+    this.frames = new FrameTableBuilder(budget);
+    this.tree = new CallTreeBuilder(budget);
+  }
   skipped = 0;
   firstSkipped = 0;
   tooLarge = 0;
@@ -374,8 +379,8 @@ export const foldedImporter: Importer = {
     }
     return good > 0 && good >= bad * 2;
   },
-  async parse({ file, source }) {
-    const reader = new FoldedReader();
+  async parse({ file, source, budget }) {
+    const reader = new FoldedReader(budget);
     const scanned = await scanRecords(source, file, 'folded', (b) => reader.onBatch(b));
     if (scanned === undefined)
       await forEachLineIn(

@@ -5,6 +5,7 @@
  * first (`put`) and goes into the call tree at the blank line that closes it (`flush`).
  * PerfScriptReader (perf-script-reader.ts) adds the line scanner's records.
  */
+import type { BuildBudget } from '../../../model/budget';
 import { CallTreeBuilder, FrameTableBuilder, detached } from '../../../model/builders';
 import { MAX_WEIGHT } from '../../../model/types';
 import { TextTable } from '../../io/lines';
@@ -38,8 +39,8 @@ function firstChar(text: string, from: number, to: number): number {
 
 /** Reads `perf script` line by line: samples, their headers and frames. */
 export class PerfLineReader {
-  readonly frames = new FrameTableBuilder();
-  readonly tree = new CallTreeBuilder();
+  readonly frames: FrameTableBuilder;
+  readonly tree: CallTreeBuilder;
   readonly threads: SampleThreads;
   /** The event the samples kept are of (the first met, or the first that matches `wanted`). */
   kept: string | undefined;
@@ -79,9 +80,9 @@ export class PerfLineReader {
   private readonly lineCache = new TextTable<SeenLine>();
   private readonly javaLineCache = new TextTable<SeenLine>();
 
-  private readonly walker = new StackWalker(this.tree);
+  private readonly walker: StackWalker;
   protected readonly fl: FrameLine = { sym: 0, dso: 0, close: 0, damaged: false };
-  protected readonly names = new FrameLineNames(this.frames);
+  protected readonly names: FrameLineNames;
   protected readonly headerReader = new HeaderReader<Thread>();
   /** `readLine` as a function of its own, for the line splitters. */
   readonly lineReader = (text: string, from: number, to: number, lineNo: number): void => this.readLine(text, from, to, lineNo);
@@ -90,7 +91,12 @@ export class PerfLineReader {
   constructor(
     private readonly wanted: string | undefined,
     allThreads: boolean,
+    budget?: BuildBudget,
   ) {
+    this.frames = new FrameTableBuilder(budget);
+    this.tree = new CallTreeBuilder(budget);
+    this.walker = new StackWalker(this.tree);
+    this.names = new FrameLineNames(this.frames);
     this.threads = new SampleThreads(this.frames, allThreads);
   }
 

@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { collapse } from '../../../model/collapse';
 import { checkProfile } from '../../../model/integrity';
+import { sampleWeights } from '../../../model/sample-weights';
 import type { Profile } from '../../../model/types';
 import { fileSource, fixturePath, readText } from '../../../../test/support/files';
 import { importProfile } from '../../import-profile';
@@ -29,7 +30,7 @@ function asStackcollapse(p: Profile, dropsLast: boolean): string {
   const w = p.tree.self.slice();
   if (dropsLast) {
     const s = p.samples!;
-    w[s.node[s.length - 1]!]! -= s.weight[s.length - 1]!;
+    w[s.node[s.length - 1]!]! -= sampleWeights(s, p.unit)[s.length - 1]!;
   }
   return collapse(p, w)
     .map((l) => `${l}\n`)
@@ -41,7 +42,7 @@ function endsWithBlankLine(body: string): boolean {
 }
 
 function lastWeight(p: Profile): number {
-  return p.samples!.weight[p.samples!.length - 1]!;
+  return sampleWeights(p.samples!, p.unit)[p.samples!.length - 1]!;
 }
 
 describe('perf script: FlameGraph test inputs against stackcollapse-perf.pl (default options)', () => {

@@ -33,14 +33,14 @@ export const perfScriptImporter: Importer = {
   extensions: ['.perf', '.script', '.perf.txt', '.script.txt', '.data.txt'],
   sniff: sniffPerfScript,
 
-  async parse({ file, source, options }) {
+  async parse({ file, source, options, budget }) {
     if (isPerfData(source.head))
       throw new ImportError({
         file,
         message: 'this is a binary perf.data file; turn it into text first with `perf script -i perf.data > perf.script.txt` and open that',
       });
     const wanted = options.perfEvent?.trim() || undefined;
-    const reader = new PerfScriptReader(wanted, options.thread === 'all');
+    const reader = new PerfScriptReader(wanted, options.thread === 'all', budget);
     const scanned = await scanRecords(source, file, 'perf', (b) => reader.onBatch(b));
     const lines = scanned ?? (await forEachLineIn(source.chunks(), file, reader.lineReader));
     reader.finishSamples();

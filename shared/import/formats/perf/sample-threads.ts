@@ -4,7 +4,8 @@
  * `meta.threads`, and, when one is asked for, only its samples kept.
  */
 import { THREADS_TOGETHER } from '../../../model/threads';
-import type { Profile, SampleTable, ThreadInfo } from '../../../model/types';
+import { addSampleWeights, samplesAt } from '../../../model/sample-weights';
+import type { Profile, ThreadInfo } from '../../../model/types';
 import { ImportError } from '../../errors';
 
 /**
@@ -63,14 +64,9 @@ export function withThreads(file: string, p: Profile, keys: string[], names: str
   const listed = [chosen, ...order.filter((k) => k !== chosen)];
   const keep: number[] = [];
   for (let i = 0; i < s.length; i++) if (s.thread[i] === chosen) keep.push(i);
-  const samples: SampleTable = {
-    length: keep.length,
-    node: Int32Array.from(keep, (i) => s.node[i]!),
-    time: Float64Array.from(keep, (i) => s.time[i]!),
-    weight: Float64Array.from(keep, (i) => s.weight[i]!),
-  };
+  const samples = samplesAt(s, keep);
   const self = new Float64Array(p.tree.length);
-  for (let i = 0; i < samples.length; i++) self[samples.node[i]!]! += samples.weight[i]!;
+  addSampleWeights(samples, p.unit, self);
   const total = self.slice();
   for (let i = p.tree.length - 1; i > 0; i--) total[p.tree.parent[i]!]! += total[i]!;
   const others = listed.slice(1);

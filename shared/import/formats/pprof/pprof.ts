@@ -326,8 +326,8 @@ async function parse(ctx: ImportContext): Promise<Profile> {
   const choice = chooseValue(types, str(prof.defaultSampleType));
   const type = shownType(types[choice.index]!.type);
 
-  const frames = new FrameTableBuilder();
-  const tree = new CallTreeBuilder();
+  const frames = new FrameTableBuilder(ctx.budget);
+  const tree = new CallTreeBuilder(ctx.budget);
   const { negative, tooLarge } = addSamples(prof, choice, new LocationFrames(prof, str, frames), frames, tree);
   if (tree.nodeCount === 1) throw new ImportError({ file: ctx.file, message: `the profile has no samples with a ${type} value` });
   const warnings: string[] = [];

@@ -17,6 +17,7 @@
  * Every event, whatever its phase, also counts in `traceStats`: per (category, name, phase) the
  * number of events, their bytes in the file and their paired duration.
  */
+import type { BuildBudget } from '../../../model/budget';
 import { CallTreeBuilder, FrameTableBuilder, finishProfile } from '../../../model/builders';
 import { Category, type Profile, type RunMeta, Tier } from '../../../model/types';
 import { ImportError } from '../../errors';
@@ -88,7 +89,7 @@ export const traceEventsImporter: Importer = {
   sniff(head) {
     return looksLikeTrace(head);
   },
-  async parse({ file, source, options }) {
+  async parse({ file, source, options, budget }) {
     const r = new TraceReader();
     const read = await streamJson(
       source.chunks(),
@@ -116,7 +117,7 @@ export const traceEventsImporter: Importer = {
     }
     const meta = traceMeta(r, readWarnings(r, read));
     const sampled = [...r.chrome.threads(), ...r.hermes.threads()];
-    return sampled.length > 0 ? sampledProfile(file, r, meta, sampled, options) : spanProfile(file, r, meta);
+    return sampled.length > 0 ? sampledProfile(file, r, meta, sampled, options, budget) : spanProfile(file, r, meta, budget);
   },
 };
 
@@ -161,10 +162,11 @@ function sampledProfile(
   meta: RunMeta,
   sampled: ReturnType<TraceReader['chrome']['threads']>,
   options: ImportOptions,
+  budget?: BuildBudget,
 ): Profile {
   const warnings = meta.warnings!;
-  const frames = new FrameTableBuilder();
-  const tree = new CallTreeBuilder();
+  const frames = new FrameTableBuilder(budget);
+  const tree = new CallTreeBuilder(budget);
   const wanted = options.keepThreads ? (sampled.length > 1 ? 'all' : undefined) : options.thread;
   const choice = chooseThreads(file, sampled, r.threadNames, wanted);
   const chosen = choice.shown[0]!;
@@ -204,9 +206,9 @@ function sampledProfile(
 }
 
 /** A trace of spans: one root per thread (sorted like speedscope's profiles), then `async`. */
-function spanProfile(file: string, r: TraceReader, meta: RunMeta): Profile {
-  const frames = new FrameTableBuilder();
-  const tree = new CallTreeBuilder();
+function spanProfile(file: string, r: TraceReader, meta: RunMeta, budget?: BuildBudget): Profile {
+  const frames = new FrameTableBuilder(budget);
+  const tree = new CallTreeBuilder(budget);
   const threadNodes = new Map<number, number>();
   const threads = r.sync.threads().sort((a, b) => threadOrder(r.threadList[a]!, r.threadList[b]!));
   for (const t of threads) {

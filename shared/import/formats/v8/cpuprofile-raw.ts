@@ -8,6 +8,7 @@ import { GrowFloat64, GrowInt32, GrowNumbers } from '../../../model/grow';
 import { MAX_WEIGHT, isTime } from '../../../model/types';
 import { ImportError } from '../../errors';
 import { streamJson } from '../../io/json-stream';
+import type { StreamedSamples } from './cpuprofile-samples';
 import { IdMap } from './id-map';
 import { type V8CallFrame, internV8Frame } from './v8-frames';
 
@@ -39,7 +40,15 @@ export interface Raw {
   startTime?: number;
   endTime?: number;
   urls: Set<string>;
+  /** the samples read into the call tree as they arrived (then `samples` and `timeDeltas` stay empty) */
+  streamed?: StreamedSamples;
 }
+
+/**
+ * Starts reading the samples into the call tree, when the file's order allows it (its nodes all
+ * read): called at the first element of `samples`; undefined keeps them in `Raw`.
+ */
+export type OpenSamples = (raw: Raw) => StreamedSamples | undefined;
 
 export const MICROSECONDS_PER_SECOND = 1e6;
 
@@ -98,6 +107,7 @@ class RawReader {
   constructor(
     private readonly file: string,
     private readonly frames: FrameTableBuilder,
+    private readonly openSamples?: OpenSamples,
   ) {}
 
   /** An element of one of the file's arrays (`key` names the array). */
@@ -106,10 +116,17 @@ class RawReader {
     switch (key) {
       case 'nodes':
         return this.readNode(v, offset);
-      case 'samples':
-        return void raw.samples.push(this.number(key, v, offset));
-      case 'timeDeltas':
-        return void raw.timeDeltas.push(this.number(key, v, offset));
+      case 'samples': {
+        const id = this.number(key, v, offset);
+        if (raw.streamed === undefined && raw.samples.length === 0 && raw.timeDeltas.length === 0) raw.streamed = this.openSamples?.(raw);
+        if (raw.streamed) return raw.streamed.sample(id, offset);
+        return void raw.samples.push(id);
+      }
+      case 'timeDeltas': {
+        const d = this.number(key, v, offset);
+        if (raw.streamed) return raw.streamed.delta(d);
+        return void raw.timeDeltas.push(d);
+      }
       case 'timestamps':
         return void raw.timestamps.push(this.number(key, v, offset));
       case '':
@@ -122,8 +139,10 @@ class RawReader {
   /** A value of the top-level object other than the arrays. */
   value(key: string, v: unknown): void {
     if (key === 'head') this.raw.head = v;
-    else if (key === 'startTime' && isTime(v)) this.raw.startTime = v;
-    else if (key === 'endTime' && isTime(v)) this.raw.endTime = v;
+    else if (key === 'startTime' && isTime(v)) {
+      this.raw.startTime = v;
+      this.raw.streamed?.lateStart(v);
+    } else if (key === 'endTime' && isTime(v)) this.raw.endTime = v;
   }
 
   private error(offset: number, message: string): ImportError {
@@ -137,6 +156,7 @@ class RawReader {
 
   private readNode(v: unknown, offset: number): void {
     if (!isObject(v) || typeof v.id !== 'number') throw this.error(offset, 'a node in "nodes" has no numeric "id"');
+    if (this.raw.streamed) throw this.error(offset, 'a node comes after the samples (two "nodes" arrays?)');
     const id = v.id;
     const cf = v.callFrame;
     if (!isObject(cf)) throw this.error(offset, `node ${id} has no "callFrame" object`);
@@ -191,8 +211,13 @@ class RawReader {
 }
 
 /** Reads the whole file into `Raw`, streaming the big arrays. */
-export async function readRaw(file: string, chunks: AsyncIterable<Uint8Array>, frames: FrameTableBuilder): Promise<Raw> {
-  const reader = new RawReader(file, frames);
+export async function readRaw(
+  file: string,
+  chunks: AsyncIterable<Uint8Array>,
+  frames: FrameTableBuilder,
+  openSamples?: OpenSamples,
+): Promise<Raw> {
+  const reader = new RawReader(file, frames, openSamples);
   const result = await streamJson(
     chunks,
     {

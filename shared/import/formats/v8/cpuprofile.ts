@@ -25,6 +25,7 @@
 import { CallTreeBuilder, FrameTableBuilder, finishProfile } from '../../../model/builders';
 import { MAX_WEIGHT, type Profile, type RunMeta, isTime } from '../../../model/types';
 import { MICROSECONDS_PER_SECOND, type Raw, isObject, readRaw } from './cpuprofile-raw';
+import { type SampleFaults, type Span, StreamedSamples } from './cpuprofile-samples';
 import { ImportError } from '../../errors';
 import type { Importer } from '../../importer';
 import { type V8CallFrame, internV8Frame, producerFromUrls, v8Shape } from './v8-frames';
@@ -148,13 +149,6 @@ function buildLegacyTree(
   return byId;
 }
 
-/** The samples added: how many, and their first and last known time (µs). */
-interface Span {
-  count: number;
-  lo: number;
-  hi: number;
-}
-
 /**
  * Adds every sample, weight 1, at its absolute time in microseconds: `startTime` plus the running
  * sum of `timeDeltas` (the first delta counts from `startTime`), or the legacy `timestamps`.
@@ -210,10 +204,32 @@ function addSamples(
   raw.samples.clear();
   raw.timeDeltas.clear();
   raw.timestamps.clear();
-  note(warnings, outOfOrder, `${outOfOrder} sample(s) were recorded out of time order (negative timeDeltas); they were put in time order`);
-  note(warnings, outOfRange, `${outOfRange} sample time(s) are past 2^53 microseconds; those samples have no time`);
-  note(warnings, unknown, `${unknown} sample(s) name node ids that are not in the file (first: ${firstUnknown}); they were left out`);
+  noteFaults(warnings, { outOfOrder, outOfRange, unknown, firstUnknown, times: times.length });
   return span;
+}
+
+function noteFaults(warnings: string[], f: SampleFaults): void {
+  note(
+    warnings,
+    f.outOfOrder,
+    `${f.outOfOrder} sample(s) were recorded out of time order (negative timeDeltas); they were put in time order`,
+  );
+  note(warnings, f.outOfRange, `${f.outOfRange} sample time(s) are past 2^53 microseconds; those samples have no time`);
+  note(warnings, f.unknown, `${f.unknown} sample(s) name node ids that are not in the file (first: ${f.firstUnknown}); they were left out`);
+}
+
+function noteDuplicates(warnings: string[], raw: Raw): void {
+  note(warnings, raw.duplicateIds, `${raw.duplicateIds} node(s) repeat an earlier node's id; the first was kept`);
+}
+
+/** The samples read as they arrived, handed to the tree, with the same warnings as `addSamples`. */
+function finishStreamed(s: StreamedSamples, warnings: string[]): Span {
+  s.finish();
+  const n = s.length;
+  if (s.faults.times < n)
+    warnings.push(`"timeDeltas" has ${s.faults.times} entries for ${n} samples; the samples without one have no time`);
+  noteFaults(warnings, s.faults);
+  return s.span;
 }
 
 export const cpuprofileImporter: Importer = {
@@ -225,32 +241,45 @@ export const cpuprofileImporter: Importer = {
     if (shape === 'cpuprofile' || shape === 'cpuprofile-legacy') return true;
     return shape === 'undecided' && /\.cpuprofile(\.gz)?$/i.test(fileName);
   },
-  async parse({ file, source, options }): Promise<Profile> {
-    const frames = new FrameTableBuilder();
-    const tree = new CallTreeBuilder();
+  async parse({ file, source, options, budget }): Promise<Profile> {
+    const frames = new FrameTableBuilder(budget);
+    const tree = new CallTreeBuilder(budget);
     const warnings: string[] = [];
-    const raw = await readRaw(file, source.chunks(), frames);
+    const keep = options.samples !== false;
+    let ct: Int32Array | undefined;
+    const modernNode = (raw: Raw) => (id: number) => {
+      const i = raw.index.get(id);
+      return i === undefined ? undefined : ct![i];
+    };
+    // The nodes come first in the files V8 writes: the tree is built at the first sample, and the
+    // samples go into it as they arrive (see cpuprofile-samples.ts).
+    const openSamples = (raw: Raw): StreamedSamples | undefined => {
+      if (raw.ids.length === 0) return undefined;
+      noteDuplicates(warnings, raw);
+      ct = buildModernTree(raw, tree, warnings);
+      return new StreamedSamples(file, tree, modernNode(raw), raw.startTime, keep);
+    };
+    const raw = await readRaw(file, source.chunks(), frames, openSamples);
     const legacy = raw.head !== undefined && raw.ids.length === 0;
     if (!legacy && raw.ids.length === 0)
       throw new ImportError({ file, message: 'not a V8 CPU profile: no "nodes" (and no legacy "head")' });
-    note(warnings, raw.duplicateIds, `${raw.duplicateIds} node(s) repeat an earlier node's id; the first was kept`);
-
-    let nodeOf: (id: number) => number | undefined;
-    if (legacy) {
-      const byId = buildLegacyTree(file, raw.head, frames, tree, raw, warnings);
-      nodeOf = (id) => byId.get(id);
-    } else {
-      const ct = buildModernTree(raw, tree, warnings);
-      nodeOf = (id) => {
-        const i = raw.index.get(id);
-        return i === undefined ? undefined : ct[i];
-      };
-      if (raw.samples.length === 0)
-        for (let i = 0; i < ct.length; i++) if (raw.hitCount.at(i) > 0) tree.addSelf(ct[i]!, raw.hitCount.at(i));
-    }
     let span: Span = { count: 0, lo: Infinity, hi: -Infinity };
-    if (raw.samples.length > 0) span = addSamples(raw, nodeOf, tree, legacy, warnings, options.samples !== false);
-    else warnings.push('the profile has no "samples": weights are V8\'s per-node hitCount and there are no sample times');
+    if (raw.streamed) span = finishStreamed(raw.streamed, warnings);
+    else {
+      noteDuplicates(warnings, raw);
+      let nodeOf: (id: number) => number | undefined;
+      if (legacy) {
+        const byId = buildLegacyTree(file, raw.head, frames, tree, raw, warnings);
+        nodeOf = (id) => byId.get(id);
+      } else {
+        ct = buildModernTree(raw, tree, warnings);
+        nodeOf = modernNode(raw);
+        if (raw.samples.length === 0)
+          for (let i = 0; i < ct.length; i++) if (raw.hitCount.at(i) > 0) tree.addSelf(ct[i]!, raw.hitCount.at(i));
+      }
+      if (raw.samples.length > 0) span = addSamples(raw, nodeOf, tree, legacy, warnings, keep);
+      else warnings.push('the profile has no "samples": weights are V8\'s per-node hitCount and there are no sample times');
+    }
 
     const meta: RunMeta = {
       producer: legacy

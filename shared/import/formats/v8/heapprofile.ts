@@ -36,7 +36,7 @@ export const heapprofileImporter: Importer = {
     if (shape === 'heapprofile') return true;
     return shape === 'undecided' && /\.heapprofile(\.gz)?$/i.test(fileName);
   },
-  async parse({ file, source }): Promise<Profile> {
+  async parse({ file, source, budget }): Promise<Profile> {
     let head: unknown;
     const result = await streamJson(
       source.chunks(),
@@ -69,8 +69,8 @@ export const heapprofileImporter: Importer = {
     if (head === undefined) throw new ImportError({ file, message: 'not a V8 heap profile: no "head" allocation tree' });
     if (!isObject(head)) throw new ImportError({ file, message: 'not a V8 heap profile: "head" is not a node object' });
 
-    const frames = new FrameTableBuilder();
-    const tree = new CallTreeBuilder();
+    const frames = new FrameTableBuilder(budget);
+    const tree = new CallTreeBuilder(budget);
     const warnings: string[] = [];
     const urls = new Set<string>();
     let badSizes = 0;

@@ -247,8 +247,8 @@ async function parse(ctx: ImportContext): Promise<Profile> {
     throw new ImportError({ file: ctx.file, message });
   }
   const p: Parts = {
-    frames: new FrameTableBuilder(),
-    tree: new CallTreeBuilder(),
+    frames: new FrameTableBuilder(ctx.budget),
+    tree: new CallTreeBuilder(ctx.budget),
     meta: { producer: '0x', warnings: [] },
   };
   if (kind === 'ticks') await readTicks(ctx, p);

@@ -1,0 +1,179 @@
+/**
+ * A modern `.cpuprofile`'s samples read into the call tree as they arrive. V8 and Chrome DevTools
+ * write `nodes` first, then `samples`, then `timeDeltas`: once the first sample comes, the tree can
+ * be built and each sample id turned into its call-tree node at once, and each delta into the
+ * sample's time, so the file's two arrays (10 M Int32 each in a long capture) are never held.
+ * Files in any other order are read as before, whole (`addSamples` in cpuprofile.ts).
+ */
+import type { CallTreeBuilder } from '../../../model/builders';
+import { GrowFloat64, GrowInt32, reserveFloat64, takeFloat64, takeInt32 } from '../../../model/grow';
+import { isTime } from '../../../model/types';
+import { ImportError } from '../../errors';
+
+/** The samples added: how many, and their first and last known time (µs). */
+export interface Span {
+  count: number;
+  lo: number;
+  hi: number;
+}
+
+/** What reading the samples found wrong, for the profile's warnings. */
+export interface SampleFaults {
+  outOfOrder: number;
+  outOfRange: number;
+  unknown: number;
+  firstUnknown: number;
+  /** entries of `timeDeltas` (may be fewer than the samples) */
+  times: number;
+}
+
+const UNKNOWN = -1;
+
+export class StreamedSamples {
+  /** call-tree node of each sample, UNKNOWN for an id not in the file (kept samples only) */
+  private readonly nodes: GrowInt32 | undefined;
+  private nodeColumn: Int32Array<ArrayBuffer> | undefined;
+  private readonly times = new GrowFloat64();
+  /** indices of samples naming unknown ids, in order (when samples are not kept) */
+  private readonly unknownAt: number[] = [];
+  private nextUnknown = 0;
+  private count = 0;
+  private deltas = 0;
+  private t = 0;
+  private latest = -Infinity;
+  readonly span: Span = { count: 0, lo: Infinity, hi: -Infinity };
+  readonly faults: SampleFaults = { outOfOrder: 0, outOfRange: 0, unknown: 0, firstUnknown: 0, times: 0 };
+
+  constructor(
+    private readonly file: string,
+    private readonly tree: CallTreeBuilder,
+    private readonly nodeOf: (id: number) => number | undefined,
+    startTime: number | undefined,
+    /** false: only the samples' weight goes into the tree, no sample table is kept */
+    private readonly keep: boolean,
+  ) {
+    this.t = startTime ?? 0;
+    this.nodes = keep ? new GrowInt32() : undefined;
+    // (the columns the tree takes over: charged to its budget as they grow)
+    if (this.nodes) this.nodes.budget = tree.budget;
+    this.times.budget = tree.budget;
+  }
+
+  /** The next element of `samples`. */
+  sample(id: number, offset: number): void {
+    if (this.deltas > 0)
+      throw new ImportError({
+        file: this.file,
+        offset,
+        message: 'a "samples" array comes after "timeDeltas" began (two "samples" arrays?)',
+      });
+    const node = this.nodeOf(id);
+    const j = this.count++;
+    if (node === undefined) {
+      if (this.faults.unknown++ === 0) this.faults.firstUnknown = id;
+      if (this.nodes) this.nodes.push(UNKNOWN);
+      else this.unknownAt.push(j);
+      return;
+    }
+    if (this.nodes) this.nodes.push(node);
+    else this.tree.addSelf(node, 1);
+  }
+
+  /** The next element of `timeDeltas`: the time of the sample of the same index. */
+  delta(d: number): void {
+    const j = this.deltas++;
+    if (j >= this.count) return;
+    if (j === 0 && this.nodes) {
+      // Every sample is in: the node column at its size, and room for exactly as many times.
+      this.nodeColumn = takeInt32(this.nodes);
+      reserveFloat64(this.times, this.count);
+    }
+    const t = (this.t += d);
+    // Deltas can be negative (0x's samples-cpu-prof.cpuprofile: `…,329,227,-6,231,…`, V8 having
+    // recorded that sample out of order). Each sample keeps its own time; the model puts samples
+    // in time order (model/sample-time.ts).
+    let time = NaN;
+    if (!isTime(t)) this.faults.outOfRange++;
+    else {
+      if (t < this.latest) this.faults.outOfOrder++;
+      else this.latest = t;
+      time = t;
+    }
+    if (this.nodeColumn) this.times.push(time);
+    if (this.isUnknown(j)) return;
+    this.span.count++;
+    if (time < this.span.lo) this.span.lo = time;
+    if (time > this.span.hi) this.span.hi = time;
+  }
+
+  private isUnknown(j: number): boolean {
+    if (this.nodeColumn) return this.nodeColumn[j] === UNKNOWN;
+    const at = this.unknownAt;
+    while (this.nextUnknown < at.length && at[this.nextUnknown]! < j) this.nextUnknown++;
+    return this.nextUnknown < at.length && at[this.nextUnknown] === j;
+  }
+
+  /**
+   * A `startTime` that came after the first delta (V8 writes it before the samples): times so far
+   * counted from 0 are moved by it in `finish`.
+   */
+  lateStart(startTime: number): void {
+    if (this.deltas === 0) this.t = startTime;
+    else this.shift = startTime;
+  }
+
+  private shift = 0;
+
+  /** Times moved by a late `startTime`; those it takes out of range have none. */
+  private shifted(time: Float64Array): void {
+    const by = this.shift;
+    if (by === 0) return;
+    for (let i = 0; i < time.length; i++) {
+      const t = time[i]! + by;
+      if (!Number.isNaN(time[i]!) && !isTime(t)) this.faults.outOfRange++;
+      time[i] = isTime(t) ? t : NaN;
+    }
+    this.span.lo += by;
+    this.span.hi += by;
+  }
+
+  /** Hands the samples to the tree: the ones without a time have none (NaN), unknown ids are left out. */
+  finish(): void {
+    this.faults.times = this.deltas;
+    // Samples with no delta: counted, with no time.
+    const timed = Math.min(this.deltas, this.count);
+    this.span.count += this.count - timed - this.unknownBeyond(timed);
+    if (!this.nodes) {
+      this.span.lo += this.shift;
+      this.span.hi += this.shift;
+      return;
+    }
+    const node = this.nodeColumn ?? takeInt32(this.nodes);
+    if (this.times.length < node.length) reserveFloat64(this.times, node.length - this.times.length);
+    while (this.times.length < node.length) this.times.push(NaN);
+    const time = takeFloat64(this.times);
+    this.shifted(time);
+    let k = 0;
+    for (let i = 0; i < node.length; i++) {
+      if (node[i] === UNKNOWN) continue;
+      node[k] = node[i]!;
+      time[k++] = time[i]!;
+    }
+    // (a file whose samples all name known ids, as V8 writes them, hands over its columns as they are)
+    this.tree.adoptSamples(k === node.length ? node : node.slice(0, k), k === time.length ? time : time.slice(0, k));
+  }
+
+  /** Unknown samples at index `from` or later (those without a time). */
+  private unknownBeyond(from: number): number {
+    let n = 0;
+    if (this.nodes) {
+      const node = this.nodeColumn ?? this.nodes.data;
+      for (let i = from; i < this.count; i++) if (node[i] === UNKNOWN) n++;
+    } else for (const j of this.unknownAt) if (j >= from) n++;
+    return n;
+  }
+
+  get length(): number {
+    return this.count;
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * Sample weights where the table stores none (`SampleTable.weight` absent): 1 each when the unit
+ * counts samples, each sample's duration (`sampleDurations`) when it is time. A table that
+ * stores them gives its own column.
+ */
+import { meanInterval, sampleDurations } from './sample-time';
+import type { SampleTable, Unit } from './types';
+
+/** Whether a table in `unit` may leave its weights out (they follow from the unit). */
+export function derivableWeights(unit: Unit): boolean {
+  return unit === 'samples' || unit === 'microseconds';
+}
+
+/** Every sample's weight in `unit`: the table's column, or the weights that follow from the unit. */
+export function sampleWeights(s: SampleTable, unit: Unit): Float64Array {
+  if (s.weight) return s.weight;
+  if (unit === 'microseconds') return sampleDurations(s);
+  if (unit === 'samples') return new Float64Array(s.length).fill(1);
+  throw new Error(`a sample table in ${unit} without its weights`);
+}
+
+/**
+ * Adds every sample's weight to its node's entry of `self` (one per call-tree node), without a
+ * column of weights where the table has none: a long capture's durations are 80 MB.
+ */
+export function addSampleWeights(s: SampleTable, unit: Unit, self: Float64Array): void {
+  const node = s.node;
+  if (s.weight || unit !== 'samples') {
+    if (!s.weight && unit === 'microseconds' && !s.thread) return addDurations(s, self);
+    const w = sampleWeights(s, unit);
+    for (let i = 0; i < s.length; i++) self[node[i]!]! += w[i]!;
+    return;
+  }
+  for (let i = 0; i < s.length; i++) self[node[i]!]! += 1;
+}
+
+/** One thread's durations, as `sampleDurations` works them out, added as they are found. */
+function addDurations(s: SampleTable, self: Float64Array): void {
+  const n = s.length;
+  if (n === 0) return;
+  const time = s.time;
+  for (let i = 0; i + 1 < n; i++) {
+    const w = time[i + 1]! - time[i]!;
+    self[s.node[i]!]! += w > 0 ? w : 0;
+  }
+  // the last lasts the mean interval (see sample-time.ts)
+  self[s.node[n - 1]!]! += Number.isNaN(time[n - 1]!) ? 0 : meanInterval(s);
+}
+
+/**
+ * The samples at indices `keep` (in order), their nodes moved down by `nodeOffset`: one thread's
+ * samples. Their weights are kept where the table stores them; where it does not, one thread's
+ * durations are what they were among all threads', so they still follow from the unit.
+ */
+export function samplesAt(s: SampleTable, keep: readonly number[], nodeOffset = 0): SampleTable {
+  const out: SampleTable = {
+    length: keep.length,
+    node: Int32Array.from(keep, (i) => s.node[i]! - nodeOffset),
+    time: Float64Array.from(keep, (i) => s.time[i]!),
+  };
+  const w = s.weight;
+  if (w) out.weight = Float64Array.from(keep, (i) => w[i]!);
+  return out;
+}
