@@ -157,7 +157,8 @@ for (const viewport of [
         .getByRole('cell');
       await expect(deltas.nth(4)).toHaveText('other unit');
       await expect(firstCaller.nth(5)).not.toContainText('bytes');
-      await page.screenshot({ path: `test-results/panes-sandwich-${viewport.width}.png` });
+      const sandwichShot = await page.screenshot({ path: `test-results/panes-sandwich-${viewport.width}.png` });
+      if (viewport.width === 1280) writeFileSync('docs/sandwich.png', sandwichShot);
     });
   });
 }
