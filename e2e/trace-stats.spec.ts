@@ -174,8 +174,8 @@ test('runs without trace events are listed apart; the tabs switch views', async 
     { path: 'assets/samples/baseline.cpuprofile', name: 'cpu.cpuprofile' },
   ]);
   const tab = page.getByRole('tab', { name: 'Trace statistics' });
-  await tab.focus();
-  await page.keyboard.press('ArrowRight'); // wraps to the first tab
+  await page.getByRole('tab', { name: 'Time order' }).focus();
+  await page.keyboard.press('ArrowRight'); // from the last tab, wraps to the first
   await expect(page.getByRole('tab', { name: 'Flamegraphs' })).toHaveAttribute('aria-selected', 'true');
   await tab.click();
   await expect(page.getByRole('tabpanel')).toHaveAttribute('aria-labelledby', 'tab-trace-stats');
