@@ -3,7 +3,7 @@
  * on the profile's clock, as in `heatmap.ts`.
  */
 import { inTimeOrder } from '../model/sample-time';
-import { sampleWeights } from '../model/sample-weights';
+import { addRangeWeights, sampleWeightReader } from '../model/sample-weights';
 import type { Profile } from '../model/types';
 import { idleNodes } from './idle';
 
@@ -66,8 +66,8 @@ export function weightsOfSamples(profile: Profile, indices: ArrayLike<number>): 
   const { tree } = profile;
   const s = profile.samples;
   const self = new Float64Array(tree.length);
-  const weight = s && sampleWeights(s, profile.unit);
-  if (s) for (let k = 0; k < indices.length; k++) self[s.node[indices[k]!]!]! += weight![indices[k]!]!;
+  const weight = s && sampleWeightReader(s, profile.unit);
+  if (s) for (let k = 0; k < indices.length; k++) self[s.node[indices[k]!]!]! += weight!(indices[k]!);
   // Children come after their parent in pre-order, so one backward pass adds subtrees up.
   const total = self.slice();
   for (let i = tree.length - 1; i > 0; i--) total[tree.parent[i]!]! += total[i]!;
@@ -104,14 +104,7 @@ export function rangeWeights(profile: Profile, t0: number, t1: number, options: 
   const idle = options.includeIdle ? undefined : (options.idle ?? idleNodes(profile));
   const { tree } = profile;
   const self = new Float64Array(tree.length);
-  const weight = sampleWeights(s, profile.unit);
-  let sampleCount = 0;
-  for (let i = from; i < to; i++) {
-    const node = s.node[i]!;
-    if (idle && idle[node]) continue;
-    self[node]! += weight[i]!;
-    sampleCount++;
-  }
+  const sampleCount = addRangeWeights(s, profile.unit, from, to, self, idle);
   const total = self.slice();
   for (let i = tree.length - 1; i > 0; i--) total[tree.parent[i]!]! += total[i]!;
   return { self, total, sampleCount };

@@ -20,6 +20,66 @@ export function sampleWeights(s: SampleTable, unit: Unit): Float64Array {
 }
 
 /**
+ * Sample `i`'s weight, read without a column of every sample's where the table stores none: a
+ * time range of a long capture looks at a few million of its ten million samples, and each
+ * range picked would otherwise work out (and allocate, 80 MB) the durations of all of them.
+ * Gives what `sampleWeights(s, unit)[i]` gives.
+ */
+export function sampleWeightReader(s: SampleTable, unit: Unit): (i: number) => number {
+  const stored = s.weight;
+  if (stored) return (i) => stored[i]!;
+  if (unit === 'samples') return () => 1;
+  if (unit === 'microseconds' && !s.thread) {
+    const { time, length: n } = s;
+    let last: number | undefined;
+    return (i) => {
+      if (i + 1 < n) {
+        const d = time[i + 1]! - time[i]!;
+        return d > 0 ? d : 0;
+      }
+      // the last lasts the mean interval (see sample-time.ts), worked out once when it is asked for
+      return Number.isNaN(time[i]!) ? 0 : (last ??= meanInterval(s));
+    };
+  }
+  const all = sampleWeights(s, unit);
+  return (i) => all[i]!;
+}
+
+/**
+ * Adds the weights of samples `from` to `to` (not included) to their nodes' entries of `self`,
+ * leaving out samples whose node `skip` marks; returns how many were added. As
+ * `sampleWeightReader` gives them, in one plain pass where they are one thread's durations (the
+ * time range of a long capture: millions of samples each time a range is picked).
+ */
+export function addRangeWeights(s: SampleTable, unit: Unit, from: number, to: number, self: Float64Array, skip?: Uint8Array): number {
+  const { node, time, length: n } = s;
+  let added = 0;
+  if (!s.weight && unit === 'microseconds' && !s.thread) {
+    const end = Math.min(to, n - 1);
+    for (let i = from; i < end; i++) {
+      const k = node[i]!;
+      if (skip && skip[k]) continue;
+      const d = time[i + 1]! - time[i]!;
+      self[k]! += d > 0 ? d : 0;
+      added++;
+    }
+    if (end < to && end >= from && !(skip && skip[node[end]!])) {
+      self[node[end]!]! += Number.isNaN(time[end]!) ? 0 : meanInterval(s);
+      added++;
+    }
+    return added;
+  }
+  const weight = sampleWeightReader(s, unit);
+  for (let i = from; i < to; i++) {
+    const k = node[i]!;
+    if (skip && skip[k]) continue;
+    self[k]! += weight(i);
+    added++;
+  }
+  return added;
+}
+
+/**
  * Adds every sample's weight to its node's entry of `self` (one per call-tree node), without a
  * column of weights where the table has none: a long capture's durations are 80 MB.
  */

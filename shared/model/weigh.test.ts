@@ -6,8 +6,8 @@ import { fileSource, fixturePath } from '../../test/support/files';
 import { CallTreeBuilder, FrameTableBuilder, finishProfile } from './builders';
 import { checkProfile } from './integrity';
 import { sampleDurations, timeOrder } from './sample-time';
-import { sampleWeights } from './sample-weights';
-import type { FormatId, Profile } from './types';
+import { addRangeWeights, sampleWeightReader, sampleWeights } from './sample-weights';
+import type { FormatId, Profile, SampleTable, Unit } from './types';
 import { defaultWeighing, weighByDefault, weighProfile, weighable } from './weigh';
 
 /**
@@ -136,5 +136,56 @@ describe('weights that follow from the unit', () => {
     const p = sampled([0, 10, 20], 'perf-script');
     expect(weighByDefault(p)).toBe(p);
     expect(checkProfile({ ...p, unit: 'nanoseconds' })).toContain('samples in nanoseconds without their weights');
+  });
+});
+
+describe('one sample weight at a time', () => {
+  it('reads what the whole column would hold, without the column', () => {
+    const time = Float64Array.from([0, 10, 40, NaN, 70, 90, 95]);
+    const tables: [SampleTable, Unit][] = [
+      [{ length: 7, node: new Int32Array(7), time }, 'microseconds'],
+      [{ length: 3, node: new Int32Array(3), time: Float64Array.from([0, 5, NaN]) }, 'microseconds'],
+      [{ length: 7, node: new Int32Array(7), time }, 'samples'],
+      [{ length: 7, node: new Int32Array(7), time, thread: Int32Array.from([0, 1, 0, 1, 0, 1, 0]) }, 'microseconds'],
+      [{ length: 7, node: new Int32Array(7), time, weight: Float64Array.from([3, 1, 4, 1, 5, 9, 2]) }, 'nanoseconds'],
+    ];
+    for (const [s, unit] of tables) {
+      const read = sampleWeightReader(s, unit);
+      expect(Array.from({ length: s.length }, (_, i) => read(i))).toEqual(Array.from(sampleWeights(s, unit)));
+    }
+  });
+});
+
+describe('a range of samples added to their nodes', () => {
+  it('adds what the column would give, the last sample and skipped nodes included', () => {
+    const time = Float64Array.from([0, 10, 40, NaN, 70, 90, 95]);
+    const node = Int32Array.from([1, 2, 1, 3, 2, 1, 2]);
+    const tables: [SampleTable, Unit][] = [
+      [{ length: 7, node, time }, 'microseconds'],
+      [{ length: 7, node, time }, 'samples'],
+      [{ length: 7, node, time, thread: Int32Array.from([0, 1, 0, 1, 0, 1, 0]) }, 'microseconds'],
+    ];
+    const skip = Uint8Array.from([0, 0, 1, 0]);
+    for (const [s, unit] of tables)
+      for (const [from, to] of [
+        [0, 7],
+        [2, 5],
+        [5, 7],
+        [6, 7],
+        [3, 3],
+      ] as const)
+        for (const sk of [undefined, skip]) {
+          const want = new Float64Array(4);
+          const all = sampleWeights(s, unit);
+          let n = 0;
+          for (let i = from; i < to; i++)
+            if (!sk?.[node[i]!]) {
+              want[node[i]!]! += all[i]!;
+              n++;
+            }
+          const got = new Float64Array(4);
+          expect(addRangeWeights(s, unit, from, to, got, sk)).toBe(n);
+          expect(Array.from(got)).toEqual(Array.from(want));
+        }
   });
 });
