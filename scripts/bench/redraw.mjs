@@ -26,7 +26,7 @@ const QUERIES = ['dd-trace', 'fastify', 'emit', 'node:internal', 'parse', 'Reply
  * `panes` panes has reported a draw (`flamelens:draw`) since, and one more frame so that the
  * drawn frame has been painted. Returns ms, the longest task in that time and the User Timing sums.
  */
-export async function timeInPage({ src, panes, waitForDraws, label = 'interaction' }) {
+export async function timeInPage({ src, panes, waitForDraws, label = 'interaction', until }) {
   performance.clearMeasures();
   const w = /** @type {any} */ (window);
   // (marks in a trace: where each interaction starts and ends)
@@ -39,6 +39,12 @@ export async function timeInPage({ src, panes, waitForDraws, label = 'interactio
     while (performance.getEntriesByName('flamelens:draw').length < panes) {
       if (performance.now() > deadline)
         throw new Error(`only ${performance.getEntriesByName('flamelens:draw').length} of ${panes} panes drew`);
+      await frame();
+    }
+  // a view that is not drawn in panes (the sandwich): until an element it shows is there
+  if (until)
+    while (!document.querySelector(until)) {
+      if (performance.now() > deadline) throw new Error(`${until} did not appear`);
       await frame();
     }
   await frame();
@@ -65,6 +71,12 @@ const ACTIONS = {
     Object.getOwnPropertyDescriptor(HTMLInputElement.prototype,'value').set.call(el, ${JSON.stringify(QUERIES[i % QUERIES.length])});
     el.dispatchEvent(new Event('input',{bubbles:true}));
     el.dispatchEvent(new KeyboardEvent('keydown',{key:'Enter',bubbles:true}));`,
+  // the sandwich of the i-th widest frame of the first pane: the pointer over it, then S
+  sandwich: (i) => `const gs=[...document.querySelectorAll('.pane-chart')[0].querySelectorAll('g.frame:not(.ancestors)')]
+      .filter((g)=>g.__data__ && g.__data__.depth>=1);
+    gs.sort((a,b)=>b.querySelector('rect').width.baseVal.value-a.querySelector('rect').width.baseVal.value);
+    gs[${1 + i}].querySelector('rect').dispatchEvent(new MouseEvent('mousemove',{bubbles:true}));
+    window.dispatchEvent(new KeyboardEvent('keydown',{key:'s'}));`,
   // one more character typed: the search runs once typing pauses, this times the keystroke alone
   keystroke: (i) => `const el=document.querySelector('input[type=search]');
     Object.getOwnPropertyDescriptor(HTMLInputElement.prototype,'value').set.call(el, el.value + ${JSON.stringify('abcdefghij'[i % 10])});
@@ -138,6 +150,20 @@ export async function benchRedraw({ panes = 4, samples = 10_000_000, repeat = 10
         label: what,
       });
     Object.assign(results, await timeOrderRounds(timed, repeat));
+    // the sandwich view of a frame, opened from the flamegraphs (untimed way back: key 1)
+    results.sandwich = [];
+    for (let i = 0; i < repeat; i++) {
+      await timed('flamegraphs', 1);
+      results.sandwich.push(
+        await page.evaluate(timeInPage, {
+          src: ACTIONS.sandwich(i),
+          panes: files.length,
+          waitForDraws: false,
+          until: 'table[aria-label^="Callers of"], .sandwich-tree p',
+          label: 'sandwich',
+        }),
+      );
+    }
     if (trace) await browser.stopTracing();
     if (cdp) writeFileSync(profile, JSON.stringify((await cdp.send('Profiler.stop')).profile));
     const interactions = Object.entries(results).map(([interaction, v]) => ({

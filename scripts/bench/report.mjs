@@ -61,7 +61,7 @@ export function benchText(results, { repeats, appRepeat }) {
         `${pad(i.interaction, 12)}${lpad(`${Math.round(i.medianMs)} ms`, 9)}${lpad(`${Math.round(i.maxMs)} ms`, 9)}${lpad(`${Math.round(i.longestTaskMs)} ms`, 14)}${lpad(`${Math.round(i.viewTreeMs)} ms`, 12)}${lpad(`${Math.round(i.drawMs)} ms`, 9)}`,
       );
     out.push(
-      `  (${r.interactions[0].times.length} of each, from the event until every pane has drawn and the next frame is painted; search: typed, then Enter; keystroke: one more letter typed, until it shows — its search runs once typing pauses; time-open: the Time order tab opened from the flamegraphs, until every lane has drawn; time-range: a range dragged on its overview; time-zoom: a wheel step over a lane)`,
+      `  (${r.interactions[0].times.length} of each, from the event until every pane has drawn and the next frame is painted; search: typed, then Enter; keystroke: one more letter typed, until it shows — its search runs once typing pauses; time-open: the Time order tab opened from the flamegraphs, until every lane has drawn; time-range: a range dragged on its overview; time-zoom: a wheel step over a lane; sandwich: the pointer over a frame, S, until its callers are shown)`,
     );
   }
   if (results.app.length > 0) {
