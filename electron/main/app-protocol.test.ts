@@ -130,3 +130,29 @@ describe('findStaticFile', () => {
     expect(await findStaticFile(renderer, '/%2e%2e/secret.txt')).toBeNull();
   });
 });
+
+describe('a chosen file streamed to the import worker', () => {
+  it('serves a file the registry issued a token for, whole, and nothing else', async () => {
+    const { createFileRegistry } = await import('../../node/host/files');
+    const registry = createFileRegistry();
+    const path = join(dir, 'run.cpuprofile');
+    writeFileSync(path, '0123456789');
+    const item = await registry.choose(path);
+    if (item.kind !== 'file') throw new Error('expected a file');
+    const files = createAppProtocolHandler(renderer, registry);
+    const url = `flamelens://app/api/stream/${encodeURIComponent(item.file.token)}`;
+    const got = await files(req(url));
+    expect(got.status).toBe(200);
+    expect(got.headers.get('content-length')).toBe('10');
+    expect(got.headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY);
+    expect(await got.text()).toBe('0123456789');
+    const head = await files(req(url, 'HEAD'));
+    expect(head.headers.get('content-length')).toBe('10');
+    expect(await head.text()).toBe('');
+    expect((await files(req('flamelens://app/api/stream/not-a-token'))).status).toBe(404);
+    expect((await files(req(`flamelens://app/api/stream/${encodeURIComponent(path)}`))).status).toBe(404);
+    expect((await files(req('flamelens://app/api/stream/%E0%A4%A'))).status).toBe(404);
+    // a handler without the registry serves no files at all
+    expect((await handle(req(url))).status).toBe(404);
+  });
+});

@@ -8,8 +8,10 @@
  */
 import { readFile, realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { Readable } from 'node:stream';
 import type { Protocol } from 'electron';
 import { COMMON_HEADERS, findStaticFile } from '../../node/host/static-files';
+import { type FileRegistry, UnknownTokenError } from '../../node/host/files';
 
 export const APP_SCHEME = 'flamelens';
 export const APP_HOST = 'app';
@@ -45,18 +47,60 @@ function refuse(status: number, text: string): Response {
   });
 }
 
+/** Where the import worker fetches a chosen file whole: `flamelens://app/api/stream/<token>`. */
+const STREAM_PATH = '/api/stream/';
+
+/**
+ * A chosen file, whole, as one streamed response (the import worker reads it as it arrives, as
+ * from the local server's `/api/stream/`), so that a file named on the command line does not
+ * travel through the window a piece at a time. Only tokens the registry issued.
+ */
+async function streamChosen(files: Pick<FileRegistry, 'openStream'>, rawToken: string, head: boolean): Promise<Response> {
+  let token: string;
+  try {
+    token = decodeURIComponent(rawToken);
+  } catch {
+    return refuse(404, 'unknown file');
+  }
+  let opened: Awaited<ReturnType<FileRegistry['openStream']>>;
+  try {
+    opened = await files.openStream(token);
+  } catch (err) {
+    if (err instanceof UnknownTokenError) return refuse(404, 'unknown file');
+    throw err;
+  }
+  if (head) opened.stream.destroy();
+  const body = head ? null : (Readable.toWeb(opened.stream as Readable) as ReadableStream<Uint8Array>);
+  return new Response(body, {
+    status: 200,
+    headers: {
+      ...COMMON_HEADERS,
+      'Content-Type': 'application/octet-stream',
+      'Content-Length': String(opened.size),
+      'Cache-Control': 'no-store',
+    },
+  });
+}
+
 /**
  * The handler for `protocol.handle(APP_SCHEME, …)`: GET and HEAD of `flamelens://app/<path>`
- * for a regular file inside `rendererDir` (a real path); 404 for anything else, 405 for other
- * methods. Every response carries the CSP.
+ * for a regular file inside `rendererDir` (a real path), and of `flamelens://app/api/stream/<token>`
+ * for a file chosen in `files`; 404 for anything else, 405 for other methods. Every response
+ * carries the CSP.
  */
-export function createAppProtocolHandler(rendererDir: string): (request: Request) => Promise<Response> {
+export function createAppProtocolHandler(
+  rendererDir: string,
+  files?: Pick<FileRegistry, 'openStream'>,
+): (request: Request) => Promise<Response> {
   let root: Promise<string> | undefined;
   return async (request) => {
     root ??= realpath(rendererDir).catch(() => resolve(rendererDir));
     if (request.method !== 'GET' && request.method !== 'HEAD') return refuse(405, 'method not allowed');
     if (!isAppUrl(request.url)) return refuse(404, 'not found');
-    const file = await findStaticFile(await root, new URL(request.url).pathname);
+    const path = new URL(request.url).pathname;
+    if (path.startsWith(STREAM_PATH))
+      return files ? streamChosen(files, path.slice(STREAM_PATH.length), request.method === 'HEAD') : refuse(404, 'not found');
+    const file = await findStaticFile(await root, path);
     if (file === null) return refuse(404, 'not found');
     const body = request.method === 'HEAD' ? null : new Uint8Array(await readFile(file.path));
     return new Response(body, {

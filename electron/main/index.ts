@@ -148,7 +148,7 @@ function run(): void {
   });
 
   void app.whenReady().then(async () => {
-    protocol.handle(APP_SCHEME, createAppProtocolHandler(rendererDir));
+    protocol.handle(APP_SCHEME, createAppProtocolHandler(rendererDir, registry));
     hardenSession(session.defaultSession);
     await recent.load();
     recent.onChange(refreshMenu);

@@ -23,7 +23,8 @@ export interface Host {
   readFileChunk(token: string, offset: number, length: number): Promise<Uint8Array>;
   /**
    * An address an import worker can fetch the whole file from, streamed, where the host serves
-   * one (the local server does); otherwise the worker reads through `readFileChunk`.
+   * one (the local server's `/api/stream/`, Electron's `flamelens://app/api/stream/`); otherwise,
+   * or where that fetch fails, the worker reads through `readFileChunk`.
    */
   fileUrl?: (token: string) => string;
   /** native open dialog, where there is one */
@@ -54,11 +55,17 @@ declare global {
   }
 }
 
+/** Where the host serves a chosen file whole, relative to the page (the local server and Electron's app protocol alike). */
+const streamUrl = (token: string) => new URL(`./api/stream/${encodeURIComponent(token)}`, document.baseURI).href;
+
 function electronHost(api: FlamelensApi): Host {
   return {
     kind: 'electron',
     initialItems: () => api.initialItems(),
     readFileChunk: (t, o, l) => api.readFileChunk(t, o, l),
+    // main serves a chosen file whole at flamelens://app/api/stream/<token>; a worker that cannot
+    // fetch it reads through readFileChunk instead (worker-bytes.ts)
+    fileUrl: streamUrl,
     openDialog: (kind) => api.openDialog(kind),
     registerDropped: (files) => api.registerDropped(files).catch(() => files.map(() => '')),
     saveFile: (req) =>
@@ -114,7 +121,7 @@ function webHost(): Host {
         return []; // opened as static files: nothing to preload
       }
     },
-    fileUrl: (token) => new URL(`./api/stream/${encodeURIComponent(token)}`, document.baseURI).href,
+    fileUrl: streamUrl,
     async readFileChunk(token, offset, length) {
       const res = await fetch(`./api/files/${encodeURIComponent(token)}?offset=${offset}&length=${length}`);
       if (!res.ok) throw new Error(`reading the file failed (HTTP ${res.status})`);

@@ -35,15 +35,25 @@ export class ChunkReader {
   }
 }
 
-/** The file as the host streams it from `url`: one request, read as it arrives. */
-function fetchedStream(url: string): ReadableStream<Uint8Array> {
+/**
+ * The file as the host streams it from `url`: one request, read as it arrives. Where that request
+ * fails before any byte came (a host that cannot stream to a worker), the file is read from
+ * `fallback` instead; a failure after bytes came is the read's error.
+ */
+export function fetchedStream(url: string, fallback?: () => ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
   let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       if (!reader) {
-        const res = await fetch(url, { cache: 'no-store' });
-        if (!res.ok || !res.body) throw new Error(`reading the file failed (HTTP ${res.status})`);
-        reader = res.body.getReader();
+        let res: Response | undefined;
+        try {
+          res = await fetch(url, { cache: 'no-store' });
+        } catch (e) {
+          if (!fallback) throw e;
+        }
+        if (res?.ok && res.body) reader = res.body.getReader();
+        else if (fallback) reader = fallback().getReader();
+        else throw new Error(`reading the file failed (HTTP ${res?.status})`);
       }
       const { done, value } = await reader.read();
       if (done) controller.close();
@@ -55,27 +65,27 @@ function fetchedStream(url: string): ReadableStream<Uint8Array> {
   });
 }
 
+/** A host file read a chunk at a time through the window. */
+function chunkedStream(token: string, chunks: ChunkReader): ReadableStream<Uint8Array> {
+  let offset = 0;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const bytes = await chunks.read(token, offset, READ_CHUNK);
+      if (bytes.length === 0) controller.close();
+      else {
+        offset += bytes.length;
+        controller.enqueue(bytes);
+      }
+    },
+  });
+}
+
 export function byteSource(f: WorkerFile, chunks: ChunkReader): ByteSource {
   if (f.kind === 'file') return { name: f.name, size: f.file.size, stream: () => f.file.stream() as ReadableStream<Uint8Array> };
+  const { token } = f;
   if (f.url) {
     const url = f.url;
-    return { name: f.name, size: f.size, stream: () => fetchedStream(url) };
+    return { name: f.name, size: f.size, stream: () => fetchedStream(url, () => chunkedStream(token, chunks)) };
   }
-  return {
-    name: f.name,
-    size: f.size,
-    stream() {
-      let offset = 0;
-      return new ReadableStream<Uint8Array>({
-        async pull(controller) {
-          const bytes = await chunks.read(f.token, offset, READ_CHUNK);
-          if (bytes.length === 0) controller.close();
-          else {
-            offset += bytes.length;
-            controller.enqueue(bytes);
-          }
-        },
-      });
-    },
-  };
+  return { name: f.name, size: f.size, stream: () => chunkedStream(token, chunks) };
 }
