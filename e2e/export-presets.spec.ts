@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { type Page, expect, test } from '@playwright/test';
 import { rawDurations, rawOnStack, readV8Profiles } from '../test/support/v8-raw';
-import { SAMPLE_AGENT, SAMPLE_BASELINE, dropFiles, expectDrawn, pane } from './support';
+import { SAMPLE_AGENT, SAMPLE_BASELINE, openWithMore } from './support';
 
 /** Three more real runs of the same load beside the bundled two: five in all. */
 const MORE = [
@@ -56,12 +56,7 @@ for (const viewport of [
     test.use({ viewport });
 
     test('an export preset writes a PNG of its size whose header names the five runs and the agent share in words', async ({ page }) => {
-      await page.goto('./');
-      await expectDrawn(pane(page, 'dd-trace.cpuprofile'));
-      await dropFiles(page, MORE);
-      const panes = page.locator('section.pane');
-      await expect(panes).toHaveCount(5);
-      for (let i = 0; i < 5; i++) await expect(panes.nth(i).locator('g.frame').nth(5)).toBeAttached();
+      await openWithMore(page, MORE);
       const titles = await page.locator('.pane-title').allTextContents();
       expect(titles).toHaveLength(5);
       await page.getByRole('combobox', { name: 'Agent filter' }).selectOption({ label: 'Datadog (dd-trace)' });

@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { dropFiles, expectDrawn, pane } from './support';
+import { openWithMore } from './support';
 
 const RUNS = [
   'fixtures/samples/baseline/CPU.20261121.233005.6118.0.001.cpuprofile',
@@ -29,15 +29,10 @@ for (const viewport of [
     test('five runs: names stay legible, a search scrolls every pane to its matches, [ and ] move between panes, M maximises one while the others keep their figures', async ({
       page,
     }) => {
-      await page.goto('./');
-      await expectDrawn(pane(page, 'dd-trace.cpuprofile'));
-      await dropFiles(
+      const panes = await openWithMore(
         page,
         RUNS.map((path) => ({ path })),
       );
-      const panes = page.locator('section.pane');
-      await expect(panes).toHaveCount(5);
-      for (let i = 0; i < 5; i++) await expect(panes.nth(i).locator('g.frame').nth(5)).toBeAttached();
 
       expect(await crushedTitles(page)).toEqual([]);
 

@@ -38,6 +38,20 @@ export async function expectDrawn(p: Locator, minFrames = 20): Promise<void> {
   await expect(p.locator('g.frame').nth(minFrames - 1)).toBeAttached();
 }
 
+/**
+ * The bundled comparison with `more` runs dropped onto it (three make the five runs the panes,
+ * time-order and export tests read): every pane drawn. Returns the panes.
+ */
+export async function openWithMore(page: Page, more: { path: string; name?: string }[]): Promise<Locator> {
+  await page.goto('./');
+  await expectDrawn(pane(page, 'dd-trace.cpuprofile'));
+  await dropFiles(page, more);
+  const panes = page.locator('section.pane');
+  await expect(panes).toHaveCount(2 + more.length);
+  for (let i = 0; i < 2 + more.length; i++) await expect(panes.nth(i).locator('g.frame').nth(5)).toBeAttached();
+  return panes;
+}
+
 /** Pixel statistics of a PNG: how many pixels are not background-like, how many colours. */
 export function pngStats(buf: Buffer): { width: number; height: number; colored: number; colors: number } {
   const png = PNG.sync.read(buf);

@@ -1,7 +1,7 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { type Page, expect, test } from '@playwright/test';
-import { readV8Profiles } from '../test/support/v8-raw';
-import { dropFiles, expectDrawn, pane } from './support';
+import { type RawNode, rawDurations, rawOnStack, readV8Profiles } from '../test/support/v8-raw';
+import { dropFiles, expectDrawn, openWithMore, pane } from './support';
 
 /** Three more real captures, named as the tools name them: with the two bundled runs, five. */
 const TWO_WORKERS = 'fixtures/corpus/devtools-frontend/two-workers.json.gz';
@@ -9,43 +9,22 @@ const AGENT = 'fixtures/samples/ddtrace/CPU.20261121.233052.6494.0.001.cpuprofil
 const AGENT_TITLE = 'CPU.20261121.233052.6494.0.001.cpuprofile';
 const MORE = [AGENT, 'fixtures/samples/baseline/perf.script.txt', 'fixtures/samples/ddtrace/perf.F999.script.txt.gz'];
 
-interface RawProfile {
-  nodes: { id: number; callFrame: { functionName: string; url: string }; children?: number[] }[];
-  samples: number[];
-  timeDeltas: number[];
-  startTime: number;
-}
-
 /**
  * From the .cpuprofile's JSON: the share of busy time (samples in time order, each lasting until
  * the next, the last the mean interval; (idle) left out) of the samples taken in [t0, t1) seconds
  * whose stack has a frame with `text` in its function name or script URL.
  */
 function rawShare(path: string, text: string, t0: number, t1: number): number {
-  const prof = JSON.parse(readFileSync(path, 'utf8')) as RawProfile;
-  const byId = new Map(prof.nodes.map((n) => [n.id, n]));
-  const parent = new Map<number, number>();
-  for (const n of prof.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-  let clock = prof.startTime;
-  const times = prof.timeDeltas.map((d) => (clock += d));
-  const order = times.map((_, i) => i).sort((a, b) => times[a]! - times[b]! || a - b);
-  const n = order.length;
-  const mean = (times[order[n - 1]!]! - times[order[0]!]!) / (n - 1);
+  const p = readV8Profiles(path)[0]!;
+  const w = rawDurations(p);
+  const has = (n: RawNode) => n.functionName.toLowerCase().includes(text) || n.url.toLowerCase().includes(text);
   let busy = 0;
   let matched = 0;
-  order.forEach((i, k) => {
-    const id = prof.samples[i]!;
-    const s = times[i]! / 1e6;
-    if (byId.get(id)!.callFrame.functionName === '(idle)' || s < t0 || s >= t1) return;
-    const w = k + 1 < n ? times[order[k + 1]!]! - times[i]! : mean;
-    busy += w;
-    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
-      const f = byId.get(at)!.callFrame;
-      if (f.functionName.toLowerCase().includes(text) || f.url.toLowerCase().includes(text)) {
-        matched += w;
-        break;
-      }
-    }
+  p.ids.forEach((id, i) => {
+    const s = p.times[i]! / 1e6;
+    if (p.nodes.get(id)!.functionName === '(idle)' || s < t0 || s >= t1) return;
+    busy += w[i]!;
+    if (rawOnStack(p, id, has)) matched += w[i]!;
   });
   return matched / busy;
 }
@@ -66,15 +45,10 @@ for (const [width, height] of [
     test('five real runs in time order: the overview picks a range that changes the shares, as computed from the raw file', async ({
       page,
     }) => {
-      await page.goto('./');
-      await expectDrawn(pane(page, 'dd-trace.cpuprofile'));
-      await dropFiles(
+      await openWithMore(
         page,
         MORE.map((path) => ({ path })),
       );
-      const panes = page.locator('section.pane');
-      await expect(panes).toHaveCount(5);
-      for (let i = 0; i < 5; i++) await expect(panes.nth(i).locator('g.frame').nth(5)).toBeAttached();
       await page.getByRole('searchbox').fill('dd-trace');
       await page.getByRole('searchbox').press('Enter');
       const wholeRun = await shownShare(page, `Search share in ${AGENT_TITLE}`);

@@ -84,27 +84,7 @@ export function addRangeWeights(s: SampleTable, unit: Unit, from: number, to: nu
  * column of weights where the table has none: a long capture's durations are 80 MB.
  */
 export function addSampleWeights(s: SampleTable, unit: Unit, self: Float64Array): void {
-  const node = s.node;
-  if (s.weight || unit !== 'samples') {
-    if (!s.weight && unit === 'microseconds' && !s.thread) return addDurations(s, self);
-    const w = sampleWeights(s, unit);
-    for (let i = 0; i < s.length; i++) self[node[i]!]! += w[i]!;
-    return;
-  }
-  for (let i = 0; i < s.length; i++) self[node[i]!]! += 1;
-}
-
-/** One thread's durations, as `sampleDurations` works them out, added as they are found. */
-function addDurations(s: SampleTable, self: Float64Array): void {
-  const n = s.length;
-  if (n === 0) return;
-  const time = s.time;
-  for (let i = 0; i + 1 < n; i++) {
-    const w = time[i + 1]! - time[i]!;
-    self[s.node[i]!]! += w > 0 ? w : 0;
-  }
-  // the last lasts the mean interval (see sample-time.ts)
-  self[s.node[n - 1]!]! += Number.isNaN(time[n - 1]!) ? 0 : meanInterval(s);
+  addRangeWeights(s, unit, 0, s.length, self);
 }
 
 /**
