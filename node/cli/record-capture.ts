@@ -75,7 +75,7 @@ export function profilerFlags(dirs: CaptureDirs, capture: ReadonlySet<Capture>, 
 const shellWord = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
 
 const PERF_DATA = 'perf.data';
-export const PERF_SCRIPT = 'perf.script.txt';
+const PERF_SCRIPT = 'perf.script.txt';
 
 /**
  * Why perf cannot record here (not installed, or not permitted), or undefined when it can: a

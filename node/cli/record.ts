@@ -9,6 +9,7 @@
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { VARIANT_NAME } from '../../shared/ipc/contract';
 import { meanProfile } from '../../shared/model/mean';
 import { weighByDefault } from '../../shared/model/weigh';
 import type { Measured } from '../../shared/runs/measured';
@@ -75,14 +76,13 @@ interface VariantSummary {
   files: string[];
 }
 
-const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
-
 function variantsOf(specs: string[]): Variant[] {
   const variants = specs.map((s) => {
     const eq = s.indexOf('=');
     if (eq <= 0) throw new CliError(`--variant "${s}": write NAME=COMMAND, e.g. --variant baseline="node server.js"`);
     const name = s.slice(0, eq);
-    if (!SAFE_NAME.test(name)) throw new CliError(`--variant "${name}": a name is letters, digits, ".", "_" and "-" (it names a folder)`);
+    if (!VARIANT_NAME.test(name))
+      throw new CliError(`--variant "${name}": a name is letters, digits, ".", "_" and "-" (it names a folder)`);
     return { name, command: s.slice(eq + 1) };
   });
   if (variants.length < 2) throw new CliError('record compares at least two variants: give --variant twice or more');

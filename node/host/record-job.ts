@@ -37,13 +37,13 @@ export function checkRecordRequest(v: unknown): RecordRequest | string {
 }
 
 /** Where a recording goes when the request names no folder: a new one under ~/flamelens-records. */
-export function defaultRecordFolder(now = new Date()): string {
+function defaultRecordFolder(now = new Date()): string {
   const stamp = now.toISOString().replace(/[:.]/g, '-').replace('T', '_').slice(0, 19);
   return join(homedir(), 'flamelens-records', `record-${stamp}`);
 }
 
 /** `flamelens record`'s arguments for a request. */
-export function recordArgs(r: RecordRequest, out: string): string[] {
+function recordArgs(r: RecordRequest, out: string): string[] {
   return [
     ...['--out', out, '--requests', String(r.requests), '--connections', String(r.connections), '--repeat', String(r.repeat)],
     ...['--capture', r.capture.length ? r.capture.join(',') : 'none'],

@@ -120,6 +120,9 @@ export interface RecordRequest {
   capture: string[];
 }
 
+/** What a variant may be called: it names the folder its captures go into. */
+export const VARIANT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
 /** What a recording reports as it goes: progress lines, then how it ended. */
 export type RecordEvent =
   { progress: string } | { done: { code: number; out: string; summary: string; workspace: ChosenItem | null } } | { error: string };

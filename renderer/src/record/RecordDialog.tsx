@@ -5,7 +5,7 @@
  * as the comparison, each pane with its measured figures. What was typed is kept for next time.
  */
 import { useEffect, useRef, useState } from 'react';
-import type { RecordEvent, RecordRequest } from '../../../shared/ipc/contract';
+import { type RecordEvent, type RecordRequest, VARIANT_NAME } from '../../../shared/ipc/contract';
 import { Modal } from '../app/Modal';
 import { host } from '../host/host';
 import { openChosen } from '../import/open';
@@ -46,7 +46,7 @@ function savedForm(): RecordRequest {
 function notReady(f: RecordRequest): string | undefined {
   const filled = f.variants.filter((v) => v.command.trim() !== '');
   if (filled.length < 2) return 'Give at least two variants a command.';
-  if (f.variants.some((v) => v.command.trim() !== '' && !/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(v.name)))
+  if (f.variants.some((v) => v.command.trim() !== '' && !VARIANT_NAME.test(v.name)))
     return 'A variant name is letters, digits, ".", "_" and "-" (it names a folder).';
   return undefined;
 }
