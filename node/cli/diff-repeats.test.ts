@@ -1,4 +1,5 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import tQuantile from '@stdlib/stats-base-dists-t-quantile';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -22,8 +23,31 @@ interface Report {
   change: number;
   repeats?: { baseline: number; run: number };
   changeInterval?: { low: number; high: number };
-  functions: { name: string; delta: { self: number }; interval?: { low: number; high: number }; significant?: boolean }[];
+  functions: {
+    name: string;
+    delta: { self: number };
+    interval?: { low: number; high: number };
+    shareInterval?: { low: number; high: number };
+    significant?: boolean;
+  }[];
+  significance?: { basis: string; tested: number; floorSamples: number; falseDiscoveryRate: number };
 }
+
+/** Each repeat's samples by function name, read straight from its folded file. */
+function countsOf(folder: string): Map<string, number>[] {
+  return readdirSync(folder)
+    .sort()
+    .map((f) => {
+      const m = new Map<string, number>();
+      for (const line of readFileSync(join(folder, f), 'utf8').split('\n').filter(Boolean)) {
+        const [stack, n] = line.split(' ');
+        const leaf = stack!.split(';').at(-1)!;
+        m.set(leaf, (m.get(leaf) ?? 0) + Number(n));
+      }
+      return m;
+    });
+}
+const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 
 describe('flamelens diff with repeated runs', () => {
   const base = variant('baseline', 1, 5);
@@ -45,6 +69,31 @@ describe('flamelens diff with repeated runs', () => {
     }
     const text = await capture((out) => diffCommand.run([base, agent], out));
     expect(text.out).toMatch(/repeats: 5 baseline, 5 run; the change is \+[\d.]+% to \+[\d.]+% at 95% confidence/);
+    expect(text.out).toContain(
+      `${report.functions.filter((f) => f.significant).length} function(s) changed their share beyond run-to-run noise`,
+    );
+    expect(text.out).toContain(`over the ${report.significance!.tested} with enough samples to test`);
+  });
+
+  it("tests each function's share, for the functions with enough samples, as worked out from the files", async () => {
+    const report = JSON.parse((await capture((out) => diffCommand.run([base, agent, '--json', '--top', '0'], out))).out) as Report;
+    const sides = [countsOf(base), countsOf(agent)];
+    // the floor: (z.975 + z.8)² (1/5 + 1/5) samples on average over all ten repeats
+    const floor = (1.959964 + 0.841621) ** 2 * 0.4;
+    expect(report.significance).toEqual({ basis: 'share', tested: expect.any(Number), floorSamples: 3.14, falseDiscoveryRate: 0.05 });
+    const names = new Set(sides.flat().flatMap((m) => [...m.keys()]));
+    const enough = [...names].filter((n) => sum(sides.flat().map((m) => m.get(n) ?? 0)) / 10 >= floor);
+    expect(report.significance!.tested).toBe(enough.length);
+    // Welch's 95% interval of the change in newFn's share of each repeat
+    const shares = sides.map((reps) => reps.map((m) => (m.get('newFn') ?? 0) / sum([...m.values()])));
+    const mean = (xs: number[]) => sum(xs) / xs.length;
+    const v = shares.map((xs) => sum(xs.map((x) => (x - mean(xs)) ** 2)) / (xs.length - 1) / xs.length);
+    const se = Math.sqrt(v[0]! + v[1]!);
+    const df = se ** 4 / (v[0]! ** 2 / 4 + v[1]! ** 2 / 4);
+    const d = mean(shares[1]!) - mean(shares[0]!);
+    const added = report.functions.find((f) => f.name === 'newFn')!;
+    expect(added.shareInterval!.low).toBeCloseTo(d - tQuantile(0.975, df) * se, 4);
+    expect(added.shareInterval!.high).toBeCloseTo(d + tQuantile(0.975, df) * se, 4);
   });
 
   it('fails a --fail-above gate only when the whole interval is over it', async () => {

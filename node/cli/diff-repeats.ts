@@ -56,7 +56,10 @@ export function compareSides(label: [string, string], sides: [Profile[], Profile
   return { means: [meanProfile(label[0], sides[0]), meanProfile(label[1], sides[1])], stats };
 }
 
-/** The headline's line about repeats: how many, the change's interval, how many functions changed beyond noise. */
+/**
+ * The headline's line about repeats: how many, the change's interval, how many functions' shares
+ * changed beyond noise among those with enough samples to test.
+ */
 export function repeatsLine(s: RepeatsComparison): string {
   const pct = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(1)}%`;
   const ci = s.total.ratioInterval;
@@ -64,7 +67,8 @@ export function repeatsLine(s: RepeatsComparison): string {
   return (
     `repeats: ${s.repeats.baseline} baseline, ${s.repeats.run} run` +
     (ci ? `; the change is ${pct(ci.low)} to ${pct(ci.high)} at 95% confidence` : '') +
-    `; ${changed} function(s) changed beyond run-to-run noise (Welch's t, false discovery rate 5%)`
+    `; ${changed} function(s) changed their share beyond run-to-run noise (Welch's t on each repeat's shares, ` +
+    `false discovery rate 5% over the ${s.tested} with enough samples to test)`
   );
 }
 

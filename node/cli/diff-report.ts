@@ -74,14 +74,28 @@ export function jsonReport(d: ProfileDiff, a: Parsed, list: FunctionDiff[], stat
     report.repeats = stats.repeats;
     const ci = stats.total.ratioInterval;
     if (ci) report.changeInterval = { low: round(ci.low, 4), high: round(ci.high, 4) };
+    report.significance = {
+      basis: 'share',
+      tested: stats.tested,
+      ...(stats.floorSamples !== undefined ? { floorSamples: round(stats.floorSamples, 2) } : {}),
+      falseDiscoveryRate: 0.05,
+    };
   }
   return `${JSON.stringify(report, null, 2)}\n`;
 }
 
-/** A function's interval of `delta.self` across repeats and whether it holds (absent without repeats on both sides). */
+/**
+ * A function's interval of `delta.self` across repeats, the interval of its change in share, and
+ * whether that change holds (absent without repeats on both sides).
+ */
 function repeatsJson(f: FunctionChange | undefined): Record<string, unknown> {
   if (!f?.interval) return {};
-  return { interval: { low: round(f.interval.low, 2), high: round(f.interval.high, 2) }, significant: f.significant === true };
+  const share = f.share?.interval;
+  return {
+    interval: { low: round(f.interval.low, 2), high: round(f.interval.high, 2) },
+    ...(share ? { shareInterval: { low: round(share.low, 4), high: round(share.high, 4) } } : {}),
+    significant: f.significant === true,
+  };
 }
 
 /** What the totals measure, in words for the headline. */

@@ -25,8 +25,9 @@ export const DIFF_HELP: CommandHelp = {
     '(node --cpu-prof with worker_threads) named together or as their folder: one run, a thread\n' +
     'per file, the main thread compared by default; or a folder of repeated runs (several\n' +
     "profiles of one kind): the mean of the repeats is compared, and each function's change gets\n" +
-    "a 95% interval across repeats (Welch's t) and a verdict with the false discovery rate held at\n" +
-    '5% (Benjamini-Hochberg).\n' +
+    "a 95% interval across repeats (Welch's t) and a verdict on its share of each repeat, tested\n" +
+    'for the functions with enough samples, with the false discovery rate held at 5% over those\n' +
+    '(Benjamini-Hochberg).\n' +
     'Call paths and functions are matched across the two files by name and file (V8 tiers,\n' +
     'addresses and absolute path prefixes left out). Both files must be measured alike (samples\n' +
     'with samples, time with time, bytes with bytes).\n\n' +
@@ -69,8 +70,10 @@ export const DIFF_HELP: CommandHelp = {
     '                         changed. idle says whether totals leave idle samples out\n' +
     '                         ("excluded") or count them ("included"). entry is {baseline,\n' +
     '                         run}, the entry scripts matched, or null. With repeats also\n' +
-    '                         repeats {baseline, run}, changeInterval {low, high} of change, and\n' +
-    '                         per function interval {low, high} of delta.self and significant.\n' +
+    '                         repeats {baseline, run}, changeInterval {low, high} of change,\n' +
+    '                         significance {basis, tested, floorSamples, falseDiscoveryRate}, and\n' +
+    '                         per function interval {low, high} of delta.self, shareInterval of\n' +
+    '                         the change in share, and significant (whether the share changed).\n' +
     '  --markdown             the same as a Markdown report\n',
 };
 

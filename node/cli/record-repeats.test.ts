@@ -1,8 +1,8 @@
 /**
  * Repeated profiled runs of a real server (the bundled sample, `assets/samples/server.mjs`), as a
- * person would record them: the wrapper's frames cost more with an interval above 0 and the
- * server's own handler does not change beyond noise, and a variant recorded twice shows no more
- * changes than the false discovery rate allows.
+ * person would record them: the wrapper's frames cost more with an interval above 0 and are
+ * flagged, the server's own handler is not, nothing else gains share, and a variant recorded
+ * twice shows no more changes than the false discovery rate allows.
  */
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,8 +25,10 @@ interface Report {
     status: string;
     delta: { self: number };
     interval?: { low: number; high: number };
+    shareInterval?: { low: number; high: number };
     significant?: boolean;
   }[];
+  significance?: { basis: string; tested: number; floorSamples: number };
 }
 
 describe('flamelens record --profile-repeat', () => {
@@ -60,18 +62,31 @@ describe('flamelens record --profile-repeat', () => {
     const wrapped = await diff('baseline', 'wrapped');
     expect(wrapped.repeats).toEqual({ baseline: 5, run: 5 });
     const own = (f: Report['functions'][number]) => f.file.endsWith('server.mjs');
-    // the wrapper (`traced`, made by `instrument`) costs more: its interval lies above 0; the
-    // server's own handler does not change beyond noise
+    // the wrapper (`traced`, made by `instrument`) costs more: its interval lies above 0 and it is
+    // flagged; the server's own handler does not change beyond noise
     const traced = wrapped.functions.find((f) => f.name === 'traced' && own(f))!;
     expect(traced.status).toBe('new');
     expect(traced.interval!.low).toBeGreaterThan(0);
+    expect(traced.significant).toBe(true);
     const hello = wrapped.functions.find((f) => f.name === 'hello' && own(f))!;
     expect(hello.interval!.low).toBeLessThan(0.2 * traced.interval!.low);
     expect(hello.significant).toBe(false);
+    // only functions with enough samples are tested (of ~400, with a sample or two each)
+    expect(wrapped.significance!.tested).toBeGreaterThan(0);
+    expect(wrapped.significance!.tested).toBeLessThan(0.2 * wrapped.functions.length);
+    // the wrapper's time shrinks the others' shares: whatever else is flagged lost share, none gained
+    for (const f of wrapped.functions.filter((x) => x.significant && x !== traced)) expect(f.shareInterval!.high).toBeLessThan(0);
 
     const same = await diff('baseline', 'same');
     const flagged = same.functions.filter((f) => f.significant);
     expect(flagged.length).toBeLessThanOrEqual(Math.max(1, Math.floor(0.05 * same.functions.length)));
+    // what the runs showed, for the record: how many were tested and flagged
+    console.info(
+      `wrapped: ${wrapped.significance!.tested} tested, flagged ${wrapped.functions
+        .filter((f) => f.significant)
+        .map((f) => f.name)
+        .join(', ')}; same: ${same.significance!.tested} tested, ${flagged.length} flagged`,
+    );
 
     // the workspace shows each variant's mean
     const ws = await decodeWorkspace(readFileSync(join(out, 'comparison.flamelens')), 'comparison.flamelens');

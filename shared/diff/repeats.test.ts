@@ -11,6 +11,42 @@ async function variant(seed: number, k: number, plan: Plan = {}): Promise<Profil
 
 const keyOf = (p: Profile, name: string) => p.frames.key[p.frames.name.indexOf(name)]!;
 
+const SLOW = 3; // +12%
+const FAST = 7; // −15%
+const PLANTED: Plan = { factor: { [SLOW]: 1.12, [FAST]: 0.85 }, extra: 3000 };
+
+/** Every planted change is flagged with its sign and at most 5% of the unchanged functions are. */
+function expectPlantedFound(base: Profile[], run: Profile[]): void {
+  const c = compareRepeats(base, run);
+  expect(c.repeats).toEqual({ baseline: 5, run: 5 });
+  const p0 = run[0]!;
+  const byKey = new Map(c.functions.map((f) => [f.key, f]));
+  const slow = byKey.get(keyOf(p0, `f${SLOW}`))!;
+  const fast = byKey.get(keyOf(p0, `f${FAST}`))!;
+  const added = byKey.get(keyOf(p0, 'newFn'))!;
+  for (const [f, sign] of [
+    [slow, 1],
+    [fast, -1],
+    [added, 1],
+  ] as const) {
+    expect(f.significant).toBe(true);
+    expect(Math.sign(f.delta)).toBe(sign);
+    expect(Math.sign(f.share!.interval!.low)).toBe(sign); // the whole interval on one side of 0
+    expect(Math.sign(f.share!.interval!.high)).toBe(sign);
+  }
+  const planted = new Set([slow.key, fast.key, added.key]);
+  // the path functions main and handler carry the sum of the changes in their total, not in their self
+  const unchanged = c.functions.filter((f) => !planted.has(f.key) && /f\d+$/.test(f.key.split(' ')[0]!));
+  expect(unchanged.length).toBe(FUNCTIONS - 2);
+  expect(unchanged.filter((f) => f.significant).length).toBeLessThanOrEqual(Math.floor(0.05 * unchanged.length));
+}
+
+/** Two sets of repeats of one variant: at most 5% of the functions are flagged. */
+function expectFewFlagged(base: Profile[], again: Profile[]): void {
+  const same = compareRepeats(base, again).functions.filter((f) => f.p !== undefined);
+  expect(same.filter((f) => f.significant).length).toBeLessThanOrEqual(Math.floor(0.05 * same.length));
+}
+
 describe('changes across repeated runs', () => {
   it.each([
     [1, 2, 3],
@@ -19,36 +55,49 @@ describe('changes across repeated runs', () => {
   ])(
     'flags every planted change with its sign and few unchanged functions; the baseline against itself flags few (seeds %i, %i, %i)',
     async (s1, s2, s3) => {
-      const SLOW = 3; // +12%
-      const FAST = 7; // −15%
       const base = await variant(s1, 5);
-      const run = await variant(s2, 5, { factor: { [SLOW]: 1.12, [FAST]: 0.85 }, extra: 3000 });
-      const c = compareRepeats(base, run);
-      expect(c.repeats).toEqual({ baseline: 5, run: 5 });
-      const p0 = run[0]!;
-      const byKey = new Map(c.functions.map((f) => [f.key, f]));
-      const slow = byKey.get(keyOf(p0, `f${SLOW}`))!;
-      const fast = byKey.get(keyOf(p0, `f${FAST}`))!;
-      const added = byKey.get(keyOf(p0, 'newFn'))!;
-      for (const [f, sign] of [
-        [slow, 1],
-        [fast, -1],
-        [added, 1],
-      ] as const) {
-        expect(f.significant).toBe(true);
-        expect(Math.sign(f.delta)).toBe(sign);
-        expect(Math.sign(f.interval!.low)).toBe(sign); // the whole interval on one side of 0
-        expect(Math.sign(f.interval!.high)).toBe(sign);
-      }
-      const planted = new Set([slow.key, fast.key, added.key]);
-      // the path functions main and handler carry the sum of the changes in their total, not in their self
-      const unchanged = c.functions.filter((f) => !planted.has(f.key) && /f\d+$/.test(f.key.split(' ')[0]!));
-      expect(unchanged.length).toBe(FUNCTIONS - 2);
-      expect(unchanged.filter((f) => f.significant).length).toBeLessThanOrEqual(Math.floor(0.05 * unchanged.length));
+      expectPlantedFound(base, await variant(s2, 5, PLANTED));
+      expectFewFlagged(base, await variant(s3, 5));
+    },
+  );
 
-      const again = await variant(s3, 5);
-      const same = compareRepeats(base, again).functions.filter((f) => f.p !== undefined);
-      expect(same.filter((f) => f.significant).length).toBeLessThanOrEqual(Math.floor(0.05 * same.length));
+  it.each([
+    [1, 2, 3],
+    [11, 12, 13],
+    [21, 22, 23],
+  ])(
+    'a loaded machine scaling each repeat as a whole (× 0.7 to 1.3) hides no planted change and flags few unchanged functions (seeds %i, %i, %i)',
+    async (s1, s2, s3) => {
+      const base = await variant(s1, 5, { swing: 0.3 });
+      expectPlantedFound(base, await variant(s2, 5, { ...PLANTED, swing: 0.3 }));
+      expectFewFlagged(base, await variant(s3, 5, { swing: 0.3 }));
+    },
+  );
+
+  it.each([1, 10, 13])(
+    'hundreds of functions of a sample or two are left out of the family, so they do not hide a noisy new function (seed %i)',
+    async (seed) => {
+      // the new function varies 20% from run to run, as on a loaded machine
+      const base = await variant(seed, 5, { tiny: 300 });
+      const run = await variant(seed + 1, 5, { tiny: 300, extra: 3000, extraDrift: 0.2 });
+      const c = compareRepeats(base, run);
+      expect(c.floorSamples).toBeCloseTo(3.14, 2);
+      const big = c.functions.filter((f) => /^(f\d+|newFn)\b/.test(f.key));
+      expect(c.tested).toBe(big.length);
+      expect(c.functions.filter((f) => f.key.startsWith('tiny')).every((f) => f.significant === false)).toBe(true);
+      const added = c.functions.find((f) => f.key.startsWith('newFn'))!;
+      expect(added.significant).toBe(true);
+      // the same p-values, with every function in the family, would not flag it
+      const all = c.functions.filter((f) => f.share!.p !== undefined);
+      expect(all.length).toBeGreaterThan(300);
+      expect(
+        benjaminiHochberg(
+          all.map((f) => f.share!.p!),
+          0.05,
+        )[all.indexOf(added)],
+      ).toBe(false);
+      // which functions are tested does not depend on which side is the baseline
+      expect(compareRepeats(run, base).tested).toBe(c.tested);
     },
   );
 

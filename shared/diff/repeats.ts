@@ -5,8 +5,15 @@
  * is a value per repeat; its change against the baseline is the difference of the two means with
  * a 95% interval by Welch's t (unequal variances, Welch–Satterthwaite degrees of freedom), which
  * holds up at 3–10 repeats a side because it estimates the spread from the repeats themselves.
- * A flamegraph tests hundreds of functions at once, so a change is called significant only after
- * Benjamini–Hochberg control of the false discovery rate at 5%.
+ *
+ * Whether a function changed (`significant`) is decided on its share of each repeat's total, so
+ * a factor that scales a whole repeat (a loaded machine stretching every sample's time) cancels
+ * out; a run whose total grew (a wrapper's new frames) shrinks the others' shares, and that is
+ * flagged as what it is, a change of share. Only functions with enough samples to show a change
+ * are tested (`floorSamples`, their mean count over every repeat of both variants, which variant
+ * is which left out: independent filtering, Bourgon, Gentleman & Huber 2010, which keeps the false
+ * discovery rate), and Benjamini–Hochberg holds it at 5% over those: hundreds of functions of a
+ * sample or two no longer raise the bar for the few that can change.
  */
 import tCdf from '@stdlib/stats-base-dists-t-cdf';
 import tQuantile from '@stdlib/stats-base-dists-t-quantile';
@@ -39,7 +46,13 @@ export interface Change {
 
 export interface FunctionChange extends Change {
   key: string;
-  /** after false-discovery-rate control across every function compared (absent without repeats) */
+  /** the change of the function's share of each repeat's total (a fraction of it), with its interval */
+  share?: Change;
+  /**
+   * whether its share changed beyond run-to-run noise: tested when it has enough samples to
+   * test (`RepeatsComparison.floorSamples`), after false-discovery-rate control across the
+   * functions tested; false for those not tested (absent without repeats)
+   */
   significant?: boolean;
 }
 
@@ -49,6 +62,10 @@ export interface RepeatsComparison {
   functions: FunctionChange[];
   /** the whole run's total (the cost line): its change and interval, and the change as a ratio of the baseline's mean */
   total: Change & { ratio: number; ratioInterval?: { low: number; high: number } };
+  /** how many functions were tested (the family the false discovery rate is held over); 0 without repeats */
+  tested: number;
+  /** the mean samples per repeat a function needed to be tested (absent where the profiles do not count samples: all were tested) */
+  floorSamples?: number;
 }
 
 export interface RepeatsOptions {
@@ -107,21 +124,72 @@ export function benjaminiHochberg(p: readonly number[], q: number): boolean[] {
   return out;
 }
 
-/** Per repeat: each function's value by key, and the profile's total. */
-function valuesOf(p: Profile, opts: RepeatsOptions): { byKey: Map<string, number>; total: number } {
+/** Per repeat: each function's value, share of the total and sample count by key, and the profile's total. */
+interface RepeatValues {
+  byKey: Map<string, number>;
+  shares: Map<string, number>;
+  /** samples per function (of the same measure), where the profile says how many samples each node has */
+  counts?: Map<string, number>;
+  total: number;
+}
+
+function valuesOf(p: Profile, opts: RepeatsOptions): RepeatValues {
   const self = opts.weights?.(p) ?? p.tree.self;
+  const pick = (nodeSelf: Float64Array) => {
+    const st = functionStats(p, nodeSelf, inclusive(p, nodeSelf));
+    return { st, per: opts.measure === 'total' ? st.total : st.self };
+  };
+  const { st, per } = pick(self);
+  const total = st.grandTotal;
+  const byKey = new Map<string, number>();
+  const shares = new Map<string, number>();
+  st.keys.keys.forEach((k, i) => {
+    const share = total > 0 ? per[i]! / total : 0;
+    shares.set(k, share);
+    byKey.set(k, opts.relative ? share : per[i]!);
+  });
+  const nodeCounts = sampleCounts(p, self);
+  if (!nodeCounts) return { byKey, shares, total };
+  const c = pick(nodeCounts);
+  return { byKey, shares, counts: new Map(c.st.keys.keys.map((k, i) => [k, c.per[i]!])), total };
+}
+
+/** Per call-tree node, its own weight plus its descendants'. */
+function inclusive(p: Profile, self: Float64Array): Float64Array {
   const totals = new Float64Array(p.tree.length);
   for (let i = p.tree.length - 1; i >= 0; i--) {
     totals[i]! += self[i]!;
     if (i > 0) totals[p.tree.parent[i]!]! += totals[i]!;
   }
-  const st = functionStats(p, self, totals);
-  const per = opts.measure === 'total' ? st.total : st.self;
-  const total = st.grandTotal;
-  const byKey = new Map<string, number>();
-  st.keys.keys.forEach((k, i) => byKey.set(k, opts.relative ? (total > 0 ? per[i]! / total : 0) : per[i]!));
-  return { byKey, total };
+  return totals;
 }
+
+/**
+ * How many samples each node has, counting only nodes the weights keep (not idle ones when they
+ * are left out): from the sample table, or the weights themselves where they count samples;
+ * undefined where the profile does not say.
+ */
+function sampleCounts(p: Profile, self: Float64Array): Float64Array | undefined {
+  if (p.samples) {
+    const counts = new Float64Array(p.tree.length);
+    const node = p.samples.node;
+    for (let i = 0; i < p.samples.length; i++) counts[node[i]!]!++;
+    for (let i = 0; i < counts.length; i++) if (!(self[i]! > 0)) counts[i] = 0;
+    return counts;
+  }
+  return p.unit === 'samples' ? self : undefined;
+}
+
+/**
+ * The fewest samples per repeat a function needs to be tested: below it, sampling noise alone
+ * (Poisson) would hide even a change as large as the function itself at 80% power and the 5%
+ * level, (z₀.₉₇₅ + z₀.₈)² (1/n₁ + 1/n₂) — 3.1 at five repeats a side.
+ */
+export function floorSamples(nBase: number, nRun: number): number {
+  return (Z_975 + Z_80) ** 2 * (1 / nBase + 1 / nRun);
+}
+const Z_975 = 1.959963984540054;
+const Z_80 = 0.8416212335729143;
 
 /** Every function's change between two variants of several profiles each, with intervals and significance. */
 export function compareRepeats(base: readonly Profile[], run: readonly Profile[], opts: RepeatsOptions = {}): RepeatsComparison {
@@ -129,27 +197,48 @@ export function compareRepeats(base: readonly Profile[], run: readonly Profile[]
   const rv = run.map((p) => valuesOf(p, opts));
   const keys = new Set<string>();
   for (const v of [...bv, ...rv]) for (const k of v.byKey.keys()) keys.add(k);
+  const of = (vs: RepeatValues[], key: string, m: 'byKey' | 'shares') => vs.map((v) => v[m].get(key) ?? 0);
   const functions: FunctionChange[] = [...keys].map((key) => ({
     key,
-    ...welch(
-      bv.map((v) => v.byKey.get(key) ?? 0),
-      rv.map((v) => v.byKey.get(key) ?? 0),
-    ),
+    ...welch(of(bv, key, 'byKey'), of(rv, key, 'byKey')),
+    share: welch(of(bv, key, 'shares'), of(rv, key, 'shares')),
   }));
-  const tested = functions.filter((f) => f.p !== undefined);
-  const discoveries = benjaminiHochberg(
-    tested.map((f) => f.p!),
-    opts.fdr ?? 0.05,
-  );
-  tested.forEach((f, i) => (f.significant = discoveries[i]));
+  const floor = bv.length > 1 && rv.length > 1 ? floorSamples(bv.length, rv.length) : undefined;
+  const tested = decide(functions, [...bv, ...rv], floor, opts.fdr ?? 0.05);
   functions.sort((a, b) => Math.abs(b.delta) - Math.abs(a.delta) || (a.key < b.key ? -1 : 1));
 
   const total = welch(
     bv.map((v) => v.total),
     rv.map((v) => v.total),
   );
-  const out: RepeatsComparison = { repeats: { baseline: base.length, run: run.length }, functions, total: { ...total, ...ratioOf(total) } };
-  return out;
+  const counted = floor !== undefined && [...bv, ...rv].every((v) => v.counts);
+  return {
+    repeats: { baseline: base.length, run: run.length },
+    functions,
+    total: { ...total, ...ratioOf(total) },
+    tested,
+    ...(counted ? { floorSamples: floor } : {}),
+  };
+}
+
+/**
+ * The verdicts: the functions with enough samples (their mean count over every repeat of both
+ * variants, which variant is which left out, at least `floor`) are tested on their share, and
+ * Benjamini–Hochberg at `fdr` runs over those alone; the rest are not significant. Returns how
+ * many were tested.
+ */
+function decide(functions: FunctionChange[], all: RepeatValues[], floor: number | undefined, fdr: number): number {
+  if (floor === undefined) return 0;
+  const counted = all.every((v) => v.counts);
+  const mean = (key: string) => all.reduce((a, v) => a + (v.counts!.get(key) ?? 0), 0) / all.length;
+  const tested = functions.filter((f) => f.share!.p !== undefined && (!counted || mean(f.key) >= floor));
+  const discoveries = benjaminiHochberg(
+    tested.map((f) => f.share!.p!),
+    fdr,
+  );
+  for (const f of functions) f.significant = false;
+  tested.forEach((f, i) => (f.significant = discoveries[i]));
+  return tested.length;
 }
 
 /**

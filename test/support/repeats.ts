@@ -30,21 +30,46 @@ export interface Plan {
   factor?: Record<number, number>;
   /** a function the variant adds, with its weight */
   extra?: number;
+  /**
+   * a factor of each repeat, drawn uniformly from [1 − swing, 1 + swing], on every function of
+   * it (a loaded machine scaling a run's CPU time as a whole); none by default
+   */
+  swing?: number;
+  /** the added function's own drift from run to run (sd of its log; default that of every function) */
+  extraDrift?: number;
+  /** how many more functions the run has of about one sample each (Poisson, mean 1), as real profiles have hundreds */
+  tiny?: number;
 }
 
 /**
  * One repeat's folded profile: each function's samples are its weight × a factor the whole run
- * shares (load, CPU frequency) × its own drift in this run (GC, JIT timing) × the planted
- * change, plus sampling (Poisson) noise.
+ * shares (load, CPU frequency; with `swing`, a wide one) × its own drift in this run (GC, JIT
+ * timing) × the planted change, plus sampling (Poisson) noise.
  */
 export function repeat(rng: ReturnType<typeof random>, plan: Plan): string {
-  const runFactor = Math.exp(RUN_SD * rng.normal());
+  const swing = plan.swing ? 1 + plan.swing * (2 * rng.uniform() - 1) : 1;
+  const runFactor = swing * Math.exp(RUN_SD * rng.normal());
   const lines: string[] = [];
   BASE_WEIGHT.forEach((w, i) => {
     const mean = w * runFactor * Math.exp(DRIFT_SD * rng.normal()) * (plan.factor?.[i] ?? 1);
     const n = Math.max(0, Math.round(mean + Math.sqrt(mean) * rng.normal()));
     if (n > 0) lines.push(`main;handler;f${i} ${n}`);
   });
-  if (plan.extra) lines.push(`main;handler;agentWrap;newFn ${Math.round(plan.extra * runFactor * Math.exp(DRIFT_SD * rng.normal()))}`);
+  if (plan.extra)
+    lines.push(
+      `main;handler;agentWrap;newFn ${Math.round(plan.extra * runFactor * Math.exp((plan.extraDrift ?? DRIFT_SD) * rng.normal()))}`,
+    );
+  for (let i = 0; i < (plan.tiny ?? 0); i++) {
+    const n = poisson(rng, 1);
+    if (n > 0) lines.push(`main;handler;tiny${i} ${n}`);
+  }
   return lines.join('\n');
+}
+
+/** A Poisson draw of a small mean (Knuth's method). */
+function poisson(rng: ReturnType<typeof random>, mean: number): number {
+  const limit = Math.exp(-mean);
+  let n = 0;
+  for (let p = rng.uniform(); p > limit; p *= rng.uniform()) n++;
+  return n;
 }
