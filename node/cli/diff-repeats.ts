@@ -57,8 +57,8 @@ export function compareSides(label: [string, string], sides: [Profile[], Profile
 }
 
 /**
- * The headline's line about repeats: how many, the change's interval, how many functions' shares
- * changed beyond noise among those with enough samples to test.
+ * The headline's line about repeats: how many, the change's interval, how many functions changed
+ * beyond noise among those with enough samples to test.
  */
 export function repeatsLine(s: RepeatsComparison): string {
   const pct = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(1)}%`;
@@ -67,7 +67,7 @@ export function repeatsLine(s: RepeatsComparison): string {
   return (
     `repeats: ${s.repeats.baseline} baseline, ${s.repeats.run} run` +
     (ci ? `; the change is ${pct(ci.low)} to ${pct(ci.high)} at 95% confidence` : '') +
-    `; ${changed} function(s) changed their share beyond run-to-run noise (Welch's t on each repeat's shares, ` +
+    `; ${changed} function(s) changed beyond run-to-run noise (Welch's t on each repeat's self time, ` +
     `false discovery rate 5% over the ${s.tested} with enough samples to test)`
   );
 }

@@ -75,7 +75,7 @@ export function jsonReport(d: ProfileDiff, a: Parsed, list: FunctionDiff[], stat
     const ci = stats.total.ratioInterval;
     if (ci) report.changeInterval = { low: round(ci.low, 4), high: round(ci.high, 4) };
     report.significance = {
-      basis: 'share',
+      basis: 'time',
       tested: stats.tested,
       ...(stats.floorSamples !== undefined ? { floorSamples: round(stats.floorSamples, 2) } : {}),
       falseDiscoveryRate: 0.05,

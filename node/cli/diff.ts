@@ -73,7 +73,8 @@ export const DIFF_HELP: CommandHelp = {
     '                         repeats {baseline, run}, changeInterval {low, high} of change,\n' +
     '                         significance {basis, tested, floorSamples, falseDiscoveryRate}, and\n' +
     '                         per function interval {low, high} of delta.self, shareInterval of\n' +
-    '                         the change in share, and significant (whether the share changed).\n' +
+    '                         the change in share, and significant (whether the self time\n' +
+    '                         changed beyond noise, after false-discovery-rate control).\n' +
     '  --markdown             the same as a Markdown report\n',
 };
 

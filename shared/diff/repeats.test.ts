@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { folded } from '../../test/support/folded';
 import type { Profile } from '../model/types';
 import { BASE_WEIGHT, FUNCTIONS, type Plan, random, repeat } from '../../test/support/repeats';
-import { benjaminiHochberg, compareRepeats, welch } from './repeats';
+import { type RepeatsOptions, benjaminiHochberg, compareRepeats, welch } from './repeats';
 
 async function variant(seed: number, k: number, plan: Plan = {}): Promise<Profile[]> {
   const rng = random(seed);
@@ -16,8 +16,8 @@ const FAST = 7; // −15%
 const PLANTED: Plan = { factor: { [SLOW]: 1.12, [FAST]: 0.85 }, extra: 3000 };
 
 /** Every planted change is flagged with its sign and at most 5% of the unchanged functions are. */
-function expectPlantedFound(base: Profile[], run: Profile[]): void {
-  const c = compareRepeats(base, run);
+function expectPlantedFound(base: Profile[], run: Profile[], opts: RepeatsOptions = {}): void {
+  const c = compareRepeats(base, run, opts);
   expect(c.repeats).toEqual({ baseline: 5, run: 5 });
   const p0 = run[0]!;
   const byKey = new Map(c.functions.map((f) => [f.key, f]));
@@ -31,8 +31,8 @@ function expectPlantedFound(base: Profile[], run: Profile[]): void {
   ] as const) {
     expect(f.significant).toBe(true);
     expect(Math.sign(f.delta)).toBe(sign);
-    expect(Math.sign(f.share!.interval!.low)).toBe(sign); // the whole interval on one side of 0
-    expect(Math.sign(f.share!.interval!.high)).toBe(sign);
+    expect(Math.sign(f.interval!.low)).toBe(sign); // the whole interval on one side of 0
+    expect(Math.sign(f.interval!.high)).toBe(sign);
   }
   const planted = new Set([slow.key, fast.key, added.key]);
   // the path functions main and handler carry the sum of the changes in their total, not in their self
@@ -42,8 +42,8 @@ function expectPlantedFound(base: Profile[], run: Profile[]): void {
 }
 
 /** Two sets of repeats of one variant: at most 5% of the functions are flagged. */
-function expectFewFlagged(base: Profile[], again: Profile[]): void {
-  const same = compareRepeats(base, again).functions.filter((f) => f.p !== undefined);
+function expectFewFlagged(base: Profile[], again: Profile[], opts: RepeatsOptions = {}): void {
+  const same = compareRepeats(base, again, opts).functions.filter((f) => f.p !== undefined);
   expect(same.filter((f) => f.significant).length).toBeLessThanOrEqual(Math.floor(0.05 * same.length));
 }
 
@@ -66,11 +66,11 @@ describe('changes across repeated runs', () => {
     [11, 12, 13],
     [21, 22, 23],
   ])(
-    'a loaded machine scaling each repeat as a whole (× 0.7 to 1.3) hides no planted change and flags few unchanged functions (seeds %i, %i, %i)',
+    'compared as shares, a loaded machine scaling each repeat as a whole (× 0.7 to 1.3) hides no planted change and flags few unchanged functions (seeds %i, %i, %i)',
     async (s1, s2, s3) => {
       const base = await variant(s1, 5, { swing: 0.3 });
-      expectPlantedFound(base, await variant(s2, 5, { ...PLANTED, swing: 0.3 }));
-      expectFewFlagged(base, await variant(s3, 5, { swing: 0.3 }));
+      expectPlantedFound(base, await variant(s2, 5, { ...PLANTED, swing: 0.3 }), { relative: true });
+      expectFewFlagged(base, await variant(s3, 5, { swing: 0.3 }), { relative: true });
     },
   );
 
@@ -88,11 +88,11 @@ describe('changes across repeated runs', () => {
       const added = c.functions.find((f) => f.key.startsWith('newFn'))!;
       expect(added.significant).toBe(true);
       // the same p-values, with every function in the family, would not flag it
-      const all = c.functions.filter((f) => f.share!.p !== undefined);
+      const all = c.functions.filter((f) => f.p !== undefined);
       expect(all.length).toBeGreaterThan(300);
       expect(
         benjaminiHochberg(
-          all.map((f) => f.share!.p!),
+          all.map((f) => f.p!),
           0.05,
         )[all.indexOf(added)],
       ).toBe(false);
@@ -100,6 +100,19 @@ describe('changes across repeated runs', () => {
       expect(compareRepeats(run, base).tested).toBe(c.tested);
     },
   );
+
+  it("judges what is compared: a new heavy function shrinks the others' shares, not their time", async () => {
+    const base = await variant(1, 5);
+    const run = await variant(2, 5, { extra: 30000 });
+    const fs = (c: ReturnType<typeof compareRepeats>) => c.functions.filter((f) => /^f\d+\b/.test(f.key));
+    const time = compareRepeats(base, run);
+    const share = compareRepeats(base, run, { relative: true });
+    // a verdict never contradicts the interval beside it
+    for (const c of [time, share])
+      for (const f of c.functions.filter((x) => x.significant)) expect(f.interval!.low > 0 || f.interval!.high < 0).toBe(true);
+    expect(fs(time).filter((f) => f.significant).length).toBeLessThanOrEqual(Math.floor(0.05 * fs(time).length));
+    expect(fs(share).filter((f) => f.significant && f.delta < 0).length).toBeGreaterThan(fs(share).length / 2);
+  });
 
   it('is needed: a test that pools the repeats and ignores their spread flags many unchanged functions', async () => {
     const base = await variant(1, 5);

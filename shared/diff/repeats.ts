@@ -6,12 +6,12 @@
  * a 95% interval by Welch's t (unequal variances, Welch–Satterthwaite degrees of freedom), which
  * holds up at 3–10 repeats a side because it estimates the spread from the repeats themselves.
  *
- * Whether a function changed (`significant`) is decided on its share of each repeat's total, so
- * a factor that scales a whole repeat (a loaded machine stretching every sample's time) cancels
- * out; a run whose total grew (a wrapper's new frames) shrinks the others' shares, and that is
- * flagged as what it is, a change of share. Only functions with enough samples to show a change
- * are tested (`floorSamples`, their mean count over every repeat of both variants, which variant
- * is which left out: independent filtering, Bourgon, Gentleman & Huber 2010, which keeps the false
+ * Whether a function changed (`significant`) is decided on what is compared: its time, or with
+ * `relative` its share of each repeat's total, where a factor that scales a whole repeat (a loaded
+ * machine stretching every sample's time) cancels out. So a verdict never contradicts the interval
+ * shown beside it. Only functions with enough samples to show a change are tested
+ * (`floorSamples`, their mean count over every repeat of both variants, which variant is which
+ * left out: independent filtering, Bourgon, Gentleman & Huber 2010, which keeps the false
  * discovery rate), and Benjamini–Hochberg holds it at 5% over those: hundreds of functions of a
  * sample or two no longer raise the bar for the few that can change.
  */
@@ -49,9 +49,10 @@ export interface FunctionChange extends Change {
   /** the change of the function's share of each repeat's total (a fraction of it), with its interval */
   share?: Change;
   /**
-   * whether its share changed beyond run-to-run noise: tested when it has enough samples to
-   * test (`RepeatsComparison.floorSamples`), after false-discovery-rate control across the
-   * functions tested; false for those not tested (absent without repeats)
+   * whether the change compared (time, or share with `relative`) holds beyond run-to-run noise:
+   * tested when the function has enough samples to test (`RepeatsComparison.floorSamples`), after
+   * false-discovery-rate control across the functions tested; false for those not tested (absent
+   * without repeats)
    */
   significant?: boolean;
 }
@@ -223,7 +224,7 @@ export function compareRepeats(base: readonly Profile[], run: readonly Profile[]
 
 /**
  * The verdicts: the functions with enough samples (their mean count over every repeat of both
- * variants, which variant is which left out, at least `floor`) are tested on their share, and
+ * variants, which variant is which left out, at least `floor`) are tested on what is compared, and
  * Benjamini–Hochberg at `fdr` runs over those alone; the rest are not significant. Returns how
  * many were tested.
  */
@@ -231,9 +232,9 @@ function decide(functions: FunctionChange[], all: RepeatValues[], floor: number 
   if (floor === undefined) return 0;
   const counted = all.every((v) => v.counts);
   const mean = (key: string) => all.reduce((a, v) => a + (v.counts!.get(key) ?? 0), 0) / all.length;
-  const tested = functions.filter((f) => f.share!.p !== undefined && (!counted || mean(f.key) >= floor));
+  const tested = functions.filter((f) => f.p !== undefined && (!counted || mean(f.key) >= floor));
   const discoveries = benjaminiHochberg(
-    tested.map((f) => f.share!.p!),
+    tested.map((f) => f.p!),
     fdr,
   );
   for (const f of functions) f.significant = false;
