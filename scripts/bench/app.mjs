@@ -6,6 +6,10 @@
 // page's own PerformanceObserver), and the renderer's peak memory: the largest VmHWM (resident
 // high-water mark, /proc/<pid>/status, Linux) among the browser's renderer processes, which holds
 // the page's main thread and its workers (the import worker runs in the renderer process).
+//
+// The moment every pane has drawn is taken in the page (`watchDrawn`), not by polling it from
+// here: Playwright's waits poll at growing intervals (up to 500 ms apart), which added 0–500 ms to
+// each run.
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -120,6 +124,50 @@ export async function benchApp({ files, repeat = 3, quietMs = 10_000, port = 490
 }
 
 /**
+ * Run in the page from its first script: `window.benchDrawn` resolves, once `panes` panes show a
+ * flamegraph and the frame after it has been painted, with that moment as { epochMs (ms since
+ * 1970), pageMs (the page's own clock) }. A MutationObserver sees the boxes as they are inserted,
+ * in the task that inserts them; two animation frames later the frame that shows them is painted.
+ */
+export function watchDrawn(panes) {
+  const w = /** @type {any} */ (window);
+  const drawn = () => {
+    const regions = document.querySelectorAll('[role="region"][aria-label^="Run "]');
+    let n = 0;
+    for (const r of regions) if (r.querySelector('g.frame')) n++;
+    return n >= panes;
+  };
+  w.benchDrawn = new Promise((resolve) => {
+    const observer = new MutationObserver(() => {
+      if (!drawn()) return;
+      observer.disconnect();
+      requestAnimationFrame(() =>
+        requestAnimationFrame(() => {
+          const pageMs = performance.now();
+          resolve({ epochMs: performance.timeOrigin + pageMs, pageMs });
+        }),
+      );
+    });
+    observer.observe(document, { childList: true, subtree: true });
+  });
+}
+
+/**
+ * Navigates `page` to `url` and resolves once `panes` panes have drawn (see `watchDrawn`, which
+ * must have been added as an init script): { navigationMs (from the call to navigate until the
+ * frame with every pane drawn was painted), drawnAt (that moment on the page's clock) }.
+ */
+export async function timeUntilDrawn(page, url, timeoutMs = 600_000) {
+  const start = performance.timeOrigin + performance.now();
+  await page.goto(url);
+  const drawn = await page.evaluate(
+    (ms) => Promise.race([window.benchDrawn, new Promise((_, reject) => setTimeout(() => reject(new Error(`not drawn in ${ms} ms`)), ms))]),
+    timeoutMs,
+  );
+  return { navigationMs: drawn.epochMs - start, drawnAt: drawn.pageMs };
+}
+
+/**
  * One app run in a fresh browser with a profile folder of its own, as `npm start` opens one (an
  * off-the-record page would keep IndexedDB in memory, where a big run's recovery copy does not
  * fit): { navigationMs, longestTaskMs, rendererPeakBytes }.
@@ -137,14 +185,8 @@ async function appRun(files, port, runId, quietMs) {
   try {
     const page = context.pages()[0] ?? (await context.newPage());
     await recordLongTasks(page);
-    const start = performance.now();
-    await page.goto(`http://127.0.0.1:${port}/${SECRET}/`);
-    const panes = page.getByRole('region', { name: /^Run / });
-    for (let i = 0; i < files.length; i++) await panes.nth(i).locator('g.frame').first().waitFor({ state: 'attached', timeout: 600_000 });
-    const drawnAt = await page.evaluate(
-      () => new Promise((res) => requestAnimationFrame(() => requestAnimationFrame(() => res(performance.now())))),
-    );
-    const navigationMs = performance.now() - start;
+    await page.addInitScript(watchDrawn, files.length);
+    const { navigationMs, drawnAt } = await timeUntilDrawn(page, `http://127.0.0.1:${port}/${SECRET}/`);
     await page.waitForTimeout(quietMs);
     const after = await page.evaluate((from) => window.longTasks.filter((x) => x.start >= from).map((x) => x.duration), drawnAt);
     const pid = browserPid(mark);
