@@ -35,16 +35,17 @@ afterAll(async () => {
 });
 
 describe('the app benchmark', () => {
-  it('times the navigation until every pane is drawn and painted, to within two frames', async () => {
+  it('times the navigation until every pane is drawn and painted, to within a few frames, not a polling interval', async () => {
     const page = await browser.newPage();
     await page.route('http://bench.test/', (route) => route.fulfill({ contentType: 'text/html', body: PAGE }));
     await page.addInitScript(watchDrawn, 2);
     const start = performance.timeOrigin + performance.now();
     const { navigationMs, drawnAt } = await timeUntilDrawn(page, 'http://bench.test/', 10_000);
     const truth = (await page.evaluate(() => (window as unknown as { truth: number }).truth)) - start;
-    // not before the second pane drew, and not much later than the two frames it waits for
+    // not before the second pane drew, and not much later than the two frames it waits for (a
+    // loaded machine delays frames; a poll that just missed the draw would come ~470 ms late)
     expect(navigationMs).toBeGreaterThanOrEqual(truth);
-    expect(navigationMs - truth).toBeLessThan(120);
+    expect(navigationMs - truth).toBeLessThan(250);
     expect(drawnAt).toBeGreaterThan(750);
     await page.close();
   });

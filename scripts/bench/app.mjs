@@ -14,6 +14,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
+import { cpuSince, processCpuMs, treeCpuMs } from './cpu-time.mjs';
 import { runWithPeak } from './peak-rss.mjs';
 import { CHROMIUM, recordLongTasks, serve } from './ui.mjs';
 import { CHROMIUM_FLAGS } from '../chromium-flags.mjs';
@@ -89,9 +90,11 @@ function cliRun(file) {
 }
 
 /**
- * Returns { navigationMs, cliMs, ratio, longestTaskMs, rendererPeakBytes, cliPeakRssBytes, runs }:
- * medians of `repeat` alternating runs for the times; for the longest task and both peaks, the
- * largest of the runs. `port`: where the app is served (any free port when not given).
+ * Returns { navigationMs, cliMs, ratio, longestTaskMs, rendererPeakBytes, cliPeakRssBytes,
+ * cliCpuMs, appCpuMs, runs }: medians of `repeat` alternating runs for the times; for the longest
+ * task and both peaks, the largest of the runs. `appCpuMs`: the CPU time each kind of process
+ * spent from navigation until drawn (Chromium's browser, renderer, gpu, network and other
+ * processes; the server over the whole run), medians by kind; `cliCpuMs`: the command's. `port`: where the app is served (any free port when not given).
  */
 export async function benchApp({ files, repeat = 3, quietMs = 10_000, port = 4900 + Math.floor(Math.random() * 90) }) {
   const server = await serve(files, port, SECRET);
@@ -99,11 +102,15 @@ export async function benchApp({ files, repeat = 3, quietMs = 10_000, port = 490
   try {
     for (let r = 0; r < repeat; r++) {
       const cli = files.map(cliRun);
+      const serverBefore = processCpuMs(server.pid);
       const app = await appRun(files, port, `${SECRET}-${r}`, quietMs);
       runs.push({
         cliMs: cli.reduce((s, x) => s + x.ms, 0),
+        cliCpuMs: cli.reduce((s, x) => s + (x.cpuMs ?? 0), 0),
         cliPeakRssBytes: Math.max(...cli.map((x) => x.peakRssBytes)),
         ...app,
+        // (the server's CPU over the whole run: it serves nothing else)
+        appCpuMs: { ...app.appCpuMs, server: processCpuMs(server.pid) - serverBefore },
       });
     }
   } finally {
@@ -112,9 +119,12 @@ export async function benchApp({ files, repeat = 3, quietMs = 10_000, port = 490
   const navigationMs = median(runs.map((x) => x.navigationMs));
   const cliMs = median(runs.map((x) => x.cliMs));
   const peaks = runs.map((x) => x.rendererPeakBytes).filter((p) => p !== undefined);
+  const kinds = [...new Set(runs.flatMap((x) => Object.keys(x.appCpuMs)))];
   return {
     navigationMs,
     cliMs,
+    cliCpuMs: median(runs.map((x) => x.cliCpuMs)),
+    appCpuMs: Object.fromEntries(kinds.map((k) => [k, median(runs.map((x) => x.appCpuMs[k] ?? 0))])),
     ratio: navigationMs / cliMs,
     longestTaskMs: Math.max(...runs.map((x) => x.longestTaskMs)),
     rendererPeakBytes: peaks.length ? Math.max(...peaks) : undefined,
@@ -170,7 +180,7 @@ export async function timeUntilDrawn(page, url, timeoutMs = 600_000) {
 /**
  * One app run in a fresh browser with a profile folder of its own, as `npm start` opens one (an
  * off-the-record page would keep IndexedDB in memory, where a big run's recovery copy does not
- * fit): { navigationMs, longestTaskMs, rendererPeakBytes }.
+ * fit): { navigationMs, appCpuMs (by kind of Chromium process), longestTaskMs, rendererPeakBytes }.
  */
 async function appRun(files, port, runId, quietMs) {
   // A flag Chromium ignores marks this browser's process, to find its renderers by.
@@ -186,11 +196,13 @@ async function appRun(files, port, runId, quietMs) {
     const page = context.pages()[0] ?? (await context.newPage());
     await recordLongTasks(page);
     await page.addInitScript(watchDrawn, files.length);
+    const pid = browserPid(mark);
+    const cpuBefore = pid ? treeCpuMs(pid) : {};
     const { navigationMs, drawnAt } = await timeUntilDrawn(page, `http://127.0.0.1:${port}/${SECRET}/`);
+    const appCpuMs = pid ? cpuSince(cpuBefore, treeCpuMs(pid)) : {};
     await page.waitForTimeout(quietMs);
     const after = await page.evaluate((from) => window.longTasks.filter((x) => x.start >= from).map((x) => x.duration), drawnAt);
-    const pid = browserPid(mark);
-    return { navigationMs, longestTaskMs: Math.max(0, ...after), rendererPeakBytes: pid ? rendererPeakBytes(pid) : undefined };
+    return { navigationMs, appCpuMs, longestTaskMs: Math.max(0, ...after), rendererPeakBytes: pid ? rendererPeakBytes(pid) : undefined };
   } finally {
     await context.close();
     rmSync(profileDir, { recursive: true, force: true });
