@@ -51,10 +51,10 @@ export function appTable(rows, repeat) {
     out.push(
       `${pad(a.label ?? a.format, 24)}${lpad(`${Math.round(a.bytes / MB)} MB`, 8)}${lpad(a.limitMs === undefined ? '—' : `${Math.round(a.limitMs)} ms`, 9)}${lpad(`${Math.round(a.cliMs)} ms`, 9)}${lpad(`${Math.round(a.navigationMs)} ms`, 9)}${lpad(`${a.ratio.toFixed(2)} ${mark(a, 'ratio')}`, 10)}${lpad(`${Math.round(a.longestTaskMs)} ms ${mark(a, 'longestTaskMs')}`, 12)}${lpad(a.rendererPeakBytes === undefined ? '—' : `${Math.round(a.rendererPeakBytes / MB)} MB`, 10)}${lpad(a.rendererPerFile === undefined ? '—' : `${a.rendererPerFile.toFixed(2)} ${mark(a, 'rendererPerFile')}`, 9)}${lpad(a.cliPeakRssBytes === undefined ? '—' : `${Math.round(a.cliPeakRssBytes / MB)} MB`, 9)}${lpad(a.cliPerFile === undefined ? '—' : `${a.cliPerFile.toFixed(2)} ${mark(a, 'cliPerFile')}`, 9)}`,
     );
-  out.push(...cpuTable(rows));
   out.push(
     `  (MB = 10^6 bytes. limit: JSON.parse or a bare line split of the same file, best of ${repeat}; CLI, app: medians of ${repeat} alternating runs; task after: the longest main-thread task in the 10 s after the first draw, renderer: the renderer process's peak resident memory (VmHWM, its workers included), CLI RSS: \`flamelens collapse\`'s — each the largest of the runs. ✓/✗: app ≤ 2× CLI, task ≤ 200 ms, renderer < 3× file, CLI < 2× file)`,
   );
+  out.push(...cpuTable(rows));
   return out;
 }
 
