@@ -45,10 +45,10 @@ function describe(v: unknown): string {
 }
 
 /**
- * Bytes read at once from a file streamed whole (`openStream`). Reading 100 MB to a browser on the
- * same machine, the local server spent ~60–75 ms of CPU in 1 MiB reads and ~40–50 ms in 4 MiB
- * ones (each read is a trip to an I/O thread and a write to the socket); 64 KiB reads cost twice
- * as long as 1 MiB.
+ * Bytes read at once from a file streamed whole (`openStream`): each read is a trip to an I/O
+ * thread and a write to the socket. Streaming 100 MB to a browser on the same machine, a server
+ * of this shape spent ~60–75 ms of CPU in 1 MiB reads, ~40–50 ms in 4 MiB ones and ~160 ms in
+ * 64 KiB ones (docs/performance.md, *The transfer*).
  */
 export const STREAM_CHUNK = 4 << 20;
 
