@@ -61,3 +61,40 @@ test('the file is fetched by its worker before the app has loaded, with one requ
   expect(reads.filter((r) => r.startsWith('/api/files/'))).toHaveLength(0);
   expect(reads.filter((r) => r === '/api/initial-items')).toHaveLength(1);
 });
+
+test('the import worker loads while the host is asked which files to open, and the app’s code waits until its import has started', async ({
+  page,
+  context,
+}) => {
+  const order: string[] = [];
+  const name = (url: string) => new URL(url).pathname.replace(/^\/[^/]+/, '');
+  context.on('request', (r) => order.push(`request ${name(r.url())}`));
+  // The host answers which files to open only after a while: the worker's script is asked for meanwhile.
+  await page.route(/\/api\/initial-items$/, async (route) => {
+    await new Promise((res) => setTimeout(res, 500));
+    order.push('answered /api/initial-items');
+    await route.continue();
+  });
+  await page.goto(server.url);
+  const p = page.locator('section.pane');
+  await expect(p).toHaveCount(1);
+  await expectDrawn(p);
+  const at = (re: RegExp) => order.findIndex((x) => re.test(x));
+  expect(at(/^request \/assets\/import\.worker/), order.join('\n')).toBeGreaterThan(-1);
+  expect(at(/^request \/assets\/import\.worker/), order.join('\n')).toBeLessThan(at(/^answered \/api\/initial-items/));
+  // (the app's first run would hold up the worker's start: it is asked for once the import has started)
+  expect(at(/^request \/assets\/mount-[^/]+\.js$/), order.join('\n')).toBeGreaterThan(at(/^answered \/api\/initial-items/));
+  // one worker for the one file: the one started ahead
+  expect(order.filter((x) => /^request \/assets\/import\.worker/.test(x))).toHaveLength(1);
+});
+
+test('with no file to open, the worker started ahead ends', async ({ page }) => {
+  const empty = await startServer({ items: [], rendererDir: resolve('out/renderer') });
+  try {
+    await page.goto(empty.url);
+    await expect(page.getByText(/record a comparison/i).first()).toBeVisible();
+    await expect.poll(() => page.workers().filter((w) => w.url().includes('import.worker')).length).toBe(0);
+  } finally {
+    await empty.close();
+  }
+});

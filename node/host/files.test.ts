@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_CHUNK } from '../../shared/ipc/contract';
-import { InvalidArgumentError, UnknownTokenError, checkChunkRange, createFileRegistry } from './files';
+import { InvalidArgumentError, STREAM_CHUNK, UnknownTokenError, checkChunkRange, createFileRegistry } from './files';
 
 let dir: string;
 beforeAll(() => {
@@ -59,6 +59,21 @@ describe('file registry', () => {
     const chunk = await reg.readChunk(item.file.token, 2, 3);
     expect(chunk.byteLength).toBe(3);
     expect(chunk.buffer.byteLength).toBe(3);
+  });
+
+  it('streams a whole file in pieces of STREAM_CHUNK bytes', async () => {
+    const path = join(dir, 'big.folded');
+    const size = 2 * STREAM_CHUNK + 12345;
+    writeFileSync(path, Buffer.alloc(size, 'a'));
+    const reg = createFileRegistry();
+    const item = await reg.choose(path);
+    const token = item.kind === 'file' ? item.file.token : '';
+    const opened = await reg.openStream(token);
+    expect(opened.size).toBe(size);
+    const pieces: number[] = [];
+    for await (const piece of opened.stream as AsyncIterable<Buffer>) pieces.push(piece.length);
+    expect(pieces).toEqual([STREAM_CHUNK, STREAM_CHUNK, 12345]);
+    expect(STREAM_CHUNK).toBe(4 << 20);
   });
 
   it('lists a folder’s regular files only, sorted, not following symlinks', async () => {

@@ -44,6 +44,14 @@ function describe(v: unknown): string {
   return typeof v === 'number' ? String(v) : typeof v;
 }
 
+/**
+ * Bytes read at once from a file streamed whole (`openStream`): each read is a trip to an I/O
+ * thread and a write to the socket. Streaming 100 MB to a browser on the same machine, a server
+ * of this shape spent ~60–75 ms of CPU in 1 MiB reads, ~40–50 ms in 4 MiB ones and ~160 ms in
+ * 64 KiB ones (docs/performance.md, *The transfer*).
+ */
+export const STREAM_CHUNK = 4 << 20;
+
 export interface ResolvedItems {
   items: ChosenItem[];
   /** one human-readable line per path that could not be opened */
@@ -59,7 +67,10 @@ export interface FileRegistry {
   has(token: unknown): boolean;
   /** up to `length` (≤ MAX_CHUNK) bytes from `offset`; empty at or past the end */
   readChunk(token: unknown, offset: unknown, length: unknown): Promise<Uint8Array>;
-  /** the whole file as one stream, with its size (the caller must read or destroy the stream) */
+  /**
+   * the whole file as one stream of STREAM_CHUNK pieces, with its size (the caller must read or
+   * destroy the stream)
+   */
   openStream(token: unknown): Promise<{ stream: NodeJS.ReadableStream & { destroy(): void }; size: number }>;
 }
 
@@ -146,7 +157,7 @@ export function createFileRegistry(): FileRegistry {
     try {
       const { size } = await handle.stat();
       // The stream owns the handle from here and closes it when it ends or is destroyed.
-      return { stream: handle.createReadStream({ highWaterMark: 1 << 20 }), size };
+      return { stream: handle.createReadStream({ highWaterMark: STREAM_CHUNK }), size };
     } catch (e) {
       await handle.close();
       throw e;

@@ -13,6 +13,10 @@ export interface AppRow {
   rendererPerFile?: number;
   cliPeakRssBytes?: number;
   cliPerFile?: number;
+  /** CPU ms from navigation until drawn, by kind of process (renderer, network, browser, gpu, server, …) */
+  appCpuMs?: Record<string, number>;
+  /** the command's CPU ms */
+  cliCpuMs?: number;
 }
 export const APP_TARGETS: Record<
   'ratio' | 'longestTaskMs' | 'rendererPerFile' | 'cliPerFile',
@@ -20,3 +24,4 @@ export const APP_TARGETS: Record<
 >;
 export function appTargets(a: AppRow): { key: string; what: string; value: string; met: boolean }[];
 export function appTable(rows: AppRow[], repeat: number): string[];
+export function cpuTable(rows: AppRow[]): string[];

@@ -54,5 +54,30 @@ export function appTable(rows, repeat) {
   out.push(
     `  (MB = 10^6 bytes. limit: JSON.parse or a bare line split of the same file, best of ${repeat}; CLI, app: medians of ${repeat} alternating runs; task after: the longest main-thread task in the 10 s after the first draw, renderer: the renderer process's peak resident memory (VmHWM, its workers included), CLI RSS: \`flamelens collapse\`'s — each the largest of the runs. ✓/✗: app ≤ 2× CLI, task ≤ 200 ms, renderer < 3× file, CLI < 2× file)`,
   );
+  out.push(...cpuTable(rows));
+  return out;
+}
+
+/** The kinds of process whose CPU time the app table shows, in order (others are summed in the total only). */
+const CPU_KINDS = ['renderer', 'network', 'browser', 'gpu', 'server'];
+
+/**
+ * Where the app's time goes, steadier than wall times on a shared machine: the CPU time (ms) each
+ * process spent from navigation until drawn (medians of the runs), against the command's. None
+ * where it was not measured (off Linux).
+ */
+export function cpuTable(rows) {
+  const measured = rows.filter((a) => a.appCpuMs && Object.keys(a.appCpuMs).length > 0 && a.cliCpuMs !== undefined);
+  if (measured.length === 0) return [];
+  const out = [
+    `CPU time until drawn (ms, medians): the app's processes against the command's`,
+    `${pad('input', 24)}${lpad('size', 8)}${lpad('CLI', 9)}${lpad('app', 9)}${lpad('÷ CLI', 8)}${CPU_KINDS.map((k) => lpad(k, 10)).join('')}`,
+  ];
+  for (const a of measured) {
+    const total = Object.values(a.appCpuMs).reduce((s, v) => s + v, 0);
+    out.push(
+      `${pad(a.label ?? a.format, 24)}${lpad(`${Math.round(a.bytes / MB)} MB`, 8)}${lpad(Math.round(a.cliCpuMs), 9)}${lpad(Math.round(total), 9)}${lpad((total / a.cliCpuMs).toFixed(2), 8)}${CPU_KINDS.map((k) => lpad(a.appCpuMs[k] === undefined ? '—' : Math.round(a.appCpuMs[k]), 10)).join('')}`,
+    );
+  }
   return out;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { appTable, appTargets, type AppRow } from './app-report.mjs';
+import { appTable, appTargets, cpuTable, type AppRow } from './app-report.mjs';
 import { runWithPeak } from './peak-rss.mjs';
 
 const row = (over: Partial<AppRow>): AppRow => ({
@@ -47,6 +47,19 @@ describe('appTable', () => {
   });
 });
 
+describe('cpuTable', () => {
+  it('shows the CPU each process spent, their sum and its ratio to the command’s', () => {
+    const lines = cpuTable([
+      row({ cliCpuMs: 400, appCpuMs: { renderer: 700, network: 60, browser: 90, gpu: 20, server: 50, utility: 80 } }),
+      row({ format: 'folded' }),
+    ]);
+    expect(lines).toHaveLength(3);
+    // the sum holds every kind, the utility processes too
+    expect(lines[2]).toMatch(/^cpuprofile +100 MB +400 +1000 +2\.50 +700 +60 +90 +20 +50$/);
+    expect(cpuTable([row({})])).toEqual([]);
+  });
+});
+
 describe('runWithPeak', () => {
   it("reports a command's peak resident memory: one that fills 200 MB peaks above it", () => {
     const fill = 'const b = new Uint8Array(200e6); b.fill(1); console.log(b[123]);';
@@ -57,5 +70,13 @@ describe('runWithPeak', () => {
     expect(big.peakRssBytes!).toBeGreaterThan(200e6);
     expect(big.peakRssBytes! - small.peakRssBytes!).toBeGreaterThan(190e6);
     expect(small.peakRssBytes!).toBeLessThan(150e6);
+  });
+
+  it("reports a command's CPU time: one that computes for 300 ms of CPU used at least that", () => {
+    const idle = runWithPeak(['-e', 'setTimeout(() => {}, 300)'], process.cwd());
+    const busy = runWithPeak(['-e', 'while (process.cpuUsage().user < 300_000);'], process.cwd());
+    expect(busy.cpuMs!).toBeGreaterThanOrEqual(300);
+    expect(idle.cpuMs!).toBeLessThan(busy.cpuMs!);
+    expect(idle.ms).toBeGreaterThanOrEqual(300);
   });
 });

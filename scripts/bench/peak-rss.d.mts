@@ -2,4 +2,4 @@
 export function runWithPeak(
   args: readonly string[],
   cwd: string | URL,
-): { ms: number; peakRssBytes: number | undefined; status: number | null; stderr: string };
+): { ms: number; peakRssBytes: number | undefined; cpuMs: number | undefined; status: number | null; stderr: string };

@@ -1,6 +1,7 @@
-// Peak memory of a command the benchmark times. Preloaded into it (`node --import` this file), it
-// writes the process's peak resident set size (its high-water mark, bytes) on exit to the file
-// named by FLAMELENS_BENCH_PEAK_FILE; `runWithPeak` runs a Node command so and reads it back.
+// Peak memory and CPU time of a command the benchmark times. Preloaded into it (`node --import`
+// this file), it writes the process's peak resident set size (its high-water mark, bytes) and the
+// CPU time it used (user + system, ms) on exit to the file named by FLAMELENS_BENCH_PEAK_FILE;
+// `runWithPeak` runs a Node command so and reads them back.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,11 +23,15 @@ function peakRss() {
 }
 
 const out = process.env.FLAMELENS_BENCH_PEAK_FILE;
-if (out) process.on('exit', () => writeFileSync(out, String(peakRss())));
+if (out)
+  process.on('exit', () => {
+    const { user, system } = process.cpuUsage();
+    writeFileSync(out, JSON.stringify({ peakRssBytes: peakRss(), cpuMs: (user + system) / 1000 }));
+  });
 
 /**
- * Runs `node ARGS` in `cwd` (output discarded): { ms, peakRssBytes, status, stderr }: its wall
- * time and its peak RSS (undefined when it died before writing it).
+ * Runs `node ARGS` in `cwd` (output discarded): { ms, peakRssBytes, cpuMs, status, stderr }: its
+ * wall time, its peak RSS and its CPU time (undefined when it died before writing them).
  */
 export function runWithPeak(args, cwd) {
   const dir = mkdtempSync(join(tmpdir(), 'flamelens-bench-peak-'));
@@ -39,13 +44,13 @@ export function runWithPeak(args, cwd) {
       env: { ...process.env, FLAMELENS_BENCH_PEAK_FILE: peakFile },
     });
     const ms = performance.now() - t;
-    let peakRssBytes;
+    let written = {};
     try {
-      peakRssBytes = Number(readFileSync(peakFile, 'utf8'));
+      written = JSON.parse(readFileSync(peakFile, 'utf8'));
     } catch {
-      peakRssBytes = undefined;
+      // died before writing them
     }
-    return { ms, peakRssBytes, status: r.status, stderr: String(r.stderr) };
+    return { ms, peakRssBytes: written.peakRssBytes, cpuMs: written.cpuMs, status: r.status, stderr: String(r.stderr) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -54,6 +54,25 @@ export async function answerRead(worker: Worker, msg: ReadRequest): Promise<void
   }
 }
 
+const newWorker = (name: string) => new Worker(new URL('./import.worker.ts', import.meta.url), { type: 'module', name });
+
+/** A worker started before its file is known (`warmImportWorker`): the next import takes it. */
+let warm: Worker | undefined;
+
+/**
+ * Starts an import worker before its file is known, so that its script loads and compiles while
+ * the page still asks the host which files to open: the next `beginImport` takes it.
+ */
+export function warmImportWorker(): void {
+  warm ??= newWorker('import');
+}
+
+/** Ends a worker started ahead (`warmImportWorker`) that no import took. */
+export function dropWarmImportWorker(): void {
+  warm?.terminate();
+  warm = undefined;
+}
+
 /**
  * Imports a source in a worker of its own. With `storeKey` the worker also stores the profile
  * for crash recovery (see ../workspace/profile-store) and stays until that write ends. What the
@@ -62,7 +81,8 @@ export async function answerRead(worker: Worker, msg: ReadRequest): Promise<void
  * from the start.
  */
 export function beginImport(source: WorkerSource, storeKey?: string): PendingImport {
-  const worker = new Worker(new URL('./import.worker.ts', import.meta.url), { type: 'module', name: `import ${source.name}` });
+  const worker = warm ?? newWorker(`import ${source.name}`);
+  warm = undefined;
   let cb: ImportCallbacks | undefined;
   const waiting: ((c: ImportCallbacks) => void)[] = [];
   const report = (f: (c: ImportCallbacks) => void) => (cb ? f(cb) : waiting.push(f));

@@ -9,7 +9,7 @@ import { isWorkspaceFileName } from '../../../shared/workspace/workspace-name';
 import { host } from '../host/host';
 import { MAX_RUNS } from '../store/run-titles';
 import { freshKeyPrefix } from '../workspace/stored-keys';
-import { type PendingImport, beginImport, chosenToSource } from './import-client';
+import { type PendingImport, beginImport, chosenToSource, dropWarmImportWorker, warmImportWorker } from './import-client';
 import type { WorkerSource } from './protocol';
 import { runSources } from './run-sources';
 
@@ -34,9 +34,30 @@ export interface InitialImports {
 let initial: Promise<InitialImports> | undefined;
 let taken = false;
 
-/** Asks the host for the files named on the command line and starts importing them. Once. */
-export function startInitialImports(): void {
-  initial ??= host.initialItems().then(startRuns, () => ({ items: [], runs: [], started: [] }));
+/**
+ * Asks the host for the files named on the command line and starts importing them. Once. The
+ * first file's worker starts while the host is asked (its script loads and compiles meanwhile),
+ * where the worker can fetch the file itself; it ends if there is no file to import. Resolves
+ * once the imports have started (or there are none).
+ */
+export function startInitialImports(): Promise<void> {
+  if (!initial) {
+    if (host.fileUrl) warmImportWorker();
+    initial = host.initialItems().then(
+      (items) => {
+        try {
+          return startRuns(items);
+        } finally {
+          dropWarmImportWorker();
+        }
+      },
+      () => {
+        dropWarmImportWorker();
+        return { items: [], runs: [], started: [] };
+      },
+    );
+  }
+  return initial.then(() => undefined);
 }
 
 function startRuns(items: ChosenItem[]): InitialImports {
