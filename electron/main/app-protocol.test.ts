@@ -34,7 +34,7 @@ describe('the flamelens:// scheme', () => {
     const protocol = { registerSchemesAsPrivileged: vi.fn() };
     registerAppScheme(protocol);
     expect(protocol.registerSchemesAsPrivileged).toHaveBeenCalledExactlyOnceWith([
-      { scheme: 'flamelens', privileges: { standard: true, secure: true, supportFetchAPI: true, stream: true } },
+      { scheme: 'flamelens', privileges: { standard: true, secure: true, supportFetchAPI: true, stream: true, codeCache: true } },
     ]);
   });
 
