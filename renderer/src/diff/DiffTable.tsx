@@ -6,7 +6,7 @@ import { comparedProfile, diffFor, rangeFor } from '../store/derived';
 import { useStore } from '../store/store';
 import { rankedRows } from './diff-rows';
 import { repeatsFor } from '../store/derived-repeats';
-import { deltaWithInterval, formatDetectable, repeatsCount } from './repeats-format';
+import { formatDetectable, formatInterval, repeatsCount } from './repeats-format';
 
 /**
  * Functions of one run ranked by their change against the baseline; the search box filters the
@@ -78,10 +78,18 @@ export function DiffTable() {
                 <th>function</th>
                 <th title="baseline">base</th>
                 <th>run</th>
-                <th>Δ {measure}</th>
+                <th
+                  title={
+                    repeats ? `the change of the means, and its 95% interval across ${repeatsCount(repeats.stats.repeats)}` : undefined
+                  }
+                >
+                  Δ {measure}
+                </th>
                 {repeats && (
-                  <th title="the smallest change these runs could detect (80% power at the 5% level)">
-                    detectable ({repeatsCount(repeats.stats.repeats)})
+                  <th
+                    title={`the smallest change these runs could detect (${repeatsCount(repeats.stats.repeats)}; 80% power at the 5% level)`}
+                  >
+                    detects
                   </th>
                 )}
               </tr>
@@ -148,7 +156,8 @@ function DeltaCells({ d, delta, change, repeats }: { d: ProfileDiff; delta: numb
   return (
     <>
       <td className={cls} title={change.significant ? 'beyond run-to-run noise' : 'within run-to-run noise'}>
-        {deltaWithInterval(d, change)}
+        {formatDelta(d, change.delta)}{' '}
+        {change.interval && <span className="interval">({formatInterval(d, change.interval.low, change.interval.high)})</span>}
       </td>
       <td className="muted">{formatDetectable(d, change)}</td>
     </>

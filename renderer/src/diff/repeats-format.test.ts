@@ -24,6 +24,7 @@ describe('how changes across repeats read', () => {
     expect(deltaWithInterval(timed, f)).toBe('+1.49 s (+0.91 to +2.07 s)');
     expect(formatInterval(timed, -20_000, 1_500_000)).toBe('−0.02 to +1.50 s');
     expect(formatInterval(timed, -2_000, 15_000)).toBe('−2.0 to +15.0 ms');
+    expect(formatInterval(timed, 841_985, 878_364)).toBe('+842 to +878 ms');
     expect(formatDetectable(timed, f)).toBe('±350 ms');
     expect(deltaWithInterval(timed, { ...f, interval: undefined })).toBe('+1.49 s');
     const rel = diffProfiles(a, a, { normalize: 'relative' });

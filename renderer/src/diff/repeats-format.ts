@@ -5,10 +5,10 @@ import type { FunctionChange, RepeatsComparison } from '../../../shared/diff/rep
 
 const signOf = (x: number) => (x > 0 ? '+' : x < 0 ? '−' : '±');
 
-/** Both ends of a time interval in the scale of the larger: `+0.91 to +2.07 s`. */
+/** Both ends of a time interval in the scale (and digits) `formatWeight` gives the larger: `+0.91 to +2.07 s`. */
 function timeInterval(us: [number, number]): string {
   const a = Math.max(Math.abs(us[0]), Math.abs(us[1]));
-  const [div, digits, unit] = a >= 1e6 ? [1e6, 2, 's'] : a >= 1e3 ? [1e3, 1, 'ms'] : [1, 1, 'µs'];
+  const [div, digits, unit] = a >= 1e6 ? [1e6, 2, 's'] : a >= 1e3 ? [1e3, a >= 1e5 ? 0 : 1, 'ms'] : [1, a >= 100 ? 0 : 1, 'µs'];
   const [lo, hi] = us.map((v) => `${signOf(v)}${(Math.abs(v) / div).toFixed(digits)}`);
   return `${lo} to ${hi} ${unit}`;
 }

@@ -1,0 +1,138 @@
+/**
+ * A variant of several runs, in the app: two folders of five real `node --cpu-prof` repeats each
+ * (the bundled sample server, and the same server behind a wrapper, recorded by `flamelens record
+ * --profile-repeat 5`, kept in fixtures/repeats) open as two panes of five runs, and the diff tells the wrapper's cost from
+ * run-to-run noise. The figures shown are checked against `compareRepeats` run here on the raw files.
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { type Locator, expect, test } from '@playwright/test';
+import { type FunctionChange, type RepeatsComparison, compareRepeats } from '../shared/diff/repeats';
+import { importProfile } from '../shared/import/import-profile';
+import { bytesSource } from '../shared/import/io/source';
+import { weighByDefault } from '../shared/model/weigh';
+import { busyWeights } from '../shared/search/busy';
+import { expectDrawn, pane } from './support';
+
+const NEW = 'rgb(168, 85, 247)';
+const UNCHANGED = 'rgb(222, 219, 214)';
+const GONE = 'rgb(15, 118, 110)';
+const MOVED = 'rgb(220, 196, 142)';
+
+/** five `node --cpu-prof` repeats a side (fixtures/repeats/README.md says how they were recorded) */
+const DIR = resolve('fixtures/repeats');
+let stats: RepeatsComparison;
+
+/** `+860 ms` → 860000 (µs), with the size of the last digit shown. */
+function parseTime(sign: string, num: string, unit: string): { us: number; step: number } {
+  const scale = unit === 's' ? 1e6 : unit === 'ms' ? 1e3 : 1;
+  const decimals = num.includes('.') ? num.split('.')[1]!.length : 0;
+  return { us: (sign === '−' ? -1 : 1) * Number(num.replace(/,/g, '')) * scale, step: scale * 10 ** -decimals };
+}
+
+/** The Δ cell of the diff table: `+860 ms (+842 to +878 ms)`. */
+function parseDelta(text: string): {
+  delta: ReturnType<typeof parseTime>;
+  low: ReturnType<typeof parseTime>;
+  high: ReturnType<typeof parseTime>;
+} {
+  const m = /([+−±])([\d,.]+) (s|ms|µs) \(([+−±])([\d,.]+) to ([+−±])([\d,.]+) (s|ms|µs)\)/.exec(text);
+  if (!m) throw new Error(`not a delta with its interval: ${text}`);
+  return { delta: parseTime(m[1]!, m[2]!, m[3]!), low: parseTime(m[4]!, m[5]!, m[8]!), high: parseTime(m[6]!, m[7]!, m[8]!) };
+}
+
+const near = (shown: { us: number; step: number }, exact: number) =>
+  expect(Math.abs(shown.us - exact)).toBeLessThanOrEqual(shown.step * 0.51);
+
+async function profilesIn(folder: string) {
+  const names = readdirSync(folder).sort();
+  return Promise.all(names.map(async (n) => weighByDefault(await importProfile(bytesSource(n, readFileSync(join(folder, n))), {}))));
+}
+
+test.beforeAll(async () => {
+  const [base, run] = await Promise.all([profilesIn(join(DIR, 'baseline')), profilesIn(join(DIR, 'agent'))]);
+  stats = compareRepeats(base, run, { measure: 'self', weights: (p) => busyWeights(p) });
+});
+
+const fn = (name: string): FunctionChange => stats.functions.find((f) => f.key.split('\t')[0] === name)!;
+
+async function fillsOf(p: Locator, name: string): Promise<string[]> {
+  return p.locator(`g.frame[name="${name}"] rect`).evaluateAll((rs) => rs.map((r) => getComputedStyle(r).fill));
+}
+
+test('a folder of five repeats opens as one variant; the diff shows intervals and leaves run-to-run noise uncoloured', async ({ page }) => {
+  await page.route('**/api/initial-items', (r) => r.fulfill({ json: [] }));
+  await page.goto('./');
+  const folderInput = page.getByLabel('Open a 0x output folder');
+  await folderInput.setInputFiles(join(DIR, 'baseline'));
+  await folderInput.setInputFiles(join(DIR, 'agent'));
+  await expect(page.locator('section.pane')).toHaveCount(2);
+  const base = pane(page, 'baseline');
+  const agent = pane(page, 'agent');
+  await expectDrawn(base, 5);
+  await expectDrawn(agent, 5);
+  for (const p of [base, agent]) await expect(p.locator('.badge.repeats')).toHaveText('5 runs');
+  await expect(base.locator('.badge.baseline')).toBeVisible();
+
+  await page.getByLabel('Compare with baseline').selectOption('diff');
+  await page.getByLabel('Delta of').selectOption('self');
+  const legend = page.getByRole('list', { name: 'Diff colours' });
+  await expect(legend).toContainText('unchanged, or within noise (5 runs each)');
+  await expect(legend).toContainText("Welch's t");
+
+  // The wrapper's own frame: beyond noise, its Δ and interval as compareRepeats gives them.
+  const traced = fn('traced');
+  expect(traced.significant).toBe(true);
+  const table = page.getByRole('table', { name: 'Functions ranked by change' });
+  await expect(table.locator('th').last()).toHaveText('detects');
+  await expect(table.locator('th').last()).toHaveAttribute('title', /smallest change these runs could detect \(5 runs each/);
+  const tracedRow = table.locator('tbody tr').filter({ hasText: 'traced' }).first();
+  const tracedCell = tracedRow.locator('td').nth(3);
+  await expect(tracedCell).toHaveClass('up');
+  const shown = parseDelta((await tracedCell.textContent())!);
+  near(shown.delta, traced.delta);
+  near(shown.low, traced.interval!.low);
+  near(shown.high, traced.interval!.high);
+  const detectable = /±([\d,.]+) (s|ms|µs)/.exec((await tracedRow.locator('td').nth(4).textContent())!)!;
+  near(parseTime('+', detectable[1]!, detectable[2]!), traced.detectable!);
+
+  // The largest change that is only noise: said so in the table, and uncoloured.
+  const noisy = stats.functions.find((f) => !f.significant && f.key.includes('\t') && !f.key.startsWith('('))!;
+  const noisyName = noisy.key.split('\t')[0]!;
+  const noisyCell = table.locator('tbody tr').filter({ hasText: noisyName }).first().locator('td').nth(3);
+  await expect(noisyCell).toHaveClass('noise');
+  near(parseDelta((await noisyCell.textContent())!).delta, noisy.delta);
+  // Red and blue are only for functions whose change holds up across the repeats; the wrapper's
+  // frames are new; every other frame is uncoloured (or, where its callers differ, "moved").
+  const significant = new Set(stats.functions.filter((f) => f.significant).map((f) => f.key.split('\t')[0]));
+  const frames = await agent
+    .locator('g.frame')
+    .evaluateAll((gs) => gs.map((g) => [g.getAttribute('name') ?? '', getComputedStyle(g.querySelector('rect')!).fill] as const));
+  // (the root, the run itself, is drawn in its own colour)
+  const diverging = frames.filter(([name, fill]) => name !== 'agent' && ![NEW, GONE, MOVED, UNCHANGED].includes(fill));
+  expect(diverging.filter(([name]) => !significant.has(name))).toEqual([]);
+  expect(frames.filter(([, fill]) => fill === UNCHANGED).length).toBeGreaterThan(10);
+  expect(new Set(await fillsOf(agent, 'traced'))).toEqual(new Set([NEW]));
+
+  // The cost line: the change of the mean and its interval's half-width.
+  const pct = stats.total.ratio * 100;
+  const half = Math.max(stats.total.ratioInterval!.high - stats.total.ratio, stats.total.ratio - stats.total.ratioInterval!.low) * 100;
+  const cost = page.getByRole('status', { name: 'Cost of agent against the baseline' });
+  await expect(cost).toContainText(`+${pct.toFixed(0)}% ± ${half.toFixed(0)}% CPU time vs baseline`);
+  await expect(cost).toContainText('95% interval over 5 runs each');
+
+  await agent.locator('g.frame[name="traced"]').first().hover();
+  const tip = agent.getByRole('tooltip');
+  await expect(tip).toContainText('Δ function, 5 runs each');
+  await expect(tip).toContainText('beyond noise');
+  await expect(tip).toContainText('the smallest change these runs could detect');
+  await page.screenshot({ path: 'test-results/repeats-diff.png' });
+  await page.mouse.move(0, 0);
+
+  // One repeat alone: an ordinary diff again, and the mean back.
+  await agent.getByLabel('Repeat of agent').selectOption('0');
+  await expect(legend).not.toContainText('5 runs each');
+  await expect(cost).not.toContainText('±');
+  await agent.getByLabel('Repeat of agent').selectOption('mean');
+  await expect(legend).toContainText('within noise (5 runs each)');
+});
