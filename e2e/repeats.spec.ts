@@ -136,3 +136,38 @@ test('a folder of five repeats opens as one variant; the diff shows intervals an
   await agent.getByLabel('Repeat of agent').selectOption('mean');
   await expect(legend).toContainText('within noise (5 runs each)');
 });
+
+test('a run of repeats comes back with every repeat after a reload, and from a saved workspace', async ({ page }) => {
+  await page.route('**/api/initial-items', (r) => r.fulfill({ json: [] }));
+  await page.goto('./');
+  const folderInput = page.getByLabel('Open a 0x output folder');
+  await folderInput.setInputFiles(join(DIR, 'baseline'));
+  await folderInput.setInputFiles(join(DIR, 'agent'));
+  const agent = pane(page, 'agent');
+  await expectDrawn(agent, 5);
+  await expectDrawn(pane(page, 'baseline'), 5);
+  await agent.getByLabel('Repeat of agent').selectOption('2');
+  await page.getByLabel('Compare with baseline').selectOption('diff');
+  await page.waitForTimeout(2500); // autosave runs a moment after a change
+  await page.reload();
+  const banner = page.getByRole('alert').filter({ hasText: 'can be' });
+  await banner.getByRole('button', { name: 'Restore' }).click();
+  await expectDrawn(agent, 5);
+  for (const title of ['baseline', 'agent']) await expect(pane(page, title).locator('.badge.repeats')).toHaveText('5 runs');
+  await expect(agent.getByLabel('Repeat of agent')).toHaveValue('2');
+  await agent.getByLabel('Repeat of agent').selectOption('mean');
+  const legend = page.getByRole('list', { name: 'Diff colours' });
+  await expect(legend).toContainText('within noise (5 runs each)');
+
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Save', exact: true }).click()]);
+  const saved = await download.path();
+  await page.evaluate(() => indexedDB.deleteDatabase('flamelens'));
+  await page.reload();
+  await page
+    .getByLabel('Open profile files')
+    .setInputFiles({ name: 'repeats.flamelens', mimeType: 'application/gzip', buffer: readFileSync(saved) });
+  await expectDrawn(agent, 5);
+  for (const title of ['baseline', 'agent']) await expect(pane(page, title).locator('.badge.repeats')).toHaveText('5 runs');
+  await expect(legend).toContainText('within noise (5 runs each)');
+  await expect(page.getByRole('status', { name: 'Cost of agent against the baseline' })).toContainText(/% ± \d+% CPU time/);
+});
