@@ -4,7 +4,8 @@
  * --profile-repeat 5`, kept in fixtures/repeats) open as two panes of five runs, and the diff tells the wrapper's cost from
  * run-to-run noise. The figures shown are checked against `compareRepeats` run here on the raw files.
  */
-import { readFileSync, readdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type Locator, expect, test } from '@playwright/test';
 import { type FunctionChange, type RepeatsComparison, compareRepeats } from '../shared/diff/repeats';
@@ -170,4 +171,28 @@ test('a run of repeats comes back with every repeat after a reload, and from a s
   for (const title of ['baseline', 'agent']) await expect(pane(page, title).locator('.badge.repeats')).toHaveText('5 runs');
   await expect(legend).toContainText('within noise (5 runs each)');
   await expect(page.getByRole('status', { name: 'Cost of agent against the baseline' })).toContainText(/% ± \d+% CPU time/);
+});
+
+test('a repeat that cannot be read is named in its pane, and the others still make the mean', async ({ page }) => {
+  const dir = mkdtempSync(join(tmpdir(), 'flamelens-repeats-broken-'));
+  try {
+    const folder = join(dir, 'agent');
+    mkdirSync(folder);
+    const good = readdirSync(join(DIR, 'agent')).slice(0, 3);
+    for (const f of good) copyFileSync(join(DIR, 'agent', f), join(folder, f));
+    const bad = 'CPU.20261127.160000.99999.0.001.cpuprofile';
+    writeFileSync(join(folder, bad), readFileSync(join(DIR, 'agent', good[0]!)).subarray(0, 5000));
+    await page.route('**/api/initial-items', (r) => r.fulfill({ json: [] }));
+    await page.goto('./');
+    await page.getByLabel('Open a 0x output folder').setInputFiles(folder);
+    const p = pane(page, 'agent');
+    await expectDrawn(p, 5);
+    await expect(p.locator('.badge.repeats')).toHaveText('3 runs');
+    const failed = p.getByRole('alert').filter({ hasText: 'not read' });
+    await expect(failed).toHaveText(`1 not read: ${bad}`);
+    await expect(failed).toHaveAttribute('title', new RegExp(`^${bad.replace(/\./g, '\\.')}.*: `));
+    await page.screenshot({ path: 'test-results/repeats-failed.png' });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
