@@ -11,6 +11,7 @@ import { type Locator, expect, test } from '@playwright/test';
 import { type FunctionChange, type RepeatsComparison, compareRepeats } from '../shared/diff/repeats';
 import { importProfile } from '../shared/import/import-profile';
 import { bytesSource } from '../shared/import/io/source';
+import type { Profile } from '../shared/model/types';
 import { weighByDefault } from '../shared/model/weigh';
 import { busyWeights } from '../shared/search/busy';
 import { expectDrawn, pane } from './support';
@@ -23,6 +24,8 @@ const MOVED = 'rgb(220, 196, 142)';
 /** five `node --cpu-prof` repeats a side (fixtures/repeats/README.md says how they were recorded) */
 const DIR = resolve('fixtures/repeats');
 let stats: RepeatsComparison;
+let baseProfiles: Profile[];
+let runProfiles: Profile[];
 
 /** `+860 ms` → 860000 (µs), with the size of the last digit shown. */
 function parseTime(sign: string, num: string, unit: string): { us: number; step: number } {
@@ -51,8 +54,8 @@ async function profilesIn(folder: string) {
 }
 
 test.beforeAll(async () => {
-  const [base, run] = await Promise.all([profilesIn(join(DIR, 'baseline')), profilesIn(join(DIR, 'agent'))]);
-  stats = compareRepeats(base, run, { measure: 'self', weights: (p) => busyWeights(p) });
+  [baseProfiles, runProfiles] = await Promise.all([profilesIn(join(DIR, 'baseline')), profilesIn(join(DIR, 'agent'))]);
+  stats = compareRepeats(baseProfiles, runProfiles, { measure: 'self', weights: (p) => busyWeights(p) });
 });
 
 const fn = (name: string): FunctionChange => stats.functions.find((f) => f.key.split('\t')[0] === name)!;
@@ -129,6 +132,16 @@ test('a folder of five repeats opens as one variant; the diff shows intervals an
   await expect(tip).toContainText('the smallest change these runs could detect');
   await page.screenshot({ path: 'test-results/repeats-diff.png' });
   await page.mouse.move(0, 0);
+
+  // Relative: the intervals are of each repeat's share of its own busy CPU, in percentage points.
+  await page.getByRole('button', { name: 'Relative', exact: true }).click();
+  const shares = compareRepeats(baseProfiles, runProfiles, { measure: 'self', relative: true, weights: (p) => busyWeights(p) });
+  const tracedShare = shares.functions.find((f) => f.key.split('\t')[0] === 'traced')!;
+  const pp = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(2)}`;
+  await expect(tracedCell).toHaveText(
+    `${pp(tracedShare.delta)} pp (${pp(tracedShare.interval!.low)} to ${pp(tracedShare.interval!.high)} pp)`,
+  );
+  await page.getByRole('button', { name: 'Absolute', exact: true }).click();
 
   // One repeat alone: an ordinary diff again, and the mean back.
   await agent.getByLabel('Repeat of agent').selectOption('0');
