@@ -2,8 +2,7 @@ import { AnnotationBar } from '../annotate/AnnotationBar';
 import { ErrorBoundary } from '../app/ErrorBoundary';
 import { DiffTable } from '../diff/DiffTable';
 import { REPEATS_NOTE, diffLegend, diffLegendNote } from '../diff/diff-colors';
-import { repeatsCount } from '../diff/repeats-format';
-import { repeatsFor } from '../store/derived-repeats';
+import { repeatsCounts } from '../store/derived-repeats';
 import { useStore } from '../store/store';
 import { legend } from './colors';
 import { FlamePane } from './FlamePane';
@@ -53,14 +52,7 @@ function useRepeatsCounts(): string | undefined {
   const measure = useStore((s) => s.diffMeasure);
   const matchEntry = useStore((s) => s.matchEntry);
   const diffView = useStore((s) => s.diffView);
-  if (diffView === 'off') return undefined;
-  const baseline = runs.find((r) => r.id === baselineId);
-  const counts = new Set<string>();
-  for (const r of runs) {
-    const rep = r !== baseline ? repeatsFor(baseline, r, normalize, measure, matchEntry) : undefined;
-    if (rep) counts.add(repeatsCount(rep.stats.repeats));
-  }
-  return counts.size > 0 ? [...counts].join('; ') : undefined;
+  return diffView === 'off' ? undefined : repeatsCounts(runs, baselineId, normalize, measure, matchEntry);
 }
 
 function Legend() {

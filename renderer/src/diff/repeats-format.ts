@@ -44,7 +44,4 @@ export function costPlusMinus(total: RepeatsComparison['total']): string {
   return ` ± ${half.toFixed(Math.abs(total.ratio * 100) >= 10 ? 0 : 1)}%`;
 }
 
-/** `5 runs each`, or `5 and 4 runs` where the sides differ. */
-export function repeatsCount(r: RepeatsComparison['repeats']): string {
-  return r.baseline === r.run ? `${r.baseline} runs each` : `${r.baseline} and ${r.run} runs`;
-}
+export { countWords as repeatsCount } from '../store/derived-repeats';

@@ -58,3 +58,28 @@ export function beyondNoise(r: RepeatsResult | undefined, key: string): boolean 
   if (!r) return true;
   return r.byKey.get(key)?.significant === true;
 }
+
+/**
+ * How many repeats the runs compared across repeats have, in words (`5 runs each`; several pairs
+ * that differ joined by `; `), or undefined where no run is: what the diff legend says.
+ */
+export function repeatsCounts(
+  runs: readonly Run[],
+  baselineId: string | undefined,
+  normalize: Normalize,
+  measure: 'total' | 'self',
+  matchEntry: boolean,
+): string | undefined {
+  const baseline = runs.find((r) => r.id === baselineId);
+  const counts = new Set<string>();
+  for (const r of runs) {
+    const rep = r !== baseline ? repeatsFor(baseline, r, normalize, measure, matchEntry) : undefined;
+    if (rep) counts.add(countWords(rep.stats.repeats));
+  }
+  return counts.size > 0 ? [...counts].join('; ') : undefined;
+}
+
+/** `5 runs each`, or `5 and 4 runs` where the sides differ. */
+export function countWords(r: RepeatsComparison['repeats']): string {
+  return r.baseline === r.run ? `${r.baseline} runs each` : `${r.baseline} and ${r.run} runs`;
+}
