@@ -132,6 +132,7 @@ test('a folder of five repeats opens as one variant; the diff shows intervals an
   await expect(tip).toContainText('the smallest change these runs could detect');
   await page.screenshot({ path: 'test-results/repeats-diff.png' });
   await page.mouse.move(0, 0);
+  await page.screenshot({ path: 'test-results/repeats-legend.png' });
 
   // Relative: the intervals are of each repeat's share of its own busy CPU, in percentage points.
   await page.getByRole('button', { name: 'Relative', exact: true }).click();
