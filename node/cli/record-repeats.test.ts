@@ -99,10 +99,21 @@ describe('flamelens record --profile-repeat', () => {
         .join(', ')}; same: ${same.significance!.tested} tested, ${flagged.length} flagged`,
     );
 
-    // the workspace shows each variant's mean
+    // the workspace shows each variant's mean, and keeps its repeats for the app's intervals
     const ws = await decodeWorkspace(readFileSync(join(out, 'comparison.flamelens')), 'comparison.flamelens');
     expect(ws.runs.map((x) => x.title)).toEqual(['baseline', 'same', 'wrapped']);
     expect(ws.runs[2]!.profile.meta.producer).toMatch(/mean of 5 runs/);
+    for (const [i, v] of ['baseline', 'same', 'wrapped'].entries()) {
+      const reps = ws.runs[i]!.repeats!;
+      expect(reps.names).toEqual(
+        readdirSync(join(out, v, 'cpu'))
+          .filter((f) => f.endsWith('.cpuprofile'))
+          .sort(),
+      );
+      expect(reps.profiles).toHaveLength(5);
+      const total = (p: { tree: { total: Float64Array } }) => p.tree.total[0]!;
+      expect(total(ws.runs[i]!.profile)).toBeCloseTo(reps.profiles.reduce((n, p) => n + total(p), 0) / 5, 3);
+    }
     expect(ws.runs[2]!.profile.frames.name).toContain('traced');
   }, 300_000);
 });

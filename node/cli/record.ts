@@ -289,8 +289,8 @@ function filesUnder(root: string, dir: string): string[] {
 }
 
 /**
- * `DIR/comparison.flamelens`: a workspace of every variant's CPU profile (the baseline first and
- * marked), its caption the measured figures, so that `flamelens open DIR/comparison.flamelens`
+ * `DIR/comparison.flamelens`: a workspace of every variant's CPU profile (with `--profile-repeat`,
+ * the mean of its repeats, and each repeat; the baseline first and marked), its caption the measured figures, so that `flamelens open DIR/comparison.flamelens`
  * opens the whole experiment.
  */
 async function writeComparison(out: string, summary: ReturnType<typeof summarize>, figures: string): Promise<void> {
@@ -300,11 +300,12 @@ async function writeComparison(out: string, summary: ReturnType<typeof summarize
     if (files.length === 0) continue;
     const profiles = [];
     for (const file of files) profiles.push(weighByDefault(await importAt(join(out, file), fileSource(join(out, file)))));
-    // Repeated profiled runs: the pane shows their mean (`flamelens diff` on the folders gives the intervals).
+    // Repeated profiled runs: the pane shows their mean, and keeps each so that the diff has intervals.
     const repeated = files.length > 1;
     const path = join(out, repeated ? dirname(files[0]!) : files[0]!);
     const profile = repeated ? meanProfile(v.name, profiles) : profiles[0]!;
-    runs.push({ id: v.name, title: v.name, fileName: basename(path), path, profile, ...measuredOf(v) });
+    const repeats = repeated ? { repeats: { profiles, names: files.map((f) => basename(f)), failed: [] } } : {};
+    runs.push({ id: v.name, title: v.name, fileName: basename(path), path, profile, ...repeats, ...measuredOf(v) });
   }
   if (runs.length === 0) return;
   const ws: Workspace = {

@@ -25,5 +25,11 @@ export function meanProfile(name: string, profiles: readonly Profile[]): Profile
   }
   const meta = { ...first.meta, producer: `${first.meta.producer ?? first.format}, mean of ${k} runs`, warnings: [...first.meta.warnings] };
   delete meta.threads;
+  // How long the mean run lasted: the mean of the runs' durations (not the first run's), from its start.
+  const durations = profiles.flatMap((p) =>
+    p.meta.startTime !== undefined && p.meta.endTime !== undefined ? [p.meta.endTime - p.meta.startTime] : [],
+  );
+  if (meta.startTime !== undefined && durations.length === k) meta.endTime = meta.startTime + durations.reduce((a, b) => a + b, 0) / k;
+  else delete meta.endTime;
   return finishProfile({ name, format: first.format, kind: first.kind, unit: first.unit, frames, tree, meta });
 }

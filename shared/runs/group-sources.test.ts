@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cpuProfIds, folderAsRuns, groupSources } from './group-sources';
+import { cpuProfIds, folderAsRuns, groupSources, repeatsGroup } from './group-sources';
 
 // What 0x 6.0.0 writes into `<pid>.0x/` (fixtures/samples/baseline/0x).
 const ZEROEX = [
@@ -95,5 +95,24 @@ describe('groupSources: the per-thread files of a Node.js process', () => {
       { name: 'CPU.20261125.121703.1216.1.001.cpuprofile', path: '/r/otel/CPU.20261125.121703.1216.1.001.cpuprofile' },
     ];
     expect(groupSources(items).map((g) => g.kind)).toEqual(['single', 'single', 'single']);
+  });
+});
+
+describe('repeatsGroup: a folder of repeated runs of one variant', () => {
+  const at = (names: string[]) => names.map((name) => ({ name, path: `/r/agent/${name}` }));
+
+  it('makes two or more profiles of one kind, of different processes, one variant, in name order', () => {
+    const names = ['CPU.20261125.121703.1302.0.001.cpuprofile', 'CPU.20261125.121650.1215.0.001.cpuprofile'];
+    const g = repeatsGroup('agent', '/r/agent', at(names));
+    expect(g && [g.kind, g.name, g.path, g.items.map((i) => i.name)]).toEqual(['repeats', 'agent', '/r/agent', [names[1], names[0]]]);
+    expect(repeatsGroup('f', '/f', at(['1.folded', '2.folded', '3.folded']))?.items).toHaveLength(3);
+    expect(repeatsGroup('p', '/p', at(['a.script.txt.gz', 'b.script.txt']))?.kind).toBe('repeats');
+  });
+
+  it('leaves alone one file, files of several kinds, and the per-thread files of one process', () => {
+    expect(repeatsGroup('a', '/a', at(['CPU.20261125.121703.1302.0.001.cpuprofile']))).toBeUndefined();
+    expect(repeatsGroup('a', '/a', at(['a.cpuprofile', 'b.folded']))).toBeUndefined();
+    const threads = ['CPU.20261125.121703.1215.0.001.cpuprofile', 'CPU.20261125.121704.1215.1.002.cpuprofile'];
+    expect(repeatsGroup('a', '/a', at(threads))).toBeUndefined();
   });
 });

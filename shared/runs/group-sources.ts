@@ -25,6 +25,14 @@ export type SourceGroup<T extends NamedItem> =
   /** the per-thread `.cpuprofile` files of one Node.js process, the main thread's first */
   | { kind: 'threads'; items: T[] };
 
+/** Repeated runs of one variant: a folder's profiles of one kind, in name order; `name` and `path` are the folder's. */
+export interface RepeatsGroup<T extends NamedItem> {
+  kind: 'repeats';
+  name: string;
+  path: string;
+  items: T[];
+}
+
 /** `CPU.20261125.121703.1215.1.002.cpuprofile`: date, time, pid, thread id, sequence number. */
 const CPU_PROF = /^CPU\.(\d{8})\.\d{6}\.(\d+)\.(\d+)\.\d+\.cpuprofile(\.gz)?$/i;
 
@@ -118,6 +126,27 @@ function groupThreads<T extends NamedItem>(items: readonly T[], grouped: Map<T, 
     const group: SourceGroup<T> = { kind: 'threads', items: order.map((x) => x.m) };
     for (const m of members) grouped.set(m, group);
   }
+}
+
+/** The kind of a profile file by its extension, a trailing `.gz` left out (`perf.F999.script.txt.gz`: `.txt`). */
+function kindOf(name: string): string {
+  const base = name.replace(/\.gz$/i, '');
+  const dot = base.lastIndexOf('.');
+  return dot > 0 ? base.slice(dot).toLowerCase() : '';
+}
+
+/**
+ * A folder's profile files as repeated runs of one variant: two or more files of one kind (a
+ * `baseline/` folder of five `CPU.….cpuprofile` of five processes), none of them a thread of
+ * another's process. Undefined for anything else (one file, files of several kinds, a process's
+ * per-thread files): those open as they did, a run each. Only a folder makes repeats; files
+ * picked one by one stay runs of their own.
+ */
+export function repeatsGroup<T extends NamedItem>(name: string, path: string, items: readonly T[]): RepeatsGroup<T> | undefined {
+  if (items.length < 2 || new Set(items.map((i) => kindOf(i.name))).size !== 1) return undefined;
+  if (groupSources(items).some((g) => g.kind !== 'single')) return undefined;
+  const sorted = [...items].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return { kind: 'repeats', name, path, items: sorted };
 }
 
 // What a profile file is called (the importers' extensions, gzipped or not).

@@ -11,7 +11,7 @@ import type { Profile } from '../model/types';
 import { weighByDefault } from '../model/weigh';
 import { fileSource, fixturePath } from '../../test/support/files';
 import { folded } from '../../test/support/folded';
-import { DEFAULT_VIEW, type Workspace, WorkspaceError } from './workspace';
+import { DEFAULT_VIEW, type Workspace, WorkspaceError, workspaceDocument } from './workspace';
 import { decodeWorkspace, encodeWorkspace, readWorkspaceStream, workspaceStream } from './workspace-file';
 
 const CPU = 'samples/baseline/CPU.20261121.233005.6118.0.001.cpuprofile';
@@ -57,7 +57,7 @@ describe('the streamed workspace file', () => {
     // line 1 the document without profiles, then a profile line whose columns are bytes beside it
     const lines = plain.toString('latin1').split('\n');
     const head = JSON.parse(lines[0]!);
-    expect(head).toMatchObject({ format: 'flamelens-workspace', version: 2, baselineIndex: 1 });
+    expect(head).toMatchObject({ format: 'flamelens-workspace', version: 3, baselineIndex: 1 });
     expect(head.runs[0].profile).toBeUndefined();
     const block = JSON.parse(lines[1]!);
     expect(block.profile.samples.time).toEqual({ section: expect.any(Number) });
@@ -151,5 +151,67 @@ describe('the streamed workspace file', () => {
     const t0 = performance.now();
     expect(await failure(bomb)).toMatch(/inflates to more than 200 times its size/);
     expect(performance.now() - t0).toBeLessThan(10_000);
+  });
+});
+
+describe('a run of repeats in a workspace', () => {
+  async function withRepeats(): Promise<Workspace> {
+    const profiles = [await folded('main;f 2', '1.folded'), await folded('main;f 4\nmain;g 1', '2.folded')];
+    const mean = await folded('main;f 3', 'agent');
+    return {
+      ...ws,
+      runs: [
+        ws.runs[0]!,
+        {
+          id: 'r',
+          title: 'agent',
+          fileName: 'agent',
+          profile: mean,
+          repeats: { profiles, names: ['1.folded', '2.folded'], failed: [{ name: '3.folded', error: '3.folded:2: bad' }], shown: 1 },
+        },
+      ],
+    };
+  }
+  const selfs = (p: Profile) => Array.from(p.tree.self);
+
+  it('keeps each repeat, which failed and which is shown, streamed and as one JSON text, after the run it belongs to', async () => {
+    const w = await withRepeats();
+    const asked: number[] = [];
+    const reader = workspaceStream(w, async (i) => {
+      asked.push(i);
+      return [w.runs[0]!.profile, w.runs[1]!.profile, ...w.runs[1]!.repeats!.profiles][i]!;
+    }).getReader();
+    const parts: Uint8Array[] = [];
+    for (let next = await reader.read(); !next.done; next = await reader.read()) parts.push(next.value);
+    expect(asked).toEqual([0, 1, 2, 3]);
+    for (const back of [
+      await decodeWorkspace(Buffer.concat(parts), 'w.flamelens'),
+      await decodeWorkspace(new TextEncoder().encode(JSON.stringify(workspaceDocument(w, true))), 'w.flamelens'),
+    ]) {
+      const r = back.runs[1]!;
+      expect(selfs(r.profile)).toEqual(selfs(w.runs[1]!.profile));
+      expect(r.repeats!.profiles.map(selfs)).toEqual(w.runs[1]!.repeats!.profiles.map(selfs));
+      expect(r.repeats!.names).toEqual(['1.folded', '2.folded']);
+      expect(r.repeats!.failed).toEqual([{ name: '3.folded', error: '3.folded:2: bad' }]);
+      expect(r.repeats!.shown).toBe(1);
+      expect(back.runs[0]!.repeats).toBeUndefined();
+    }
+  });
+
+  it('names a file whose repeats do not add up', async () => {
+    const w = await withRepeats();
+    const doc = JSON.parse(JSON.stringify(workspaceDocument(w, true)));
+    doc.runs[1].repeats.profiles.pop();
+    await expect(decodeWorkspace(new TextEncoder().encode(JSON.stringify(doc)), 'w.flamelens')).rejects.toThrow(
+      'w.flamelens: runs[1].repeats.profiles: holds 1 profiles for 2 repeats',
+    );
+    doc.runs[1].repeats = { names: ['1.folded'], shown: 3, profiles: [doc.runs[0].profile] };
+    await expect(decodeWorkspace(new TextEncoder().encode(JSON.stringify(doc)), 'w.flamelens')).rejects.toThrow(
+      /runs\[1\]\.repeats\.shown/,
+    );
+    // a streamed file cut after the run's own profile: its repeats are missing
+    const bytes = gunzipSync(await encodeWorkspace(w));
+    const cut = bytes.subarray(0, bytes.lastIndexOf('{"sections"'));
+    await expect(decodeWorkspace(gzipSync(cut), 'w.flamelens')).rejects.toThrow(/ends before run 2's profile/);
   });
 });

@@ -6,7 +6,7 @@
  *
  * Version 2, on disk: one gzip member (CompressionStream 'gzip') holding
  *   line 1: the workspace document (./workspace `workspaceDocument`), its runs without profiles;
- *   then, for each run in order: one line `{"sections":[n0, n1, …],"profile":{…}}` — the profile
+ *   then, for each run in order (and after it, each of its repeats': ./workspace-repeats): one line `{"sections":[n0, n1, …],"profile":{…}}` — the profile
  *   in ./profile-codec's form with each numeric column written `{"section": k}` — followed by
  *   those sections' bytes (little-endian, n0 then n1 …).
  * JSON.stringify never writes a raw newline, so each line is one JSON text. A file whose first
@@ -19,6 +19,7 @@ import type { Profile } from '../model/types';
 import { littleEndianBytes } from './base64';
 import { type Json, JsonCheck, WorkspaceError } from './json-check';
 import { type PutColumn, profileToJson } from './profile-codec';
+import { blockCount, profileBlocks, profilesInOrder } from './workspace-repeats';
 import {
   type DecodeOptions,
   MAX_WORKSPACE_BYTES,
@@ -44,7 +45,7 @@ const line = (v: unknown): Piece => encoder.encode(`${JSON.stringify(v)}\n`) as 
 
 async function* pieces(head: WorkspaceHead, profileOf: (i: number) => Promise<Profile>): AsyncGenerator<Piece> {
   yield line(workspaceDocument(head));
-  for (let i = 0; i < head.runs.length; i++) {
+  for (let i = 0; i < blockCount(head.runs); i++) {
     const columns: Uint8Array[] = [];
     const put: PutColumn = (a) => {
       columns.push(littleEndianBytes(a));
@@ -57,8 +58,9 @@ async function* pieces(head: WorkspaceHead, profileOf: (i: number) => Promise<Pr
 }
 
 /**
- * The workspace file's bytes, gzipped, as a stream: `profileOf(i)` is asked for run i's profile
- * only when the file reaches it, so at most one profile need be at hand at a time.
+ * The workspace file's bytes, gzipped, as a stream: `profileOf(i)` is asked for the i-th profile
+ * (each run's, then its repeats': ./workspace-repeats `profilesInOrder`) only when the file
+ * reaches it, so at most one profile need be at hand at a time.
  */
 export function workspaceStream(head: WorkspaceHead, profileOf: (i: number) => Promise<Profile>): ReadableStream<Uint8Array> {
   const it = pieces(head, profileOf);
@@ -77,7 +79,8 @@ export function workspaceStream(head: WorkspaceHead, profileOf: (i: number) => P
 
 /** The whole file in memory (tests, small workspaces). */
 export async function encodeWorkspace(ws: Workspace): Promise<Uint8Array> {
-  const reader = workspaceStream(ws, async (i) => ws.runs[i]!.profile).getReader();
+  const all = profilesInOrder(ws.runs);
+  const reader = workspaceStream(ws, async (i) => all[i]!).getReader();
   const parts: Uint8Array[] = [];
   for (let next = await reader.read(); !next.done; next = await reader.read()) parts.push(next.value);
   return concat(parts);
@@ -241,7 +244,9 @@ export async function readWorkspaceStream(
     const parsed = upgradeDocument(doc, c, opts.migrations);
     if (opts.maxBytes === undefined) r.limit = MAX_STREAMED_BYTES;
     const profiles: unknown[] = [];
-    for (let i = 0; i < c.arr(parsed.runs, 'runs').length; i++) profiles.push(await readProfileBlock(c, r, i));
+    const runs = c.arr(parsed.runs, 'runs');
+    for (let i = 0; i < runs.length; i++)
+      for (let k = profileBlocks(c, runs[i], `runs[${i}]`); k > 0; k--) profiles.push(await readProfileBlock(c, r, i));
     if (!(await r.atEnd())) c.fail('', 'has data after its last run');
     return readWorkspaceDocument(c, parsed, profiles);
   } catch (e) {

@@ -289,10 +289,10 @@ describe('hostile workspaces give a clear error naming the file', () => {
   });
 
   it('refuses files from a newer Flamelens', async () => {
-    expect(await mutated((d) => (d.version = 3))).toMatch(/newer Flamelens \(workspace version 3\)/);
+    expect(await mutated((d) => (d.version = 4))).toMatch(/newer Flamelens \(workspace version 4\)/);
     // a streamed file's head line says so before anything else is read
-    const streamed = new TextEncoder().encode(`${JSON.stringify({ ...workspaceDocument(ws), version: 3 })}\n\u0000\u0001binary`);
-    expect(await failure(streamed)).toMatch(/newer Flamelens \(workspace version 3\)/);
+    const streamed = new TextEncoder().encode(`${JSON.stringify({ ...workspaceDocument(ws), version: 4 })}\n\u0000\u0001binary`);
+    expect(await failure(streamed)).toMatch(/newer Flamelens \(workspace version 4\)/);
   });
 
   it('names the field that is wrong', async () => {

@@ -4,7 +4,7 @@
  * search, focus, time ranges and annotations.
  *
  * The document: UTF-8 JSON,
- *   { "format": "flamelens-workspace", "version": 2, "savedAt": ISO-8601, "runs": [...], ... }
+ *   { "format": "flamelens-workspace", "version": 3, "savedAt": ISO-8601, "runs": [...], ... }
  * with `format` first so that the decompressed head identifies the file (`isWorkspace`). Profiles
  * use ./profile-codec's compact form; how they and the document are laid out in the file, and
  * streamed, is ./workspace-file's. Older versions are brought forward one step at a time by
@@ -19,13 +19,18 @@ import { ALL_THREADS, THREADS_TOGETHER, hasThreadRoots, threadKey } from '../mod
 import { weighByDefault } from '../model/weigh';
 import { profileFromJson, profileToJson } from './profile-codec';
 import { type Measured, readMeasured } from '../runs/measured';
+import { type WorkspaceRepeats, readRepeats, repeatsDocument } from './workspace-repeats';
 
 export { WorkspaceError } from './json-check';
 export { WORKSPACE_EXTENSION, isWorkspaceFileName } from './workspace-name';
 
 export const WORKSPACE_FORMAT = 'flamelens-workspace';
-/** 1: one JSON text, profiles embedded; 2: profiles may follow the document, their columns as bytes (./workspace-file). */
-export const WORKSPACE_VERSION = 2;
+/**
+ * 1: one JSON text, profiles embedded; 2: profiles may follow the document, their columns as bytes
+ * (./workspace-file); 3: a run may hold repeats, each with a profile of its own (./workspace-repeats),
+ * which a reader of version 2 would take for the next run's.
+ */
+export const WORKSPACE_VERSION = 3;
 /** More than the app shows at once, so a file from a later, roomier Flamelens still opens. */
 export const MAX_WORKSPACE_RUNS = 64;
 const MAX_ANNOTATIONS = 10_000;
@@ -52,7 +57,10 @@ export interface WorkspaceRun {
   thread?: string;
   /** what `flamelens record` measured of this variant under load (shared/runs/measured). Absent in older files. */
   measured?: Measured;
+  /** the run's profile: with `repeats`, their mean */
   profile: Profile;
+  /** a run of several repeats of one variant (./workspace-repeats). Absent in older files. */
+  repeats?: WorkspaceRepeats;
 }
 
 /** The view settings saved with a workspace; the same values as the app store's. */
@@ -121,14 +129,20 @@ export interface Workspace {
 }
 
 /** A workspace whose runs' profiles are elsewhere (written or read one at a time). */
-export type WorkspaceHead = Omit<Workspace, 'runs'> & { runs: Omit<WorkspaceRun, 'profile'>[] };
+export type WorkspaceHead = Omit<Workspace, 'runs'> & {
+  runs: (Omit<WorkspaceRun, 'profile' | 'repeats'> & { repeats?: Omit<WorkspaceRepeats, 'profiles'> })[];
+};
 
 export type Migration = (doc: Json) => Json;
 /**
- * `MIGRATIONS[v]` turns a version-v document into a version-(v+1) one. Version 2 reads every
- * version-1 document as it is (it only adds where profiles may be).
+ * `MIGRATIONS[v]` turns a version-v document into a version-(v+1) one. Versions 2 and 3 read
+ * every older document as it is (they only add where profiles may be).
  */
-export const MIGRATIONS: Readonly<Record<number, Migration>> = { 1: (doc) => ({ ...doc, version: 2 }) };
+export const MIGRATIONS: Readonly<Record<number, Migration>> = {
+  1: (doc) => ({ ...doc, version: 2 }),
+  // Version 3 only adds repeats; a version-2 document has none.
+  2: (doc) => ({ ...doc, version: 3 }),
+};
 
 /**
  * Why a workspace file of `size` bytes is not read at all, or undefined when it may be: its
@@ -165,6 +179,7 @@ export function workspaceDocument(ws: WorkspaceHead | Workspace, embed = false):
       ...(r.path !== undefined ? { path: r.path } : {}),
       ...(r.thread !== undefined ? { thread: r.thread } : {}),
       ...(r.measured !== undefined ? { measured: r.measured } : {}),
+      ...(r.repeats ? { repeats: repeatsDocument(r.repeats, embed ? (p) => profileToJson(p) : undefined) } : {}),
       ...(embed && 'profile' in r ? { profile: profileToJson(r.profile) } : {}),
     })),
     baselineIndex: ws.baselineIndex,
@@ -290,6 +305,10 @@ function withDensity(p: Profile): Profile {
 export function readWorkspaceDocument(c: JsonCheck, doc: Json, profiles?: readonly unknown[]): Workspace {
   if (doc.format !== WORKSPACE_FORMAT) c.fail('format', `expected "${WORKSPACE_FORMAT}", found ${describe(doc.format)}`);
   const runIds = new Set<string>();
+  // Runs saved before V8 samples were weighed by time come back weighed as a new import is.
+  const decode = (raw: unknown, path: string) => withDensity(weighByDefault(profileFromJson(c, raw, path)));
+  // Profiles read from beside the document come in file order: each run's, then its repeats'.
+  let next = 0;
   const runs = c.arr(doc.runs, 'runs', MAX_WORKSPACE_RUNS).map((x, i): WorkspaceRun => {
     const p = `runs[${i}]`;
     const r = c.obj(x, p);
@@ -300,9 +319,10 @@ export function readWorkspaceDocument(c: JsonCheck, doc: Json, profiles?: readon
       id,
       title: c.str(r.title, `${p}.title`, MAX_TEXT),
       fileName: c.str(r.fileName, `${p}.fileName`, MAX_TEXT),
-      // Runs saved before V8 samples were weighed by time come back weighed as a new import is.
-      profile: withDensity(weighByDefault(profileFromJson(c, profiles ? profiles[i] : r.profile, `${p}.profile`))),
+      profile: decode(profiles ? profiles[next++] : r.profile, `${p}.profile`),
     };
+    if (r.repeats !== undefined)
+      run.repeats = readRepeats(c, r.repeats, `${p}.repeats`, (_, embedded, q) => decode(profiles ? profiles[next++] : embedded, q));
     if (r.path !== undefined) run.path = c.str(r.path, `${p}.path`, MAX_TEXT);
     if (r.thread !== undefined) {
       const thread = c.str(r.thread, `${p}.thread`, 200);

@@ -1,7 +1,8 @@
 import { AnnotationBar } from '../annotate/AnnotationBar';
 import { ErrorBoundary } from '../app/ErrorBoundary';
 import { DiffTable } from '../diff/DiffTable';
-import { diffLegend, diffLegendNote } from '../diff/diff-colors';
+import { REPEATS_NOTE, diffLegend, diffLegendNote } from '../diff/diff-colors';
+import { repeatsCounts } from '../store/derived-repeats';
 import { useStore } from '../store/store';
 import { legend } from './colors';
 import { FlamePane } from './FlamePane';
@@ -43,22 +44,35 @@ function Breadcrumbs() {
   );
 }
 
+/** How many repeats the runs compared across repeats have (`5 runs each`), or undefined where none are. */
+function useRepeatsCounts(): string | undefined {
+  const runs = useStore((s) => s.runs);
+  const baselineId = useStore((s) => s.baselineId);
+  const normalize = useStore((s) => s.normalize);
+  const measure = useStore((s) => s.diffMeasure);
+  const matchEntry = useStore((s) => s.matchEntry);
+  const diffView = useStore((s) => s.diffView);
+  return diffView === 'off' ? undefined : repeatsCounts(runs, baselineId, normalize, measure, matchEntry);
+}
+
 function Legend() {
   const palette = useStore((s) => s.palette);
   const diffView = useStore((s) => s.diffView);
   const normalize = useStore((s) => s.normalize);
   const noise = useStore((s) => s.noisePercent);
   const unit = useStore((s) => s.runs.find((r) => r.id === s.baselineId)?.profile?.unit);
+  const repeats = useRepeatsCounts();
   if (diffView !== 'off')
     return (
       <ul className="legend" aria-label="Diff colours">
-        {diffLegend(palette, normalize, unit).map((e) => (
+        {diffLegend(palette, normalize, unit, repeats).map((e) => (
           <li key={e.label}>
             <span className="swatch" style={{ background: e.color }} />
             {e.label}
           </li>
         ))}
         <li className="muted">{diffLegendNote(normalize, noise)}</li>
+        {repeats && <li className="muted">{REPEATS_NOTE}</li>}
       </ul>
     );
   return (

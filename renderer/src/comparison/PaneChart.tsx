@@ -4,6 +4,9 @@ import { formatDelta } from '../../../shared/diff/diff-query';
 import type { Profile } from '../../../shared/model/types';
 import type { ViewOptions, ViewTree } from '../../../shared/view/view-tree';
 import { diffColor } from '../diff/diff-colors';
+import { deltaWithInterval, formatDetectable, repeatsCount } from '../diff/repeats-format';
+import { type RepeatsResult, beyondNoise, repeatsFor } from '../store/derived-repeats';
+import { Status } from '../../../shared/diff/diff';
 import { type DiffResult, comparedProfile, diffFor, mergedFor, rangeFor, searchFor, totalsFor, viewTreeFor } from '../store/derived';
 import type { Run } from '../store/runs-slice';
 import { useStore } from '../store/store';
@@ -41,6 +44,20 @@ interface HoverContext {
   drawnTotal: number;
   baseline: Profile | undefined;
   diff: DiffResult | undefined;
+  /** where both sides are several repeats: each function's change across them */
+  repeats: RepeatsResult | undefined;
+}
+
+/** The tooltip's rows on a function's change across repeats: Δ with its interval, and the smallest change the runs detect. */
+function acrossRepeats(ctx: HoverContext, key: string): [string, string][] {
+  const f = ctx.repeats?.byKey.get(key);
+  const d = ctx.diff?.diff;
+  if (!f || !d || !ctx.repeats) return [];
+  const verdict = f.significant ? 'beyond noise' : 'within noise';
+  const rows: [string, string][] = [[`Δ function, ${repeatsCount(ctx.repeats.stats.repeats)}`, `${deltaWithInterval(d, f)}, ${verdict}`]];
+  const detectable = formatDetectable(d, f);
+  if (detectable) rows.push(['detectable', `${detectable}: the smallest change these runs could detect`]);
+  return rows;
 }
 
 /**
@@ -70,6 +87,7 @@ export function PaneChart({ run, baseline }: { run: Run; baseline: Profile | und
   const normalize = useStore((s) => s.normalize);
   const measure = useStore((s) => s.diffMeasure);
   const noise = useStore((s) => s.noisePercent);
+  const baselineRun = useStore((s) => s.runs.find((r) => r.id === s.baselineId));
   const range = useStore((s) => s.ranges[run.id]);
   const baseRange = useStore((s) => (s.baselineId ? s.ranges[s.baselineId] : undefined));
   const chartRef = useRef<HTMLDivElement>(null);
@@ -90,6 +108,7 @@ export function PaneChart({ run, baseline }: { run: Run; baseline: Profile | und
   const baseRw = baseline ? rangeFor(baseline, baseRange) : undefined;
   const diff = baseline ? diffFor(baseline, profile, normalize, noise, baseRw, rw) : undefined;
   const diffOn = diffView !== 'off' && diff?.diff !== undefined;
+  const repeats = baseline ? repeatsFor(baselineRun, run, normalize, measure, matchEntry) : undefined;
   const merged = diffOn && diffView === 'merged' && baseline ? mergedFor(diff!.diff!, baseline, profile) : undefined;
   const [drawn, drawnRw] = merged ? [merged, undefined] : diffOn && diffView === 'removed' && baseline ? [baseline, baseRw] : [profile, rw];
 
@@ -114,7 +133,7 @@ export function PaneChart({ run, baseline }: { run: Run; baseline: Profile | und
   });
 
   useEffect(() => {
-    hoverCtx.current = { drawn, drawnTotal: totalsFor(drawn, drawnRw).busy, baseline, diff: diffOn ? diff : undefined };
+    hoverCtx.current = { drawn, drawnTotal: totalsFor(drawn, drawnRw).busy, baseline, diff: diffOn ? diff : undefined, repeats };
   });
 
   // The chart is created once per pane; it reports clicks and hovers to the store.
@@ -139,7 +158,7 @@ export function PaneChart({ run, baseline }: { run: Run; baseline: Profile | und
           return;
         }
         const delta = ctx.diff?.diff && d.data.delta !== undefined ? formatDelta(ctx.diff.diff, d.data.delta) : undefined;
-        fillTooltip(tip, d, ctx.drawn, ctx.drawnTotal, ctx.baseline, delta);
+        fillTooltip(tip, d, ctx.drawn, ctx.drawnTotal, ctx.baseline, delta, acrossRepeats(ctx, d.data.key));
         tip.hidden = false;
         // Fixed to the window (not inside the scrolling chart, where it would add to the scroll
         // height), beside the pointer and kept on screen.
@@ -177,7 +196,9 @@ export function PaneChart({ run, baseline }: { run: Run; baseline: Profile | und
       orientation === 'icicle',
       (d) => {
         if (d.match && filterMode === 'highlight') return matchColor;
-        if (diffOn && !d.context && d.key !== '') return diffColor(palette, d.status, d.delta, scale);
+        // A change that does not hold up across the repeats is drawn as unchanged.
+        const status = d.status !== Status.Moved && !beyondNoise(repeats, d.key) ? Status.Unchanged : d.status;
+        if (diffOn && !d.context && d.key !== '') return diffColor(palette, status, d.delta, scale);
         return frameColor(palette, d.category, d.tier, d.key, d.context);
       },
       scroll,
@@ -187,7 +208,7 @@ export function PaneChart({ run, baseline }: { run: Run; baseline: Profile | und
     drawnQuery.current = query;
     if (scroll !== 'keep') lastScroll.current = scroll;
     setDrawTick((t) => t + 1);
-  }, [view, focus, width, orientation, palette, filterMode, diffOn, diff, measure, query]);
+  }, [view, focus, width, orientation, palette, filterMode, diffOn, diff, measure, query, repeats]);
 
   // When the pane's height changes (a run above it failed, a layout switch, the search's figures
   // took a line): a flame graph, which grows upwards from its root, keeps the root in sight, and
@@ -214,6 +235,7 @@ export function PaneChart({ run, baseline }: { run: Run; baseline: Profile | und
         rw={rw}
         baseRw={baseRw}
         diff={diff}
+        repeats={repeats}
         drawnLabel={diffOn ? diffView : undefined}
       />
       {timed && <Timeline runId={run.id} title={run.title} profile={profile} width={width} />}

@@ -5,6 +5,8 @@ import type { RangeWeights } from '../../../shared/heatmap/heatmap';
 import { measuredDetail, measuredText } from '../../../shared/runs/measured';
 import { totalNoun } from '../../../shared/search/busy';
 import type { DiffResult } from '../store/derived';
+import type { RepeatsResult } from '../store/derived-repeats';
+import { costPlusMinus, repeatsCount } from '../diff/repeats-format';
 import { searchFor, totalsFor } from '../store/derived';
 import type { Run } from '../store/runs-slice';
 import { useStore } from '../store/store';
@@ -34,6 +36,8 @@ interface Props {
   rw: RangeWeights | undefined;
   baseRw: RangeWeights | undefined;
   diff: DiffResult | undefined;
+  /** where both sides are several repeats: the changes across them */
+  repeats?: RepeatsResult | undefined;
   drawnLabel: string | undefined;
 }
 
@@ -41,7 +45,7 @@ interface Props {
  * The facts line of a pane: format, unit, total (and busy CPU, idle left out, when the run has idle
  * samples), duration, cost against the baseline, search share of busy CPU.
  */
-export const PaneFacts = memo(function PaneFacts({ run, profile, baseline, rw, baseRw, diff, drawnLabel }: Props) {
+export const PaneFacts = memo(function PaneFacts({ run, profile, baseline, rw, baseRw, diff, repeats, drawnLabel }: Props) {
   const query = useStore((s) => s.query);
   const filterMode = useStore((s) => s.filterMode);
   // The share read-out is always of the run itself (in its range), whatever the pane draws.
@@ -71,8 +75,13 @@ export const PaneFacts = memo(function PaneFacts({ run, profile, baseline, rw, b
       {duration !== undefined && duration > 0 && <span title="duration">{formatDuration(duration)} long</span>}
       {d && (
         <output className="headline" role="status" aria-label={`Cost of ${run.title} against the baseline`}>
-          <strong>{formatChange(d.change)}</strong> {costWord(profile)} vs baseline
+          <strong>
+            {formatChange(d.change)}
+            {repeats && costPlusMinus(repeats.stats.total)}
+          </strong>{' '}
+          {costWord(profile)} vs baseline
           {d.baseline.idle + d.run.idle > 0 ? ' (idle left out)' : ''}
+          {repeats && `, 95% interval over ${repeatsCount(repeats.stats.repeats)}`}
         </output>
       )}
       {run.measured && (

@@ -4,6 +4,7 @@ import { cancelImport } from '../import/open';
 import type { Run } from '../store/runs-slice';
 import { useStore } from '../store/store';
 import type { PaneSize } from './FlamePane';
+import { RepeatPicker } from './RepeatPicker';
 
 interface Props {
   run: Run;
@@ -39,6 +40,7 @@ export function PaneHeader({ run, index, count, isBaseline, size }: Props) {
           {run.title}
         </h2>
       )}
+      <RepeatPicker run={run} />
       {isBaseline ? (
         <span className="badge baseline">baseline</span>
       ) : (

@@ -44,6 +44,8 @@ export function fillTooltip(
   runTotal: number,
   baseline: Profile | undefined,
   delta?: string,
+  /** more rows after the delta (a function's change across repeated runs) */
+  more: readonly [string, string][] = [],
 ): void {
   const n = d.data;
   el.replaceChildren();
@@ -72,6 +74,7 @@ export function fillTooltip(
         `${delta}${n.status === 2 ? ' (new)' : n.status === 3 ? ' (gone in this run)' : n.status === 4 ? ' (moved: the function runs under other callers on the other side)' : ''}`,
       ),
     );
+  if (n.key !== '') for (const [label, value] of more) el.append(row(label, value));
   if (baseline && baseline !== run && n.key !== '') {
     const b = pathFigures(baseline, keyPath(d));
     const t = totalsFor(baseline);

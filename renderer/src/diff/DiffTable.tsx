@@ -1,9 +1,12 @@
-import type { DiffStatus } from '../../../shared/diff/diff';
+import type { DiffStatus, ProfileDiff } from '../../../shared/diff/diff';
+import type { FunctionChange } from '../../../shared/diff/repeats';
 import { formatDelta, formatShare, formatWeight, shareOf } from '../../../shared/diff/diff-query';
 import { heaviestPath } from '../../../shared/view/function-path';
 import { comparedProfile, diffFor, rangeFor } from '../store/derived';
 import { useStore } from '../store/store';
 import { rankedRows } from './diff-rows';
+import { repeatsFor } from '../store/derived-repeats';
+import { formatDetectable, formatInterval, repeatsCount } from './repeats-format';
 
 /**
  * Functions of one run ranked by their change against the baseline; the search box filters the
@@ -22,7 +25,8 @@ export function DiffTable() {
   const matchEntry = useStore((s) => s.matchEntry);
   const s = useStore.getState();
 
-  const baseline = runs.find((r) => r.id === baselineId)?.profile;
+  const baselineRun = runs.find((r) => r.id === baselineId);
+  const baseline = baselineRun?.profile;
   const candidates = runs.filter((r) => r.id !== baselineId && r.status === 'ready');
   const run = candidates.find((r) => r.id === tableRunId) ?? candidates[0];
   const runProfile = run?.profile && comparedProfile(run.profile, baseline, matchEntry);
@@ -32,6 +36,7 @@ export function DiffTable() {
       ? diffFor(baseline, runProfile, normalize, noise, rangeFor(baseline, ranges[baselineId!]), rangeFor(runProfile, ranges[run!.id]))
       : undefined;
   const rows = rankedRows(result?.diff, status, measure, query);
+  const repeats = run ? repeatsFor(baselineRun, run, normalize, measure, matchEntry) : undefined;
 
   if (!baseline || !run?.profile) {
     return (
@@ -73,7 +78,20 @@ export function DiffTable() {
                 <th>function</th>
                 <th title="baseline">base</th>
                 <th>run</th>
-                <th>Δ {measure}</th>
+                <th
+                  title={
+                    repeats ? `the change of the means, and its 95% interval across ${repeatsCount(repeats.stats.repeats)}` : undefined
+                  }
+                >
+                  Δ {measure}
+                </th>
+                {repeats && (
+                  <th
+                    title={`the smallest change these runs could detect (${repeatsCount(repeats.stats.repeats)}; 80% power at the 5% level)`}
+                  >
+                    detects
+                  </th>
+                )}
               </tr>
             </thead>
             <tbody>
@@ -103,7 +121,7 @@ export function DiffTable() {
                   </td>
                   <td>{value('baseline', f.baseline[measure])}</td>
                   <td>{value('run', f.run[measure])}</td>
-                  <td className={f.delta[measure] > 0 ? 'up' : 'down'}>{formatDelta(d, f.delta[measure])}</td>
+                  <DeltaCells d={d} delta={f.delta[measure]} change={repeats?.byKey.get(f.key)} repeats={repeats !== undefined} />
                 </tr>
               ))}
             </tbody>
@@ -119,4 +137,29 @@ export function DiffTable() {
     const path = p ? heaviestPath(p, key) : undefined;
     if (path) useStore.getState().pathFocused(path);
   }
+}
+
+/**
+ * A function's Δ; with repeats on both sides, the change across them with its 95% interval
+ * (uncoloured where it is within run-to-run noise) and the smallest change the runs could detect.
+ */
+function DeltaCells({ d, delta, change, repeats }: { d: ProfileDiff; delta: number; change?: FunctionChange; repeats: boolean }) {
+  if (!repeats) return <td className={delta > 0 ? 'up' : 'down'}>{formatDelta(d, delta)}</td>;
+  if (!change)
+    return (
+      <>
+        <td>{formatDelta(d, delta)}</td>
+        <td />
+      </>
+    );
+  const cls = !change.significant ? 'noise' : change.delta > 0 ? 'up' : 'down';
+  return (
+    <>
+      <td className={cls} title={change.significant ? 'beyond run-to-run noise' : 'within run-to-run noise'}>
+        {formatDelta(d, change.delta)}{' '}
+        {change.interval && <span className="interval">({formatInterval(d, change.interval.low, change.interval.high)})</span>}
+      </td>
+      <td className="muted">{formatDetectable(d, change)}</td>
+    </>
+  );
 }

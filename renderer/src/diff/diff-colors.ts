@@ -67,7 +67,13 @@ function absoluteWords(unit: Unit | undefined): [string, string] {
  * The diff colours with what each means in the chosen normalization: absolute compares the
  * weight itself (the runs did the same work), relative compares each frame's share of its run.
  */
-export function diffLegend(palette: Palette, normalize: Normalize, unit?: Unit): { label: string; color: string }[] {
+export function diffLegend(
+  palette: Palette,
+  normalize: Normalize,
+  unit?: Unit,
+  /** with repeated runs on both sides: how many (`5 runs each`) */
+  repeats?: string,
+): { label: string; color: string }[] {
   const p = PALETTES[palette];
   const [wider, narrower] =
     normalize === 'absolute'
@@ -79,7 +85,7 @@ export function diffLegend(palette: Palette, normalize: Normalize, unit?: Unit):
     { label: 'new (not in baseline)', color: p.added },
     { label: 'gone (not in run)', color: p.removed },
     { label: 'moved (same function, other callers)', color: p.moved },
-    { label: 'unchanged (within noise)', color: p.unchanged },
+    { label: repeats ? `unchanged, or within noise (${repeats})` : 'unchanged (within noise)', color: p.unchanged },
   ];
 }
 
@@ -90,3 +96,7 @@ export function diffLegendNote(normalize: Normalize, noisePercent: number): stri
     ? `absolute (the runs did the same work): Δ in the profile's unit; noise: within ${noise}% of the baseline's total; idle left out`
     : `relative (each run as a share of its own total): Δ in percentage points; noise: within ${noise} pp; idle left out`;
 }
+
+/** The legend's line on repeated runs: what the intervals are and when a change counts. */
+export const REPEATS_NOTE =
+  "Δ with its 95% interval across repeats (Welch's t); a change counts only beyond run-to-run noise, after false discovery rate control at 5% (Benjamini–Hochberg)";

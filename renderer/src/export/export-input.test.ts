@@ -179,3 +179,46 @@ describe('export input from the store', () => {
     expect(inp.summary![0]!.figures.some((f) => f.startsWith('time range'))).toBe(false);
   });
 });
+
+describe('an export of runs of repeats', () => {
+  it('colours and states the changes as the panes do: noise uncoloured, the cost with its ±, the legend with the runs', async () => {
+    const { meanProfile } = await import('../../../shared/model/mean');
+    const { random, repeat } = await import('../../../test/support/repeats');
+    const variant = async (seed: number, plan: { factor?: Record<number, number> } = {}) => {
+      const rng = random(seed);
+      const profiles = await Promise.all(Array.from({ length: 5 }, () => folded(repeat(rng, plan))));
+      return { profiles, names: profiles.map((_, i) => `${i}.folded`), failed: [], mean: meanProfile('v', profiles) };
+    };
+    const b = await variant(1);
+    const r = await variant(2, { factor: { 3: 1.3 } });
+    const inp = buildExportInput(
+      state({
+        runs: [
+          { id: 'r1', title: 'baseline', fileName: 'b', status: 'ready', profile: b.mean, repeats: b },
+          { id: 'r2', title: 'agent', fileName: 'a', status: 'ready', profile: r.mean, repeats: r },
+        ],
+        query: '',
+        diffView: 'diff',
+        normalize: 'absolute',
+        diffMeasure: 'self',
+      }),
+      EMPTY_ANNOTATIONS,
+      { width: 1200 },
+    );
+    const legend = inp.legends[0]!;
+    expect(legend.entries.at(-1)!.label).toBe('unchanged, or within noise (5 runs each)');
+    expect(legend.note).toMatch(/Welch's t/);
+    expect(inp.panes[1]!.readouts?.[0]).toMatch(/^[+−]\d+(\.\d)?% ± \d+(\.\d)?% CPU time vs baseline, 95% interval over 5 runs each$/);
+    const pane = inp.panes[1]!;
+    const fills = new Map<string, string>();
+    const walk = (n: ViewNode) => {
+      if (n.key !== '') fills.set(n.name, pane.fill(n));
+      n.children?.forEach(walk);
+    };
+    walk(pane.tree.root);
+    const unchanged = fills.get('f10')!;
+    expect(fills.get('f3')).not.toBe(unchanged);
+    // every function but the one made 30% slower is within noise here: none of them red or blue
+    expect([...fills].filter(([name, fill]) => name.startsWith('f') && name !== 'f3' && fill !== unchanged)).toEqual([]);
+  });
+});

@@ -13,7 +13,10 @@ import { AGENT_PRESETS } from '../../../shared/search/agents';
 import type { ViewNode, ViewOptions } from '../../../shared/view/view-tree';
 import { MATCH_COLOR, frameColor, legend } from '../comparison/colors';
 import { formatDuration, formatPercent, formatPoints, formatWeight } from '../comparison/format';
-import { diffColor, diffLegend, diffLegendNote } from '../diff/diff-colors';
+import { REPEATS_NOTE, diffColor, diffLegend, diffLegendNote } from '../diff/diff-colors';
+import { costPlusMinus, repeatsCount } from '../diff/repeats-format';
+import { beyondNoise, repeatsCounts, repeatsFor } from '../store/derived-repeats';
+import { Status } from '../../../shared/diff/diff';
 import { comparedProfile, diffFor, mergedFor, rangeFor, searchFor, totalsFor, viewTreeFor } from '../store/derived';
 import type { AppState } from '../store/store';
 import { type ExportInput, type ExportPane, type LegendGroup, type RunSummary, exportChartWidth } from './render-svg';
@@ -106,9 +109,13 @@ function pane(s: ExportState, run: ReadyRun, baseline: Profile | undefined, char
   if (diffOn) annotateView(tree.root, d, diff!.index!, s.diffMeasure);
   const scale = diff?.maxDelta[s.diffMeasure] ?? 0;
   const matchColor = MATCH_COLOR[s.palette];
+  // Where both sides are several repeats, a change within run-to-run noise is drawn as unchanged (as on screen).
+  const baseRun = s.runs.find((r) => r.id === s.baselineId);
+  const repeats = baseline ? repeatsFor(baseRun, run, s.normalize, s.diffMeasure, s.matchEntry) : undefined;
   const fill = (n: ViewNode) => {
     if (n.match && s.filterMode === 'highlight') return matchColor;
-    if (diffOn && !n.context && n.key !== '') return diffColor(s.palette, n.status, n.delta, scale);
+    const status = n.status !== Status.Moved && !beyondNoise(repeats, n.key) ? Status.Unchanged : n.status;
+    if (diffOn && !n.context && n.key !== '') return diffColor(s.palette, status, n.delta, scale);
     return frameColor(s.palette, n.category, n.tier, n.key, n.context);
   };
 
@@ -121,7 +128,9 @@ function pane(s: ExportState, run: ReadyRun, baseline: Profile | undefined, char
   const readouts: string[] = [];
   if (d)
     readouts.push(
-      `${formatChange(d.change)} ${costWord(profile)} vs baseline${d.baseline.idle + d.run.idle > 0 ? ' (idle left out)' : ''}`,
+      `${formatChange(d.change)}${repeats ? costPlusMinus(repeats.stats.total) : ''} ${costWord(profile)} vs baseline` +
+        `${d.baseline.idle + d.run.idle > 0 ? ' (idle left out)' : ''}` +
+        `${repeats ? `, 95% interval over ${repeatsCount(repeats.stats.repeats)}` : ''}`,
     );
   if (diff?.error) readouts.push(diff.error);
   // The share read-out is of the run itself, whatever the pane draws (as on screen).
@@ -141,13 +150,14 @@ function pane(s: ExportState, run: ReadyRun, baseline: Profile | undefined, char
 
 function legends(s: ExportState, onlyMatches: boolean): LegendGroup[] {
   const unit = s.runs.find((r) => r.id === s.baselineId)?.profile?.unit;
+  const counts = s.diffView !== 'off' ? repeatsCounts(s.runs, s.baselineId, s.normalize, s.diffMeasure, s.matchEntry) : undefined;
   const groups: LegendGroup[] =
     s.diffView !== 'off'
       ? [
           {
             title: 'Change',
-            entries: diffLegend(s.palette, s.normalize, unit),
-            note: diffLegendNote(s.normalize, s.noisePercent),
+            entries: diffLegend(s.palette, s.normalize, unit, counts),
+            note: `${diffLegendNote(s.normalize, s.noisePercent)}${counts ? `. ${REPEATS_NOTE}` : ''}`,
           },
         ]
       : [

@@ -8,13 +8,13 @@ import type { ImportErrorData } from '../../../shared/import/errors';
 import type { ChosenItem, FileRef } from '../../../shared/ipc/contract';
 import type { Profile } from '../../../shared/model/types';
 import { host } from '../host/host';
-import type { FromWorker, ToWorker, WorkerFile, WorkerSource } from './protocol';
+import type { FromWorker, ImportedRepeats, ToWorker, WorkerFile, WorkerSource } from './protocol';
 import type { ReadAnswer, ReadRequest } from './worker-bytes';
 
 export interface ImportCallbacks {
   progress(read: number, size: number | undefined): void;
   /** `thread`: `profile` holds every thread and this one is shown first (see FromWorker) */
-  done(profile: Profile, thread?: string): void;
+  done(profile: Profile, thread?: string, repeats?: ImportedRepeats): void;
   failed(error: ImportErrorData): void;
   /** with `storeKey`: the worker finished storing the profile for crash recovery (or could not) */
   stored?(ok: boolean): void;
@@ -108,7 +108,7 @@ export function beginImport(source: WorkerSource, storeKey?: string): PendingImp
       case 'done':
         if (storeKey === undefined) finish();
         else finished = true;
-        report((c) => c.done(msg.profile, msg.thread));
+        report((c) => c.done(msg.profile, msg.thread, msg.repeats));
         break;
       case 'stored':
         stopped = true;

@@ -11,11 +11,12 @@ import type { Profile } from '../../../shared/model/types';
 import { weighByDefault } from '../../../shared/model/weigh';
 import { fineDensity } from '../../../shared/heatmap/heatmap';
 import { threadFilesRun } from '../../../shared/runs/group-sources';
-import type { FromWorker, ToWorker, WorkerFile, WorkerSource } from './protocol';
+import type { FromWorker, ImportedRepeats, ToWorker, WorkerFile, WorkerSource } from './protocol';
 import { profileBuffers } from './protocol';
 import { beginProfileWrite, openAhead } from '../workspace/profile-store';
 import { ChunkReader, byteSource as fileSource } from './worker-bytes';
 import { pacedProgress } from './progress';
+import { importRepeats } from './repeats';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -40,8 +41,10 @@ const onProgress = pacedProgress((read, size) => post({ type: 'progress', read, 
  * keeps every thread, so that any of them can be shown without the file; `thread` is the one
  * shown first, the one an import without a choice shows.
  */
-async function importSource(source: WorkerSource): Promise<{ profile: Profile; thread?: string }> {
+async function importSource(source: WorkerSource): Promise<{ profile: Profile; thread?: string; repeats?: ImportedRepeats }> {
   if (source.kind === 'threads') return importThreadFiles(source.name, source.files);
+  if (source.kind === 'repeats')
+    return importRepeats(source.name, source.files, async (f) => weighByDefault(await importProfile(byteSource(f), { options: {} })));
   const profile = weighByDefault(await importProfile(toImportSource(source), { options: { keepThreads: true }, onProgress }));
   if (!hasThreadRoots(profile)) return { profile };
   return { profile, thread: profile.meta.defaultThread ?? ALL_THREADS };
@@ -61,7 +64,7 @@ self.onmessage = async (ev: MessageEvent<ToWorker>) => {
   const name = msg.source.name;
   if (msg.storeKey) openAhead();
   try {
-    const { profile, thread } = await importSource(msg.source);
+    const { profile, thread, repeats } = await importSource(msg.source);
     // What walks every sample for the window is worked out here, once (a thread cut out of a
     // profile of every thread works its own out when drawn).
     const density = fineDensity(profile);
@@ -78,7 +81,10 @@ self.onmessage = async (ev: MessageEvent<ToWorker>) => {
         written.catch(() => undefined);
       }
     }
-    post(thread === undefined ? { type: 'done', profile } : { type: 'done', profile, thread }, profileBuffers(profile));
+    const done: FromWorker = { type: 'done', profile };
+    if (thread !== undefined) done.thread = thread;
+    if (repeats) done.repeats = repeats;
+    post(done, [profile, ...(repeats?.profiles ?? [])].flatMap(profileBuffers));
     if (written)
       await written.then(
         () => post({ type: 'stored', ok: true }),

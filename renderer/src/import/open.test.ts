@@ -46,6 +46,24 @@ describe('runSources', () => {
     expect(runNames(out.map((s) => s.path!))).toEqual(['ddtrace', 'baseline']);
   });
 
+  it('opens a folder of several profiles of one kind as one run of repeats, named by the folder', () => {
+    const five = [5, 3, 1, 4, 2].map(cpu);
+    const out = runSources([folder('baseline', [...five, 'notes.md']), folder('agent', [cpu(7), cpu(8)])]);
+    expect(out.map((s) => [s.kind, s.name, s.path])).toEqual([
+      ['repeats', 'baseline', '/baseline'],
+      ['repeats', 'agent', '/agent'],
+    ]);
+    expect(out[0]!.kind === 'repeats' && out[0]!.files.map((f) => f.path)).toEqual([1, 2, 3, 4, 5].map((p) => `/baseline/${cpu(p)}`));
+    expect(runNames(out.map((s) => s.path!))).toEqual(['baseline', 'agent']);
+  });
+
+  it('keeps files picked one by one from a folder runs of their own, and a folder of several kinds a run per file', () => {
+    const picked = runSources([file(cpu(1), `/baseline/${cpu(1)}`), file(cpu(2), `/baseline/${cpu(2)}`)]);
+    expect(picked.map((s) => s.kind)).toEqual(['token', 'token']);
+    const mixed = runSources([folder('baseline', [cpu(1), 'node_trace.1.log.gz', 'perf.script.txt'])]);
+    expect(mixed.map((s) => s.kind)).toEqual(['token', 'token', 'token']);
+  });
+
   it('keeps a 0x output folder, and the files of one dropped together, one run each', () => {
     const zx = ['flamegraph.html', 'isolate-0x33817a80-6265-6265-v8.log.json', 'meta.json'];
     const out = runSources([folder('7001.0x', zx), ...zx.map((f) => file(f))]);

@@ -60,9 +60,9 @@ function openRun(source: WorkerSource, started: StartedRun | undefined): string 
   jobs.set(id, job);
   job.listen({
     progress: (read, size) => useStore.getState().runProgressed(id, read, size),
-    done: (profile, thread) => {
+    done: (profile, thread, repeats) => {
       jobs.delete(id);
-      useStore.getState().runLoaded(id, profile, thread);
+      useStore.getState().runLoaded(id, profile, thread, repeats);
     },
     failed: (error) => {
       jobs.delete(id);

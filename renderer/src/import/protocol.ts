@@ -16,7 +16,15 @@ export type WorkerSource =
   | WorkerFile
   | { kind: 'folder'; name: string; path?: string; files: WorkerFile[] }
   /** one profile per thread of a process (`node --cpu-prof`), the main thread's first; named by it */
-  | { kind: 'threads'; name: string; path?: string; files: WorkerFile[] };
+  | { kind: 'threads'; name: string; path?: string; files: WorkerFile[] }
+  /** repeated runs of one variant (a folder of profiles of one kind): one run, their mean drawn */
+  | { kind: 'repeats'; name: string; path?: string; files: WorkerFile[] };
+
+/** A repeat that could not be read, and why. */
+export interface FailedRepeat {
+  name: string;
+  error: string;
+}
 
 export type ToWorker =
   /** `storeKey`: store the profile under this key for crash recovery before handing it over */
@@ -29,10 +37,20 @@ export type FromWorker =
    * `thread`, when the file has samples of several threads: `profile` holds every thread, each
    * under a root frame (shared/model/threads), and `thread` is the one shown first (`PID:TID`)
    */
-  | { type: 'done'; profile: Profile; thread?: string }
+  | { type: 'done'; profile: Profile; thread?: string; repeats?: ImportedRepeats }
   /** after `done`, when a `storeKey` was given: whether the profile is stored */
   | { type: 'stored'; ok: boolean; error?: string }
   | { type: 'error'; error: ImportErrorData };
+
+/**
+ * With a `repeats` source: every repeat read, weighed, in name order; `profile` is their mean
+ * (shared/model/mean). `failed`: the repeats that could not be read; the others still make the mean.
+ */
+export interface ImportedRepeats {
+  profiles: Profile[];
+  names: string[];
+  failed: FailedRepeat[];
+}
 
 /** The typed-array buffers of a profile, to transfer instead of copy. */
 export function profileBuffers(p: Profile): ArrayBuffer[] {

@@ -135,3 +135,29 @@ describe('removing a run is undoable', () => {
     expect(useStore.getState().removedRuns.map((r) => r.run.id)).toEqual(['c']);
   });
 });
+
+describe('a run of several repeats', () => {
+  it('draws the mean, shows one repeat alone on request and the mean again, clearing a range picked on the other', async () => {
+    const s = useStore.getState();
+    s.runAdded('v', 'agent', '/r/agent');
+    const repeats = { profiles: [await folded('main;f 2'), await folded('main;f 4')], names: ['1.folded', '2.folded'], failed: [] };
+    const mean = await folded('main;f 3');
+    s.runLoaded('v', mean, undefined, repeats);
+    const run = () => useStore.getState().runs[0]!;
+    expect(run().profile).toBe(mean);
+    expect(run().repeats?.mean).toBe(mean);
+    expect(run().repeat).toBeUndefined();
+
+    useStore.getState().rangeSelected('v', { start: 1, end: 2 });
+    useStore.getState().repeatChosen('v', 1);
+    expect(run().profile).toBe(repeats.profiles[1]);
+    expect(run().repeat).toBe(1);
+    expect(useStore.getState().ranges.v).toBeUndefined();
+
+    useStore.getState().repeatChosen('v', 5);
+    expect(run().repeat).toBe(1);
+    useStore.getState().repeatChosen('v', undefined);
+    expect(run().profile).toBe(mean);
+    expect(run().repeat).toBeUndefined();
+  });
+});

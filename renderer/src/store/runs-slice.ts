@@ -2,11 +2,18 @@ import type { StateCreator } from 'zustand';
 import { ALL_THREADS, hasThreadRoots, threadView } from '../../../shared/model/threads';
 import type { Profile } from '../../../shared/model/types';
 import type { Measured } from '../../../shared/runs/measured';
+import type { ImportedRepeats } from '../import/protocol';
 import { type RemovedRun, runRemovedStep } from './run-removal';
 import { pickBaseline, withNames } from './run-titles';
 import type { AppState } from './store';
 
 export { MAX_RUNS } from './run-titles';
+
+/** A run of several repeats (a folder of profiles of one variant): each repeat, and their mean. */
+export interface Repeats extends ImportedRepeats {
+  /** the mean of `profiles` (shared/model/mean): what the pane draws unless one repeat is chosen */
+  mean: Profile;
+}
 
 export interface Run {
   id: string;
@@ -30,6 +37,10 @@ export interface Run {
   /** with `allThreads`: the thread shown, `PID:TID`, or `all` */
   thread?: string;
   error?: string;
+  /** where the run is several repeats of one variant: each of them and their mean */
+  repeats?: Repeats;
+  /** with `repeats`: the repeat shown alone (its index), or undefined for the mean */
+  repeat?: number;
   /** what `flamelens record` measured of this variant under load, from the workspace it wrote */
   measured?: Measured;
 }
@@ -46,7 +57,9 @@ export interface RunsSlice {
   runAdded(id: string, fileName: string, path?: string): void;
   runProgressed(id: string, bytesRead: number, size: number | undefined): void;
   /** `thread`: `profile` holds every thread of the file and this one (`PID:TID` or `all`) is shown */
-  runLoaded(id: string, profile: Profile, thread?: string): void;
+  runLoaded(id: string, profile: Profile, thread?: string, repeats?: ImportedRepeats): void;
+  /** the user picked one repeat of a run of several to show alone, or (undefined) their mean again */
+  repeatChosen(id: string, repeat: number | undefined): void;
   /** the user picked which thread of a run's file its pane shows */
   threadChosen(id: string, thread: string): void;
   runFailed(id: string, message: string): void;
@@ -86,8 +99,30 @@ export const createRunsSlice: StateCreator<AppState, [], [], RunsSlice> = (set) 
     }),
   runProgressed: (id, bytesRead, size) =>
     set((s) => ({ runs: s.runs.map((r) => (r.id === id ? { ...r, bytesRead, ...(size !== undefined ? { size } : {}) } : r)) })),
-  runLoaded: (id, profile, thread) =>
-    set((s) => ({ runs: s.runs.map((r) => (r.id === id ? { ...r, status: 'ready' as const, ...withThread(profile, thread) } : r)) })),
+  runLoaded: (id, profile, thread, repeats) =>
+    set((s) => ({
+      runs: s.runs.map((r) =>
+        r.id === id
+          ? {
+              ...r,
+              status: 'ready' as const,
+              ...withThread(profile, thread),
+              ...(repeats ? { repeats: { ...repeats, mean: profile } } : {}),
+            }
+          : r,
+      ),
+    })),
+  // A time range belongs to the profile it was picked on: it is cleared.
+  repeatChosen: (id, repeat) =>
+    set((s) => {
+      const run = s.runs.find((r) => r.id === id);
+      const all = run?.repeats;
+      if (!all || run.repeat === repeat || (repeat !== undefined && !all.profiles[repeat])) return {};
+      const ranges = { ...s.ranges };
+      delete ranges[id];
+      const shown = repeat === undefined ? { profile: all.mean, repeat: undefined } : { profile: all.profiles[repeat]!, repeat };
+      return { runs: s.runs.map((r) => (r === run ? { ...r, ...shown } : r)), ranges };
+    }),
   // A time range was picked on the samples of the thread shown before: it is cleared.
   threadChosen: (id, thread) =>
     set((s) => {

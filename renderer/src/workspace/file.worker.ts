@@ -8,6 +8,7 @@
  */
 import type { Profile } from '../../../shared/model/types';
 import { readWorkspaceStream, workspaceStream } from '../../../shared/workspace/workspace-file';
+import { profilesInOrder } from '../../../shared/workspace/workspace-repeats';
 import { profileBuffers } from '../import/protocol';
 import { ChunkReader, byteSource } from '../import/worker-bytes';
 import type { FromFileWorker, ToFileWorker } from './file-protocol';
@@ -54,7 +55,7 @@ async function open(msg: Extract<ToFileWorker, { type: 'open' }>): Promise<void>
       }
     }),
   );
-  post({ type: 'opened', workspace }, [...new Set(workspace.runs.flatMap((r) => profileBuffers(r.profile)))]);
+  post({ type: 'opened', workspace }, [...new Set(profilesInOrder(workspace.runs).flatMap(profileBuffers))]);
   post({ type: 'stored', ok: await Promise.all(writes) });
 }
 

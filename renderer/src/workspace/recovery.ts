@@ -11,6 +11,7 @@
  */
 import type { Measured } from '../../../shared/runs/measured';
 import type { Workspace } from '../../../shared/workspace/workspace';
+import type { WorkspaceRepeats } from '../../../shared/workspace/workspace-repeats';
 import { useStore } from '../store/store';
 import type { AppState } from '../store/store';
 import { deleteRecord, pruneProfiles, readProfile, readRecord, writeProfile, writeRecord } from './profile-store';
@@ -22,8 +23,18 @@ const DELAY_MS = 1500;
 /** The shape of the record; a record of another shape is not offered back. */
 const RECORD_VERSION = 2;
 
+/** A run of repeats as recorded: each repeat's profile under a key of its own (see Run.repeats). */
+type StoredRepeats = Omit<WorkspaceRepeats, 'profiles'> & { keys: string[] };
 /** `thread`: the thread shown of a profile that holds every thread (see Run.thread) */
-type StoredRun = { id: string; title: string; fileName: string; key: string; thread?: string; measured?: Measured };
+type StoredRun = {
+  id: string;
+  title: string;
+  fileName: string;
+  key: string;
+  thread?: string;
+  measured?: Measured;
+  repeats?: StoredRepeats;
+};
 type StoredWorkspace = Omit<Workspace, 'runs'> & { runs: StoredRun[] };
 
 export interface Recovered {
@@ -71,20 +82,29 @@ async function save(isInitialRun: (id: string) => boolean, saved: SavedToFile | 
   if (ready.length === 0 || s.runs.some((r) => r.status === 'loading')) return;
   for (const r of ready) {
     const key = profileKey(r.id);
-    if (stored.has(key) || writing.has(key)) continue;
-    await writeProfile(key, r.allThreads ?? r.profile!);
-    stored.add(key);
+    if (!stored.has(key) && !writing.has(key)) {
+      await writeProfile(key, r.repeats?.mean ?? r.allThreads ?? r.profile!);
+      stored.add(key);
+    }
+    // A run of repeats keeps each of them; the import worker stored only their mean.
+    for (const [k, p] of (r.repeats?.profiles ?? []).entries()) {
+      const rk = repeatKey(key, k);
+      if (stored.has(rk)) continue;
+      await writeProfile(rk, p);
+      stored.add(rk);
+    }
   }
   const ws = collectWorkspace(s);
   const workspace: StoredWorkspace = {
     ...ws,
-    runs: ws.runs.map(({ id, title, fileName, thread, measured }) => ({
+    runs: ws.runs.map(({ id, title, fileName, thread, measured, repeats }) => ({
       id,
       title,
       fileName,
       key: profileKey(id),
       ...(thread !== undefined ? { thread } : {}),
       ...(measured !== undefined ? { measured } : {}),
+      ...(repeats ? { repeats: storedRepeats(profileKey(id), repeats) } : {}),
     })),
   };
   const doc = s.annotationHistory.present;
@@ -105,7 +125,7 @@ async function save(isInitialRun: (id: string) => boolean, saved: SavedToFile | 
   if (saved && now.every((v, i) => v === saved.state[i])) rec.savedAs = saved.where;
   await writeRecord(KEY, rec);
   // Profiles no longer in the record, nor being written, go (a run removed and not brought back).
-  const keep = new Set([...workspace.runs.map((r) => r.key), ...writing]);
+  const keep = new Set([...workspace.runs.flatMap((r) => [r.key, ...(r.repeats?.keys ?? [])]), ...writing]);
   for (const k of stored) if (!keep.has(k)) stored.delete(k);
   // Not awaited: the prune waits for every profile write in flight (four 100 MB runs take many
   // seconds), and the next record must not wait behind it.
@@ -113,6 +133,21 @@ async function save(isInitialRun: (id: string) => boolean, saved: SavedToFile | 
 }
 
 let pruning: Promise<void> = Promise.resolve();
+
+/** Where the k-th repeat of the run whose profile is under `key` is stored. */
+const repeatKey = (key: string, k: number) => `${key}:repeat-${k}`;
+
+function storedRepeats(key: string, { profiles, ...rest }: WorkspaceRepeats): StoredRepeats {
+  return { ...rest, keys: profiles.map((_, k) => repeatKey(key, k)) };
+}
+
+/** A recorded run's repeats read back from the store; undefined when any is missing (the run then comes back as their mean). */
+async function readRepeats(r: StoredRepeats): Promise<WorkspaceRepeats | undefined> {
+  const profiles = await Promise.all(r.keys.map((k) => readProfile(k).catch(() => undefined)));
+  if (profiles.some((p) => !p)) return undefined;
+  const { keys: _, ...rest } = r;
+  return { ...rest, profiles: profiles as NonNullable<(typeof profiles)[number]>[] };
+}
 
 /** Starts keeping the comparison in IndexedDB after changes. Returns a stop function. */
 export function startAutosave(isInitialRun: (id: string) => boolean): () => void {
@@ -158,6 +193,8 @@ export async function restoreRecovered(r: Recovered): Promise<string | undefined
   const missing: string[] = [];
   for (const run of r.workspace.runs) {
     const profile = await readProfile(run.key).catch(() => undefined);
+    const repeats = run.repeats && (await readRepeats(run.repeats));
+    if (run.repeats && !repeats) missing.push(`${run.title}'s repeats (it is back as their mean)`);
     if (profile)
       runs.push({
         id: run.id,
@@ -166,6 +203,7 @@ export async function restoreRecovered(r: Recovered): Promise<string | undefined
         profile,
         ...(run.thread !== undefined ? { thread: run.thread } : {}),
         ...(run.measured !== undefined ? { measured: run.measured } : {}),
+        ...(repeats ? { repeats } : {}),
       });
     else missing.push(run.title);
   }
@@ -175,7 +213,9 @@ export async function restoreRecovered(r: Recovered): Promise<string | undefined
   // The profiles are in the store already: the restored runs keep their keys.
   for (const run of r.workspace.runs) {
     const id = ids.get(run.id);
-    if (id !== undefined && runs.some((x) => x.id === run.id)) adoptStoredProfile(id, run.key);
+    if (id === undefined || !runs.some((x) => x.id === run.id)) continue;
+    adoptStoredProfile(id, run.key);
+    for (const k of run.repeats?.keys ?? []) stored.add(k);
   }
   return missing.length
     ? `${missing.length} run(s) could not be brought back (the browser no longer had their data): ${missing.join(', ')}`

@@ -118,3 +118,32 @@ describe('workspace runs keep their threads', () => {
     expect(run.profile!.tree.total[0]).toBeCloseTo(one.tree.total[0]!, 3);
   });
 });
+
+describe('workspace runs keep their repeats', () => {
+  it('saves each repeat and the one shown; reopened, the run is the same repeats with the same one shown', async () => {
+    useStore.setState({ runs: [], ranges: {} });
+    const s = useStore.getState();
+    const profiles = [await folded('main;f 2', '1.folded'), await folded('main;f 4', '2.folded')];
+    const mean = await folded('main;f 3', 'agent');
+    s.runAdded('v', 'agent', '/r/agent');
+    s.runLoaded('v', mean, undefined, {
+      profiles,
+      names: ['1.folded', '2.folded'],
+      failed: [{ name: 'x.folded', error: 'x.folded: bad' }],
+    });
+    useStore.getState().repeatChosen('v', 1);
+    const ws = io.collectWorkspace(useStore.getState());
+    expect(ws.runs[0]!.profile).toBe(mean);
+    expect(ws.runs[0]!.repeats).toMatchObject({ names: ['1.folded', '2.folded'], shown: 1 });
+
+    io.restoreWorkspace(await decodeWorkspace(await encodeWorkspace(ws), 'repeats.flamelens'));
+    const run = useStore.getState().runs[0]!;
+    expect(run.repeats!.profiles.map((p) => p.tree.total[0])).toEqual([2, 4]);
+    expect(run.repeats!.mean.tree.total[0]).toBe(3);
+    expect(run.repeats!.failed).toEqual([{ name: 'x.folded', error: 'x.folded: bad' }]);
+    expect(run.repeat).toBe(1);
+    expect(run.profile).toBe(run.repeats!.profiles[1]);
+    useStore.getState().repeatChosen(run.id, undefined);
+    expect(useStore.getState().runs[0]!.profile).toBe(run.repeats!.mean);
+  });
+});

@@ -7,6 +7,7 @@ import type { WorkerFile } from '../import/protocol';
 import { openInWorker, saveInWorker } from './file-client';
 import { adoptProfileWrite, freshKeyPrefix, profileWriteEnded, storedProfileKey } from './stored-keys';
 import { pathsToKeep } from '../../../shared/runs/run-names';
+import { profilesInOrder } from '../../../shared/workspace/workspace-repeats';
 import { exportFileName } from '../host/file-name';
 import { host } from '../host/host';
 import type { AppState } from '../store/store';
@@ -27,6 +28,18 @@ export function collectWorkspace(s: AppState): Workspace {
       path: paths[i]!,
       ...(r.measured ? { measured: r.measured } : {}),
       ...(r.allThreads && r.thread !== undefined ? { profile: r.allThreads, thread: r.thread } : { profile: r.profile! }),
+      // A run of repeats keeps each of them, their mean as its profile, and which one it shows.
+      ...(r.repeats
+        ? {
+            profile: r.repeats.mean,
+            repeats: {
+              profiles: r.repeats.profiles,
+              names: r.repeats.names,
+              failed: r.repeats.failed,
+              ...(r.repeat !== undefined ? { shown: r.repeat } : {}),
+            },
+          }
+        : {}),
     })),
     baselineIndex:
       ready.length === 0
@@ -70,7 +83,9 @@ export function restoreWorkspace(ws: Workspace): Map<string, string> {
     const id = `ws-${nextId++}`;
     ids.set(r.id, id);
     s.runAdded(id, r.fileName, r.path);
-    s.runLoaded(id, r.profile, r.thread);
+    const repeats = r.repeats && { profiles: r.repeats.profiles, names: r.repeats.names, failed: r.repeats.failed };
+    s.runLoaded(id, r.profile, r.thread, repeats);
+    if (r.repeats?.shown !== undefined) s.repeatChosen(id, r.repeats.shown);
     if (r.measured) s.runMeasured(id, r.measured);
   }
   // Once all are in: a saved title other than the one the paths give is the user's.
@@ -120,11 +135,19 @@ export function onWorkspaceSaved(cb: (where: string) => void): () => void {
 export async function saveWorkspace(): Promise<string | null> {
   const s = useStore.getState();
   const { runs, ...rest } = collectWorkspace(s);
-  const head: WorkspaceHead = { ...rest, runs: runs.map(({ profile: _, ...r }) => r) };
+  const head: WorkspaceHead = {
+    ...rest,
+    runs: runs.map(({ profile: _, repeats, ...r }) => {
+      if (!repeats) return r;
+      const { profiles: __, ...kept } = repeats;
+      return { ...r, repeats: kept };
+    }),
+  };
+  // The file holds each run's profile, then its repeats' (not in the store: the window sends them).
   const blob = await saveInWorker(
     head,
-    runs.map((r) => storedProfileKey(r.id)),
-    runs.map((r) => r.profile),
+    runs.flatMap((r) => [storedProfileKey(r.id), ...(r.repeats?.profiles.map(() => undefined) ?? [])]),
+    profilesInOrder(runs),
   );
   const title = s.annotationHistory.present.title || 'comparison';
   const where = await host.saveFile({
