@@ -40,6 +40,20 @@ describe('importRepeats', () => {
     expect(profile.tree.total[0]).toBeCloseTo((6 + 6) / 2);
   });
 
+  it('leaves out, named, a file of another format or unit than the first: it is not a repeat of it', async () => {
+    const { repeats } = await importRepeats(
+      'agent',
+      ['a.folded', 'b.folded', 'c.folded'].map((name) => ({ name })),
+      async (f) => {
+        const p = await folded(texts[f.name]!, f.name);
+        return f.name === 'b.folded' ? { ...p, unit: 'bytes' as const } : p;
+      },
+    );
+    expect(repeats.names).toEqual(['a.folded', 'c.folded']);
+    expect(repeats.failed).toHaveLength(1);
+    expect(repeats.failed[0]!.error).toMatch(/^b\.folded: a folded profile in bytes, not a repeat of a\.folded \(folded in samples\)/);
+  });
+
   it('fails, naming each file, when no repeat can be read', async () => {
     const read = (f: { name: string }) => Promise.reject(new ImportError({ file: f.name, message: 'truncated' }));
     await expect(importRepeats('x', [{ name: 'a.cpuprofile' }, { name: 'b.cpuprofile' }], read)).rejects.toThrow(
