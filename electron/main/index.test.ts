@@ -144,7 +144,9 @@ describe('main process', () => {
     const fake = await launch(['/x/electron', '.']);
     expect(fake.schemes).toEqual([
       {
-        schemes: [{ scheme: 'flamelens', privileges: { standard: true, secure: true, supportFetchAPI: true, stream: true } }],
+        schemes: [
+          { scheme: 'flamelens', privileges: { standard: true, secure: true, supportFetchAPI: true, stream: true, codeCache: true } },
+        ],
         ready: false,
       },
     ]);
