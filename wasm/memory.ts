@@ -17,8 +17,10 @@ export function alloc(n: usize): usize {
   const next = at + n + SLACK;
   const have = (<usize>memory.size()) << 16;
   if (next > have) {
-    const pages = <i32>((next - have + 0xffff) >> 16);
-    if (memory.grow(pages) < 0) unreachable();
+    // by at least a quarter of what there is: growing page by page costs the engine a lot
+    const need = <i32>((next - have + 0xffff) >> 16);
+    const more = memory.size() >> 2;
+    if (more <= need || memory.grow(more) < 0) if (memory.grow(need) < 0) unreachable();
   }
   top = next;
   return at;
