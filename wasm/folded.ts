@@ -101,12 +101,22 @@ export function scanFolded(p: usize, end: usize, last: bool): usize {
 /**
  * How many frames the stack `p[0, e)` has when it surely is one as the importer reads it: it
  * holds a visible ASCII character and no line break (\r, U+2028, U+2029) or byte-order mark;
- * else 0 (the importer reads the line).
+ * else 0 (the importer reads the line). Sixteen bytes at a time while none of them is \r or
+ * could start a line break or a mark (0xe2, 0xef), then byte by byte.
  */
 function plainStack(p: usize, e: usize): i32 {
   let frames: i32 = 1;
   let visible = false;
-  for (let i = p; i < e; i++) {
+  let i = p;
+  while (i + 16 <= e) {
+    const v = v128.load(i);
+    if (v128.any_true(v128.or(v128.or(i8x16.eq(v, i8x16.splat(13)), i8x16.eq(v, i8x16.splat(-17))), i8x16.eq(v, i8x16.splat(-30))))) break;
+    frames += <i32>popcnt<u32>(<u32>i8x16.bitmask(i8x16.eq(v, i8x16.splat(59))));
+    // visible: 33 to 126
+    if (!visible) visible = v128.any_true(i8x16.lt_u(i8x16.sub(v, i8x16.splat(33)), i8x16.splat(94)));
+    i += 16;
+  }
+  for (; i < e; i++) {
     const c = load<u8>(i);
     if (c == 59) frames++;
     else if (c == 13) return 0;

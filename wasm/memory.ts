@@ -89,6 +89,11 @@ export function hashOf(p: usize, n: usize): u32 {
     rotl<u32>(<u32>i32x4.extract_lane(h, 1), 7) ^
     rotl<u32>(<u32>i32x4.extract_lane(h, 2), 14) ^
     rotl<u32>(<u32>i32x4.extract_lane(h, 3), 21);
+  // the rest four bytes a step (rotated, so that their high bits reach the low ones), then one
+  while (p + 4 <= e) {
+    x = rotl<u32>((x ^ load<u32>(p)) * 0x01000193, 15);
+    p += 4;
+  }
   while (p < e) {
     x = (x ^ (<u32>load<u8>(p))) * 0x01000193;
     p++;
@@ -99,8 +104,17 @@ export function hashOf(p: usize, n: usize): u32 {
   return x;
 }
 
-/** Whether `a[0, n)` and `b[0, n)` hold the same bytes. */
+/**
+ * Whether `a[0, n)` and `b[0, n)` hold the same bytes. What is left after whole blocks of 16 (or
+ * a string shorter than that) is compared in two loads that overlap, not byte by byte.
+ */
 export function same(a: usize, b: usize, n: usize): bool {
+  if (n < 16) {
+    if (n >= 8) return load<u64>(a) == load<u64>(b) && load<u64>(a + n - 8) == load<u64>(b + n - 8);
+    if (n >= 4) return load<u32>(a) == load<u32>(b) && load<u32>(a + n - 4) == load<u32>(b + n - 4);
+    for (let i: usize = 0; i < n; i++) if (load<u8>(a + i) != load<u8>(b + i)) return false;
+    return true;
+  }
   let i: usize = 0;
   while (i + 64 <= n) {
     const d = v128.or(
@@ -114,11 +128,7 @@ export function same(a: usize, b: usize, n: usize): bool {
     if (v128.any_true(v128.xor(v128.load(a + i), v128.load(b + i)))) return false;
     i += 16;
   }
-  while (i < n) {
-    if (load<u8>(a + i) != load<u8>(b + i)) return false;
-    i++;
-  }
-  return true;
+  return i == n || !v128.any_true(v128.xor(v128.load(a + n - 16), v128.load(b + n - 16)));
 }
 
 /** How many bytes `a[0, n)` and `b[0, n)` have in common from the start. */
