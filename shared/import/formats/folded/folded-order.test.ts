@@ -105,6 +105,22 @@ describe('folded stacks in any order', () => {
     for (const text of [sorted, shuffled]) expect(canonical(await read(text))).toEqual(want);
   });
 
+  it('line breaks and marks anywhere in a long stack send its line to the text reader', async () => {
+    // the scanner reads a new stack 16 bytes at a time: each odd character at each place around
+    // the ends of those blocks, and as many frames as there are semicolons in them
+    const lines: string[] = [];
+    for (const odd of ['\r', '\u2028', '\u2029', '\ufeff', '\u00e9', ' '])
+      for (let at = 0; at < 40; at++) {
+        const stack = 'ab;cd;efghij;k;lmnopqrstuvwxyz;0123456789;ABCDEFG'.split('');
+        stack.splice(at, 0, odd);
+        lines.push(`${stack.join('')} ${at + 1}`);
+      }
+    const text = `${lines.join('\n')}\n`;
+    const p = await read(text, true, 7);
+    expect(checkProfile(p)).toEqual([]);
+    expect(canonical(p)).toEqual(canonical(await read(text, false)));
+  });
+
   it('labels that decode to one frame make one node', async () => {
     // two different invalid bytes both decode to U+FFFD: the scanner numbers two labels, the
     // profile has one frame, and under it one node (not two for the same frame)
