@@ -2,13 +2,17 @@
 // for each frame of each new stack, so kept in a small table of their own that stays in the
 // processor's caches (in the table of strings they were among a stack's worth of entries each).
 // Open addressing over `slots`, four words each: the label's hash, its number in the table of
-// strings + 1 (0: empty), where its bytes are kept, how many.
-import { allocZeroed, hashOf, same } from './memory';
-import { FRAME_KEY, fresh, keyOf, lookup } from './table';
+// strings + 1 (0: empty), where its bytes are kept, how many. The bytes are kept here too, side by
+// side (in the table of strings they lie among the stacks'), so that comparing a label with the
+// one it may be reads memory that is in the caches.
+import { alloc, allocZeroed, hashOf, same } from './memory';
+import { FRAME_KEY, fresh, lookup } from './table';
 
 let slots: usize = 0;
 let slotMask: u32 = 0;
 let count: u32 = 0;
+let arena: usize = 0;
+let arenaEnd: usize = 0;
 
 /** Set by `frameOf`: the label was met for the first time. */
 export let newFrame: bool = false;
@@ -22,6 +26,21 @@ function allocSlots(n: u32): void {
 export function resetFrames(): void {
   allocSlots(32);
   count = 0;
+  arena = 0;
+  arenaEnd = 0;
+}
+
+/** A copy of `p[0, n)` among the other labels' bytes. */
+function keep(p: usize, n: usize): usize {
+  if (arena + n > arenaEnd) {
+    const size = n > 1 << 16 ? n : 1 << 16;
+    arena = alloc(size);
+    arenaEnd = arena + size;
+  }
+  const at = arena;
+  memory.copy(at, p, n);
+  arena += n;
+  return at;
 }
 
 function grow(): void {
@@ -60,7 +79,7 @@ export function frameOf(p: usize, n: usize): i32 {
   const at = slots + ((<usize>s) << 4);
   store<u32>(at, h);
   store<u32>(at, <u32>id + 1, 4);
-  store<u32>(at, <u32>keyOf(id), 8);
+  store<u32>(at, <u32>keep(p, n), 8);
   store<u32>(at, <u32>n, 12);
   count++;
   if (count << 1 > slotMask) grow();
