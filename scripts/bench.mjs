@@ -313,6 +313,12 @@ if (results.diff)
     value: `median ${Math.round(results.diff.medianMs)} ms (max ${Math.round(results.diff.maxMs)})`,
     met: results.diff.medianMs < 1000,
   });
+for (const u of results.ui.filter((x) => x.panes === 4))
+  results.targets.push({
+    what: `UI first render, ${u.panes} panes × 500,000 nodes < 1 s`,
+    value: `${u.firstRenderMs} ms (import ${u.importMs}, draw ${u.drawMs})`,
+    met: u.firstRenderMs < 1000,
+  });
 for (const u of results.ui)
   for (const i of u.interactions)
     results.targets.push({

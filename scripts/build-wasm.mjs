@@ -39,7 +39,13 @@ export const RECORD_KINDS = [
     'a line whose stack leads to call-tree node `arg` (made by `Node` records before it), its count in the numbers',
   ],
   ['FRAME', 'Frame', 8, 'folded', 'frame label `arg` met for the first time: `start`/`end` the label'],
-  ['NODE', 'Node', 9, 'folded', 'call-tree node `arg` made: `start` its parent (-1: the root), `end` its frame (`Frame`)'],
+  [
+    'NODE',
+    'Node',
+    9,
+    'folded',
+    'call-tree node `arg` made (nodes are numbered 0, 1, 2… as made): `start` its parent (-1: the root), `end` its frame (`Frame`)',
+  ],
   ['LINE', 'Line', 3, 'perf script', 'a line that is not one of a run of frame lines: `start`/`end` the line'],
   ['BLANK', 'Blank', 4, 'perf script', 'an empty line'],
   [

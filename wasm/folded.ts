@@ -3,7 +3,9 @@
 import { alloc, commonPrefix, findNl, isDigit } from './memory';
 import { AT_NODE, FRAME, KNOWN, NEW, NODE, OUT_CAP, SLOW } from './layout';
 import { emit, emitAux, full, offsetOf, out, setNumbers, skipLine } from './records';
-import { FRAME_KEY, NODE_KEY, STACK, find, fresh, hasRoom, keyOf, lookup, lookupPair, setValue, valueOf } from './table';
+import { frameOf, newFrame, resetFrames } from './frames';
+import { childOf, made, resetNodes } from './nodes';
+import { STACK, find, hasRoom, insert, keyOf, setValue, valueOf } from './table';
 
 // The stack walked last (its bytes kept in the table), where each of its frames ends (counted
 // from its start) and the node each leads to: sorted folded output (what collapsers write)
@@ -19,6 +21,8 @@ export function resetFolded(): void {
   prevEnds = alloc((<usize>MAX_WALK) << 2);
   prevNodes = alloc((<usize>MAX_WALK) << 2);
   prevFrames = 0;
+  resetNodes();
+  resetFrames();
 }
 
 /**
@@ -69,7 +73,8 @@ export function scanFolded(p: usize, end: usize, last: bool): usize {
           continue;
         }
       }
-      id = lookup(p, stack, STACK);
+      // (nothing has been looked up since `find`: it is remembered where `find` stopped)
+      id = insert(p, stack, STACK);
       if (id < 0) {
         emit(SLOW, p, e, 0, 1);
         p = nl + 1;
@@ -96,12 +101,22 @@ export function scanFolded(p: usize, end: usize, last: bool): usize {
 /**
  * How many frames the stack `p[0, e)` has when it surely is one as the importer reads it: it
  * holds a visible ASCII character and no line break (\r, U+2028, U+2029) or byte-order mark;
- * else 0 (the importer reads the line).
+ * else 0 (the importer reads the line). Sixteen bytes at a time while none of them is \r or
+ * could start a line break or a mark (0xe2, 0xef), then byte by byte.
  */
 function plainStack(p: usize, e: usize): i32 {
   let frames: i32 = 1;
   let visible = false;
-  for (let i = p; i < e; i++) {
+  let i = p;
+  while (i + 16 <= e) {
+    const v = v128.load(i);
+    if (v128.any_true(v128.or(v128.or(i8x16.eq(v, i8x16.splat(13)), i8x16.eq(v, i8x16.splat(-17))), i8x16.eq(v, i8x16.splat(-30))))) break;
+    frames += <i32>popcnt<u32>(<u32>i8x16.bitmask(i8x16.eq(v, i8x16.splat(59))));
+    // visible: 33 to 126
+    if (!visible) visible = v128.any_true(i8x16.lt_u(i8x16.sub(v, i8x16.splat(33)), i8x16.splat(94)));
+    i += 16;
+  }
+  for (; i < e; i++) {
     const c = load<u8>(i);
     if (c == 59) frames++;
     else if (c == 13) return 0;
@@ -143,10 +158,10 @@ function walk(p: usize, e: usize, kept: usize): i32 {
   while (more) {
     let b = a;
     while (b < e && load<u8>(b) != 59) b++;
-    const frame = lookup(a, b - a, FRAME_KEY);
-    if (fresh) emitAux(FRAME, offsetOf(a), offsetOf(b), frame);
-    const node = lookupPair(parent, frame, NODE_KEY);
-    if (fresh) emitAux(NODE, parent, frame, node);
+    const frame = frameOf(a, b - a);
+    if (newFrame) emitAux(FRAME, offsetOf(a), offsetOf(b), frame);
+    const node = childOf(parent, frame);
+    if (made) emitAux(NODE, parent, frame, node);
     store<i32>(prevEnds + ((<usize>f) << 2), <i32>(b - p));
     store<i32>(prevNodes + ((<usize>f) << 2), node);
     f++;

@@ -17,8 +17,10 @@ export function alloc(n: usize): usize {
   const next = at + n + SLACK;
   const have = (<usize>memory.size()) << 16;
   if (next > have) {
-    const pages = <i32>((next - have + 0xffff) >> 16);
-    if (memory.grow(pages) < 0) unreachable();
+    // by at least a quarter of what there is: growing page by page costs the engine a lot
+    const need = <i32>((next - have + 0xffff) >> 16);
+    const more = memory.size() >> 2;
+    if (more <= need || memory.grow(more) < 0) if (memory.grow(need) < 0) unreachable();
   }
   top = next;
   return at;
@@ -87,6 +89,11 @@ export function hashOf(p: usize, n: usize): u32 {
     rotl<u32>(<u32>i32x4.extract_lane(h, 1), 7) ^
     rotl<u32>(<u32>i32x4.extract_lane(h, 2), 14) ^
     rotl<u32>(<u32>i32x4.extract_lane(h, 3), 21);
+  // the rest four bytes a step (rotated, so that their high bits reach the low ones), then one
+  while (p + 4 <= e) {
+    x = rotl<u32>((x ^ load<u32>(p)) * 0x01000193, 15);
+    p += 4;
+  }
   while (p < e) {
     x = (x ^ (<u32>load<u8>(p))) * 0x01000193;
     p++;
@@ -97,8 +104,17 @@ export function hashOf(p: usize, n: usize): u32 {
   return x;
 }
 
-/** Whether `a[0, n)` and `b[0, n)` hold the same bytes. */
+/**
+ * Whether `a[0, n)` and `b[0, n)` hold the same bytes. What is left after whole blocks of 16 (or
+ * a string shorter than that) is compared in two loads that overlap, not byte by byte.
+ */
 export function same(a: usize, b: usize, n: usize): bool {
+  if (n < 16) {
+    if (n >= 8) return load<u64>(a) == load<u64>(b) && load<u64>(a + n - 8) == load<u64>(b + n - 8);
+    if (n >= 4) return load<u32>(a) == load<u32>(b) && load<u32>(a + n - 4) == load<u32>(b + n - 4);
+    for (let i: usize = 0; i < n; i++) if (load<u8>(a + i) != load<u8>(b + i)) return false;
+    return true;
+  }
   let i: usize = 0;
   while (i + 64 <= n) {
     const d = v128.or(
@@ -112,11 +128,7 @@ export function same(a: usize, b: usize, n: usize): bool {
     if (v128.any_true(v128.xor(v128.load(a + i), v128.load(b + i)))) return false;
     i += 16;
   }
-  while (i < n) {
-    if (load<u8>(a + i) != load<u8>(b + i)) return false;
-    i++;
-  }
-  return true;
+  return i == n || !v128.any_true(v128.xor(v128.load(a + n - 16), v128.load(b + n - 16)));
 }
 
 /** How many bytes `a[0, n)` and `b[0, n)` have in common from the start. */

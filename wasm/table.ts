@@ -1,5 +1,6 @@
 // The strings met before (folded stacks, their frames and call-tree nodes, perf frame-line runs,
-// lines and symbols), each with a number: open addressing over `slots` (entry number + 1, 0 empty);
+// lines and symbols), each with a number: open addressing over `slots`, two words each (entry
+// number + 1, 0 empty; its hash, so that a probe reads an entry only when the hashes agree);
 // entry e is eight words at `entries + 32 e`: hash, where its bytes are, how many, what they are
 // (a run of one line and that line are not the same string), a value (a stack's node), and three
 // words its kind may use as it likes (`word`, `setWord`): a perf run its head's hash, the next
@@ -10,7 +11,6 @@ export const STACK: u32 = 0;
 export const RUN_KEY: u32 = 1;
 export const LINE_KEY: u32 = 2;
 export const FRAME_KEY: u32 = 3;
-export const NODE_KEY: u32 = 4;
 export const SYMBOL_KEY: u32 = 5;
 
 /** Bytes of remembered strings; past them new strings are no longer remembered (memory stays bounded). */
@@ -24,8 +24,6 @@ let count: u32 = 0;
 let keyBytes: usize = 0;
 let arena: usize = 0;
 let arenaEnd: usize = 0;
-/** eight bytes for a key made here (a node's parent and frame) */
-let pair: usize = 0;
 
 /** Set by `lookup`: the string was not in the table (and is now, unless `lookup` returned -1). */
 export let fresh: bool = false;
@@ -35,7 +33,7 @@ let lastHash: u32 = 0;
 let lastSlot: u32 = 0;
 
 function allocSlots(n: u32): void {
-  slots = allocZeroed((<usize>n) << 2);
+  slots = allocZeroed((<usize>n) << 3);
   slotMask = n - 1;
 }
 
@@ -45,11 +43,15 @@ export function resetTable(): void {
   allocSlots(32);
   entryCap = 16;
   entries = alloc((<usize>entryCap) << 5);
-  pair = alloc(16);
   count = 0;
   keyBytes = 0;
   arena = 0;
   arenaEnd = 0;
+}
+
+/** Counts `n` bytes remembered elsewhere (the scanner's call tree) against the same budget. */
+export function charge(n: usize): void {
+  keyBytes += n;
 }
 
 /** Whether strings of `n` bytes more may still be remembered. */
@@ -91,12 +93,19 @@ export function setWord(id: i32, k: i32, v: u32): void {
 }
 
 function grow(): void {
-  const n = (slotMask + 1) << 1;
-  allocSlots(n);
-  for (let e: u32 = 0; e < count; e++) {
-    let s = load<u32>(entries + ((<usize>e) << 5)) & slotMask;
-    while (load<u32>(slots + ((<usize>s) << 2)) != 0) s = (s + 1) & slotMask;
-    store<u32>(slots + ((<usize>s) << 2), e + 1);
+  const old = slots;
+  const oldCount = slotMask + 1;
+  allocSlots(oldCount << 1);
+  // from the old slots, in order (their hashes are there): no entry is read
+  for (let i: u32 = 0; i < oldCount; i++) {
+    const at = old + ((<usize>i) << 3);
+    const v = load<u32>(at);
+    if (v == 0) continue;
+    const h = load<u32>(at, 4);
+    let s = h & slotMask;
+    while (load<u32>(slots + ((<usize>s) << 3)) != 0) s = (s + 1) & slotMask;
+    store<u32>(slots + ((<usize>s) << 3), v);
+    store<u32>(slots + ((<usize>s) << 3), h, 4);
   }
 }
 
@@ -105,11 +114,13 @@ export function find(p: usize, n: usize, kind: u32): i32 {
   const h = hashOf(p, n) ^ kind;
   let s = h & slotMask;
   for (;;) {
-    const v = load<u32>(slots + ((<usize>s) << 2));
+    const sp = slots + ((<usize>s) << 3);
+    const v = load<u32>(sp);
     if (v == 0) break;
-    const at = entries + ((<usize>(v - 1)) << 5);
-    if (load<u32>(at) == h && <usize>load<u32>(at + 8) == n && load<u32>(at + 12) == kind && same(<usize>load<u32>(at + 4), p, n))
-      return <i32>(v - 1);
+    if (load<u32>(sp, 4) == h) {
+      const at = entries + ((<usize>(v - 1)) << 5);
+      if (<usize>load<u32>(at + 8) == n && load<u32>(at + 12) == kind && same(<usize>load<u32>(at + 4), p, n)) return <i32>(v - 1);
+    }
     s = (s + 1) & slotMask;
   }
   lastHash = h;
@@ -124,6 +135,14 @@ export function lookup(p: usize, n: usize, kind: u32): i32 {
     fresh = false;
     return found;
   }
+  return insert(p, n, kind);
+}
+
+/**
+ * Remembers the string `p[0, n)` of `kind` that `find` (the table's last call) did not find,
+ * where it stopped; returns its number (`fresh` is set), or -1 when the budget is spent.
+ */
+export function insert(p: usize, n: usize, kind: u32): i32 {
   const h = lastHash;
   const s = lastSlot;
   fresh = true;
@@ -151,15 +170,9 @@ export function lookup(p: usize, n: usize, kind: u32): i32 {
   store<u32>(at + 12, kind);
   arena += n;
   keyBytes += n;
-  store<u32>(slots + ((<usize>s) << 2), count + 1);
+  store<u32>(slots + ((<usize>s) << 3), count + 1);
+  store<u32>(slots + ((<usize>s) << 3), h, 4);
   count++;
   if (count << 1 > slotMask) grow();
   return <i32>(count - 1);
-}
-
-/** `lookup` of the pair of numbers (`a`, `b`) as a string of `kind`. */
-export function lookupPair(a: i32, b: i32, kind: u32): i32 {
-  store<i32>(pair, a);
-  store<i32>(pair, b, 4);
-  return lookup(pair, 8, kind);
 }

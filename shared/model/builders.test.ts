@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CallTreeBuilder, FrameTableBuilder, finishProfile } from './builders';
 import { GrowFloat64, GrowInt32 } from './grow';
@@ -84,6 +85,76 @@ describe('CallTreeBuilder', () => {
       meta: { producer: 'test', warnings: [] },
     });
     expect(p.tree.total[0]).toBe(200);
+  });
+});
+
+describe('CallTreeBuilder.finish', () => {
+  /** The pre-order tree made the plain way: lists of children in the order they were made, walked depth first. */
+  function reference(parentOf: number[], frameOf: number[], selfOf: number[]) {
+    const kids: number[][] = parentOf.map(() => []);
+    for (let i = 1; i < parentOf.length; i++) kids[parentOf[i]!]!.push(i);
+    const order: number[] = [];
+    const walk = (v: number): void => {
+      order.push(v);
+      for (const c of kids[v]!) walk(c);
+    };
+    walk(0);
+    const at = new Map(order.map((v, i) => [v, i]));
+    const total = (v: number): number => kids[v]!.reduceRight((sum, c) => sum + total(c), 0) + selfOf[v]!;
+    const depth = (v: number): number => (v === 0 ? 0 : depth(parentOf[v]!) + 1);
+    const size = (v: number): number => 1 + kids[v]!.reduce((sum, c) => sum + size(c), 0);
+    return {
+      parent: order.map((v) => (v === 0 ? -1 : at.get(parentOf[v]!)!)),
+      frame: order.map((v) => frameOf[v]!),
+      self: order.map((v) => selfOf[v]!),
+      total: order.map(total),
+      depth: order.map(depth),
+      end: order.map((v, i) => i + size(v)),
+    };
+  }
+
+  it('orders nodes made in any order into pre-order, with depths, ends and totals', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.nat(), fc.nat(5), fc.constantFrom(0, 1, 0.1, 2.5)), { maxLength: 300 }), (steps) => {
+        const b = new CallTreeBuilder();
+        const parentOf = [-1];
+        const frameOf = [-1];
+        const selfOf = [0];
+        for (const [pick, frame, w] of steps) {
+          const parent = pick % b.nodeCount;
+          const c = b.child(parent, frame);
+          if (c === parentOf.length) {
+            parentOf.push(parent);
+            frameOf.push(frame);
+            selfOf.push(0);
+          }
+          b.addSelf(c, w);
+          selfOf[c]! += w;
+        }
+        const { tree } = b.finish();
+        const want = reference(parentOf, frameOf, selfOf);
+        expect([...tree.parent]).toEqual(want.parent);
+        expect([...tree.frame]).toEqual(want.frame);
+        expect([...tree.self]).toEqual(want.self);
+        expect([...tree.total]).toEqual(want.total);
+        expect([...tree.depth]).toEqual(want.depth);
+        expect([...tree.end]).toEqual(want.end);
+      }),
+    );
+  });
+
+  it('finds the children newChild made, once child is asked again', () => {
+    const b = new CallTreeBuilder();
+    const made: [number, number, number][] = [];
+    // made without the index (each a frame of its own: surely new), past several of its sizes
+    for (let i = 0; i < 500; i++) {
+      const parent = i === 0 ? b.root : made[(i * 7) % made.length]![2];
+      made.push([parent, i, b.newChild(parent, i)]);
+      if (i % 97 === 0) expect(b.child(parent, 1000 + i)).toBe(b.nodeCount - 1);
+    }
+    const count = b.nodeCount;
+    for (const [parent, frame, node] of made) expect(b.child(parent, frame)).toBe(node);
+    expect(b.nodeCount).toBe(count);
   });
 });
 

@@ -12,11 +12,33 @@ import type { CallTree, FormatId, Profile, ProfileKind, RunMeta, SampleTable, Tr
 
 export { FrameTableBuilder, detached, splitTier, type FrameInput } from './frame-table-builder';
 
-/** What `finish` allocates per node: ten Int32 columns (the walk's and the tree's) and two Float64. */
-const FINISH_BYTES_PER_NODE = 10 * 4 + 2 * 8;
+/** What `finish` allocates per node: six Int32 columns (the ordering's and the tree's) and two Float64. */
+const FINISH_BYTES_PER_NODE = 6 * 4 + 2 * 8;
 
 /** Frame ids at or above this are refused: no profile has 67 million distinct frames, a bug might. */
 const FRAME_LIMIT = 2 ** 26;
+
+/**
+ * Where each of `n` nodes goes in pre-order (children in the order they were made), from their
+ * parents alone: a node is made after its parent, so subtree sizes add up backwards, and a
+ * node's place follows from its parent's and the sizes of the siblings made before it. No lists
+ * of children and no walk: two passes in the order nodes were made.
+ */
+function preorderPositions(parentOf: Int32Array, n: number): Int32Array {
+  const size = new Int32Array(n).fill(1);
+  for (let i = n - 1; i > 0; i--) size[parentOf[i]!]! += size[i]!;
+  // `size` becomes, node by node, where the next child of the node goes
+  const pos = new Int32Array(n);
+  size[0] = 1;
+  for (let i = 1; i < n; i++) {
+    const p = parentOf[i]!;
+    const at = size[p]!;
+    pos[i] = at;
+    size[p] = at + size[i]!;
+    size[i] = at + 1;
+  }
+  return pos;
+}
 
 /** Slot of (node, frame) in a power-of-two table: a multiplicative hash of both, mixed. */
 function slotOf(node: number, frame: number, mask: number): number {
@@ -38,6 +60,8 @@ export class CallTreeBuilder {
    * few samples: code that first runs after V8 has optimized `child` makes V8 compile it again.
    */
   private slots = new Int32Array(2);
+  /** Nodes before this one are in `slots`; those from it on were made by `newChild`, and are indexed when `child` is next called. */
+  private indexed = 1;
   private readonly sampleNode = new GrowInt32(16);
   private readonly sampleTime = new GrowFloat64(16);
   /**
@@ -69,6 +93,7 @@ export class CallTreeBuilder {
   /** The child of `node` for `frame`, created when new. */
   child(node: number, frame: number): number {
     if (frame < 0 || frame >= FRAME_LIMIT) throw new RangeError(`frame id ${frame} out of range`);
+    if (this.indexed !== this.parent.length) this.indexNew();
     const slots = this.slots;
     const mask = slots.length - 1;
     const parents = this.parent.data;
@@ -82,9 +107,42 @@ export class CallTreeBuilder {
     this.frame.push(frame);
     this.self.push(0);
     slots[s] = n;
+    this.indexed = n + 1;
     // Kept at most half full, so that probe runs stay short.
     if (n * 2 >= slots.length) this.rehash(slots.length * 2);
     return n;
+  }
+
+  /**
+   * A child of `node` for `frame` that the caller knows the tree does not have yet (an importer
+   * whose own index of the tree says so): made without looking for it. `child` finds it later.
+   */
+  newChild(node: number, frame: number): number {
+    if (frame < 0 || frame >= FRAME_LIMIT) throw new RangeError(`frame id ${frame} out of range`);
+    const n = this.parent.push(node);
+    this.frame.push(frame);
+    this.self.push(0);
+    return n;
+  }
+
+  /** Puts the nodes made by `newChild` into the child index. */
+  private indexNew(): void {
+    const n = this.parent.length;
+    let size = this.slots.length;
+    while ((n - 1) * 2 >= size) size *= 2;
+    if (size !== this.slots.length) this.rehash(size);
+    else {
+      const slots = this.slots;
+      const mask = size - 1;
+      const parents = this.parent.data;
+      const frames = this.frame.data;
+      for (let c = this.indexed; c < n; c++) {
+        let s = slotOf(parents[c]!, frames[c]!, mask);
+        while (slots[s] !== 0) s = (s + 1) & mask;
+        slots[s] = c;
+      }
+    }
+    this.indexed = n;
   }
 
   private rehash(size: number): void {
@@ -102,6 +160,10 @@ export class CallTreeBuilder {
 
   parentOf(node: number): number {
     return this.parent.data[node]!;
+  }
+
+  frameOf(node: number): number {
+    return this.frame.data[node]!;
   }
 
   addSelf(node: number, weight: number): void {
@@ -180,43 +242,29 @@ export class CallTreeBuilder {
     const n = this.parent.length;
     // the pre-order tree and the work arrays that make it
     this.budget?.charge(n * FINISH_BYTES_PER_NODE);
+    const newIndex = preorderPositions(this.parent.data, n);
     const parentIn = this.parent.data;
-    // Children lists in creation order (compressed sparse rows).
-    const firstChild = new Int32Array(n + 1);
-    for (let i = 1; i < n; i++) firstChild[parentIn[i]! + 1]!++;
-    for (let i = 0; i < n; i++) firstChild[i + 1]! += firstChild[i]!;
-    const fill = firstChild.slice(0, n);
-    const childList = new Int32Array(Math.max(0, n - 1));
-    for (let i = 1; i < n; i++) childList[fill[parentIn[i]!]!++] = i;
-
-    // Iterative depth-first walk: stacks can be far deeper than the JS call stack allows.
-    const order = new Int32Array(n);
-    const newIndex = new Int32Array(n);
-    const stack = new Int32Array(n);
-    let sp = 0;
-    let k = 0;
-    stack[sp++] = 0;
-    while (sp > 0) {
-      const v = stack[--sp]!;
-      newIndex[v] = k;
-      order[k++] = v;
-      for (let c = firstChild[v + 1]! - 1; c >= firstChild[v]!; c--) stack[sp++] = childList[c]!;
-    }
-
+    const frameIn = this.frame.data;
+    const selfIn = this.self.data;
     const parent = new Int32Array(n);
     const frame = new Int32Array(n);
     const depth = new Int32Array(n);
     const self = new Float64Array(n);
     const total = new Float64Array(n);
     const end = new Int32Array(n);
-    for (let i = 0; i < n; i++) {
-      const old = order[i]!;
-      const p = parentIn[old]!;
-      parent[i] = p < 0 ? -1 : newIndex[p]!;
-      frame[i] = this.frame.data[old]!;
-      self[i] = this.self.data[old]!;
-      depth[i] = p < 0 ? 0 : depth[parent[i]!]! + 1;
+    // In the order nodes were made, a parent before its children: each written at its place.
+    parent[0] = -1;
+    frame[0] = frameIn[0]!;
+    self[0] = selfIn[0]!;
+    for (let i = 1; i < n; i++) {
+      const at = newIndex[i]!;
+      const p = newIndex[parentIn[i]!]!;
+      parent[at] = p;
+      frame[at] = frameIn[i]!;
+      self[at] = selfIn[i]!;
+      depth[at] = depth[p]! + 1;
     }
+    // Backwards in pre-order: a node's children (after it) are summed, last first, before it.
     for (let i = n - 1; i >= 0; i--) {
       total[i]! += self[i]!;
       if (end[i] === 0) end[i] = i + 1;

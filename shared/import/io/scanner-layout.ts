@@ -11,7 +11,7 @@ export const enum Rec {
   AtNode = 7,
   /** folded: frame label `arg` met for the first time: `start`/`end` the label */
   Frame = 8,
-  /** folded: call-tree node `arg` made: `start` its parent (-1: the root), `end` its frame (`Frame`) */
+  /** folded: call-tree node `arg` made (nodes are numbered 0, 1, 2… as made): `start` its parent (-1: the root), `end` its frame (`Frame`) */
   Node = 9,
   /** perf script: a line that is not one of a run of frame lines: `start`/`end` the line */
   Line = 3,

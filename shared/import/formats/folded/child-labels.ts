@@ -20,6 +20,11 @@ export class ChildLabels {
   /** by node: its label */
   private readonly labels: string[] = [''];
 
+  /** How many nodes are recorded (nodes 0 to `size - 1`). */
+  get size(): number {
+    return this.labels.length;
+  }
+
   /** where the label `find` matched ends in the text (-1 when it found none) */
   end = -1;
 

@@ -11,6 +11,7 @@ import { CallTreeBuilder, type FrameInput, FrameTableBuilder, finishProfile } fr
 import { Category, MAX_WEIGHT, type Profile, Tier } from '../../../model/types';
 import { ImportError } from '../../errors';
 import { ChildLabels } from './child-labels';
+import { sharedDepth } from './shared-depth';
 import type { Importer } from '../../importer';
 import { TextTable, forEachLineIn } from '../../io/lines';
 import { NUMS, REC, Rec, type ScanBatch, Word, scanRecords } from '../../io/line-scanner';
@@ -68,60 +69,6 @@ export function splitFoldedLine(line: string): [stack: string, count: string] | 
 }
 
 const VISIBLE = /\S/;
-
-/** Failed whole-prefix comparisons after which `sharedDepth` halves the range instead. */
-const WALK_TRIES = 3;
-
-/** Whether a frame may end `e` characters into the stack `text[start, start + len)`: at its end or at a `;`. */
-function frameEndsAt(text: string, start: number, len: number, e: number): boolean {
-  return e === len || (e < len && text.charCodeAt(start + e) === 0x3b);
-}
-
-/**
- * How many of the previous stack's first `depth` frames the stack `text[start, end)` begins with,
- * where the previous one is at `prevStart` in `prev` and its frame k ends `ends[k]` characters in.
- * A prefix shared up to frame k is shared up to every frame before it, and sorted output (what
- * collapsers write) mostly shares all but the last few frames. So frames are tried from the
- * deepest up, each first on a few characters (the frame ends where it did, and its first and last
- * characters agree), and only a likely one is confirmed by comparing the whole prefix, natively.
- * Should a few such comparisons fail (frames that look alike), the rest of the range is halved.
- */
-function sharedDepth(
-  text: string,
-  start: number,
-  end: number,
-  prev: string,
-  prevStart: number,
-  ends: readonly number[],
-  depth: number,
-): number {
-  const len = end - start;
-  let k = depth;
-  for (let tries = 0; k > 0 && tries < WALK_TRIES; k--) {
-    const e = ends[k - 1]!;
-    const s = k > 1 ? ends[k - 2]! + 1 : 0;
-    if (!frameEndsAt(text, start, len, e)) continue;
-    if (
-      e > s &&
-      (text.charCodeAt(start + e - 1) !== prev.charCodeAt(prevStart + e - 1) ||
-        text.charCodeAt(start + s) !== prev.charCodeAt(prevStart + s))
-    )
-      continue;
-    if (text.slice(start, start + e) === prev.slice(prevStart, prevStart + e)) return k;
-    tries++;
-  }
-  // shared up to `lo` frames (known), and not beyond `hi`
-  let lo = 0;
-  let hi = k;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    const e = ends[mid - 1]!;
-    const f = lo > 0 ? ends[lo - 1]! : 0;
-    if (frameEndsAt(text, start, len, e) && text.slice(start + f, start + e) === prev.slice(prevStart + f, prevStart + e)) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
-}
 
 /**
  * Finds the line breaks other than \n (what a stack may not hold) in a text read front to back:
@@ -190,10 +137,18 @@ class FoldedReader {
   private readonly prevEnds: number[] = [];
   private readonly prevNodes: number[] = [];
   /**
-   * What the scanner's numbers stand for: the node a stack went to the first time it was read
-   * here (-1: its line was skipped), the frame of a label, the node of one of its nodes.
+   * What the scanner's numbers of strings stand for: the node a stack went to the first time it
+   * was read here (-1: its line was skipped), the frame of a label.
    */
   private readonly byNumber: number[] = [];
+  /** The node of each of the scanner's nodes (numbered 0, 1, 2… as made). */
+  private readonly byNode: number[] = [];
+  /**
+   * Whether the tree's nodes are all the scanner's, each frame of theirs the frame of one label
+   * of the scanner's alone: a node the scanner makes is then surely new to the tree, and made
+   * without looking for it. A line read as text, or two labels that make one frame, end that.
+   */
+  private scannerOnly = true;
 
   /** The frame of a label. Labels stay as written, empty ones included ("a;;b" is what some collapsers emit). */
   frameOfLabel(label: string): number {
@@ -215,8 +170,17 @@ class FoldedReader {
   private childOf(node: number, frame: number): number {
     const made = this.tree.nodeCount;
     const c = this.tree.child(node, frame);
-    if (c >= made) this.kids.add(node, c, this.frames.labelOf(frame));
+    if (c >= made) {
+      this.kids.add(node, c, this.frames.labelOf(frame));
+      this.scannerOnly = false;
+    }
     return c;
+  }
+
+  /** Records in `kids` the nodes made from the scanner's records since lines were last read as text. */
+  private syncKids(): void {
+    const { kids, tree, frames } = this;
+    for (let c = kids.size; c < tree.nodeCount; c++) kids.add(tree.parentOf(c), c, frames.labelOf(tree.frameOf(c)));
   }
 
   /** Counts a line that is not `stack count` (a blank one is no such line); returns -1. */
@@ -278,6 +242,7 @@ class FoldedReader {
     const { kids, prevEnds, prevNodes } = this;
     let node = lo > 0 ? prevNodes[lo - 1]! : this.tree.root;
     if (lo > 0 && start + shared >= w) return node;
+    if (kids.size !== this.tree.nodeCount) this.syncKids();
     let depth = this.depth;
     for (let from = lo > 0 ? start + shared + 1 : start; ;) {
       // (no branch for a frame found: see `ChildLabels.find`)
@@ -314,23 +279,29 @@ class FoldedReader {
   /** One batch of the line scanner's records (see `Rec`). */
   onBatch(b: ScanBatch): void {
     const r = b.records;
-    const { tree, byNumber } = this;
+    const { tree, byNumber, byNode } = this;
     for (let i = 0; i < b.count; i++) {
       const lineNo = b.line(i);
       const o = i * REC;
       const kind = r[o]!;
-      if (kind === Rec.AtNode) tree.addSelf(byNumber[r[o + Word.Arg]!]!, b.numbers[i * NUMS]!);
+      if (kind === Rec.AtNode) tree.addSelf(byNode[r[o + Word.Arg]!]!, b.numbers[i * NUMS]!);
       else if (kind === Rec.Known) {
         const node = byNumber[r[o + Word.Arg]!]!;
         if (node >= 0) tree.addSelf(node, b.numbers[i * NUMS]!);
         else if (this.skipped++ === 0) this.firstSkipped = lineNo;
+      } else if (kind === Rec.Node) {
+        // (made in order: node n is the n-th made)
+        const parent = r[o + Word.Start]!;
+        const at = parent < 0 ? tree.root : byNode[parent]!;
+        const frame = byNumber[r[o + Word.End]!]!;
+        byNode.push(this.scannerOnly ? tree.newChild(at, frame) : tree.child(at, frame));
       } else if (kind === Rec.Frame) {
         // (met once: the scanner numbers labels; the table that finds labels fast for lines read
         // as text is left to those lines, which intern the same frames)
-        this.numbered(r[o + Word.Arg]!, this.frameOfLabel(b.decode(r[o + Word.Start]!, r[o + Word.End]!)));
-      } else if (kind === Rec.Node) {
-        const parent = r[o + Word.Start]!;
-        this.numbered(r[o + Word.Arg]!, this.childOf(parent < 0 ? tree.root : byNumber[parent]!, byNumber[r[o + Word.End]!]!));
+        const known = this.frames.length;
+        const frame = this.frameOfLabel(b.decode(r[o + Word.Start]!, r[o + Word.End]!));
+        if (frame < known) this.scannerOnly = false;
+        this.numbered(r[o + Word.Arg]!, frame);
       } else {
         const text = b.text(i, lineNo);
         this.breaks.reset(text);
