@@ -7,7 +7,7 @@ import { compileQuery } from '../search/matcher';
 import { SAMPLES, fileSource } from '../../test/support/files';
 import { folded } from '../../test/support/folded';
 import { functionStats } from '../view/function-stats';
-import { DiffError, type ProfileDiff, STATUS_NAMES, diffProfiles } from './diff';
+import { DiffError, type ProfileDiff, STATUS_NAMES, diffProfiles, summarizeDiff } from './diff';
 import { matchedKey } from './entry-script';
 import { PairMap } from './pair-map';
 import {
@@ -316,6 +316,41 @@ describe('headline', () => {
     const us: Profile = { ...(await folded('a 2')), unit: 'microseconds' };
     const d = diffProfiles(ns, us, { normalize: 'absolute' });
     expect([d.unit, d.baseline.total, d.run.total]).toEqual(['microseconds', 3, 2]);
+  });
+});
+
+describe('summary without aligning the trees', () => {
+  it("gives the diff's own totals, cost and warnings, for either normalization, idle in or out, and the same refusal", async () => {
+    const load = (dir: string) => {
+      const f = readdirSync(join(SAMPLES, dir)).find((x) => x.startsWith('CPU.') && x.endsWith('.cpuprofile'))!;
+      return importProfile(fileSource(join(SAMPLES, dir, f)));
+    };
+    const [base, run] = await Promise.all([load('baseline'), load('ddtrace')]);
+    const slow: Profile = { ...(await folded('main;work 3\n(idle) 5')), format: 'cpuprofile' };
+    for (const [a, b] of [
+      [base, run],
+      [await folded('main;work 3\n(idle) 5'), slow],
+    ] as const)
+      for (const normalize of ['absolute', 'relative'] as const)
+        for (const excludeIdle of [true, false]) {
+          const opts = { normalize, excludeIdle };
+          const d = diffProfiles(a, b, opts);
+          const s = summarizeDiff(a, b, opts);
+          expect([s.normalize, s.unit, s.baseline.name, s.run.name, s.baseline.idle, s.run.idle, s.warnings]).toEqual([
+            d.normalize,
+            d.unit,
+            d.baseline.name,
+            d.run.name,
+            d.baseline.idle,
+            d.run.idle,
+            d.warnings,
+          ]);
+          expect(s.baseline.total).toBeCloseTo(d.baseline.total, 6);
+          expect(s.run.total).toBeCloseTo(d.run.total, 6);
+          expect(s.change).toBeCloseTo(d.change, 12);
+        }
+    const bytes: Profile = { ...(await folded('a 1')), unit: 'bytes' };
+    expect(() => summarizeDiff(base, bytes)).toThrow(DiffError);
   });
 });
 

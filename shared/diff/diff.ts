@@ -136,17 +136,27 @@ export interface FunctionDiff {
   status: DiffStatus;
 }
 
-export interface ProfileDiff {
+/**
+ * What a comparison says before any call tree is aligned: the unit, each side's totals, the cost
+ * (run total against the baseline's) and why the runs may not compare. Cheap: a pane's headline
+ * needs it whether or not it draws the diff.
+ */
+export interface DiffSummary {
   normalize: Normalize;
-  /** what delta values are: weight in `unit` ('absolute') or a difference of shares ('relative') */
-  measure: 'weight' | 'fraction';
   unit: Unit;
-  /** the noise threshold in `measure` (a delta at most this is 'unchanged') */
-  noise: number;
   baseline: DiffSide;
   run: DiffSide;
   /** run total / baseline total − 1 (+0.66 = 66% more); Infinity when the baseline is empty */
   change: number;
+  /** things that make the comparison less trustworthy (different sample rates…) */
+  warnings: string[];
+}
+
+export interface ProfileDiff extends DiffSummary {
+  /** what delta values are: weight in `unit` ('absolute') or a difference of shares ('relative') */
+  measure: 'weight' | 'fraction';
+  /** the noise threshold in `measure` (a delta at most this is 'unchanged') */
+  noise: number;
   /** the factor that puts baseline weights on the run's scale: 1, or run total / baseline total ('relative') */
   baselineScale: number;
   /** distinct frame keys of both runs, indexed by key id */
@@ -161,8 +171,6 @@ export interface ProfileDiff {
   newRoots: Int32Array;
   /** every function with weight in either run, largest |delta.total| first */
   functions: FunctionDiff[];
-  /** things that make the comparison less trustworthy (different sample rates…) */
-  warnings: string[];
   /** the entry scripts matched as the same frames, when they were (keys are the baseline's) */
   entry?: EntryMatch;
 }
@@ -235,12 +243,8 @@ function rootsOf(tree: DiffTree, code: StatusCode, weight: Float64Array): Int32A
   return out;
 }
 
-/** Aligns `run` with `baseline` and computes per-path and per-function deltas. */
-export function diffProfiles(baseline: Profile, given: Profile, opts: DiffOptions = {}): ProfileDiff {
-  const entry = opts.matchEntry === false ? undefined : entryMatch(baseline, given);
-  const run = entry ? withEntryMatched(given, entry) : given;
-  const normalize = opts.normalize ?? 'absolute';
-  const threshold = opts.threshold ?? 0.001;
+/** Both sides' weights to compare, in one unit, with idle removed or measured. */
+function sidesOf(baseline: Profile, run: Profile, opts: DiffOptions) {
   const baseUnit = opts.baselineWeights && opts.weightUnit ? opts.weightUnit : baseline.unit;
   const runUnit = opts.runWeights && opts.weightUnit ? opts.weightUnit : run.unit;
   const cu = commonUnit(baseUnit, runUnit);
@@ -248,6 +252,42 @@ export function diffProfiles(baseline: Profile, given: Profile, opts: DiffOption
   const excludeIdle = opts.excludeIdle ?? false;
   const b = sideWeights(baseline, opts.baselineWeights, cu.scaleA, excludeIdle);
   const r = sideWeights(run, opts.runWeights, cu.scaleB, excludeIdle);
+  return { unit: cu.unit, b, r };
+}
+
+/** The summary of two sides' totals: the cost change and the warnings. */
+function summaryOf(baseline: Profile, run: Profile, normalize: Normalize, unit: Unit, base: DiffSide, runSide: DiffSide): DiffSummary {
+  const warnings = comparability(baseline, run, normalize);
+  if (baseline.format !== run.format)
+    warnings.push(
+      `the files come from different producers (${baseline.format}, ${run.format}): frames only one of them records ` +
+        '(native code, idle, program) show up as new or removed',
+    );
+  const [b, r] = [base.total, runSide.total];
+  return { normalize, unit, baseline: base, run: runSide, change: b > 0 ? r / b - 1 : r > 0 ? Infinity : 0, warnings };
+}
+
+const sum = (w: Float64Array): number => w.reduce((a, v) => a + v, 0);
+
+/**
+ * The comparison's figures without aligning the trees (`diffProfiles` gives the same ones, and the
+ * rest): for a pane that states the cost but does not draw the diff. Throws `DiffError` as it does.
+ */
+export function summarizeDiff(baseline: Profile, given: Profile, opts: DiffOptions = {}): DiffSummary {
+  const entry = opts.matchEntry === false ? undefined : entryMatch(baseline, given);
+  const run = entry ? withEntryMatched(given, entry) : given;
+  const { unit, b, r } = sidesOf(baseline, run, opts);
+  const side = (p: Profile, w: { w: Float64Array; idle: number }): DiffSide => ({ name: p.name, total: sum(w.w), idle: w.idle });
+  return summaryOf(baseline, run, opts.normalize ?? 'absolute', unit, side(baseline, b), side(run, r));
+}
+
+/** Aligns `run` with `baseline` and computes per-path and per-function deltas. */
+export function diffProfiles(baseline: Profile, given: Profile, opts: DiffOptions = {}): ProfileDiff {
+  const entry = opts.matchEntry === false ? undefined : entryMatch(baseline, given);
+  const run = entry ? withEntryMatched(given, entry) : given;
+  const normalize = opts.normalize ?? 'absolute';
+  const threshold = opts.threshold ?? 0.001;
+  const { unit, b, r } = sidesOf(baseline, run, opts);
   const bTotal = subtreeTotals(baseline.tree.parent, b.w);
   const rTotal = subtreeTotals(run.tree.parent, r.w);
 
@@ -325,20 +365,10 @@ export function diffProfiles(baseline: Profile, given: Profile, opts: DiffOption
     baseSide.match = matchShare(baseline, matchFrames(baseline, opts.matcher), b.w);
     runSide.match = matchShare(run, matchFrames(run, opts.matcher), r.w);
   }
-  const warnings = comparability(baseline, run, normalize);
-  if (baseline.format !== run.format)
-    warnings.push(
-      `the files come from different producers (${baseline.format}, ${run.format}): frames only one of them records ` +
-        '(native code, idle, program) show up as new or removed',
-    );
   const out: ProfileDiff = {
-    normalize,
+    ...summaryOf(baseline, run, normalize, unit, baseSide, runSide),
     measure: relative ? 'fraction' : 'weight',
-    unit: cu.unit,
     noise,
-    baseline: baseSide,
-    run: runSide,
-    change: baseSum > 0 ? runSum / baseSum - 1 : runSum > 0 ? Infinity : 0,
     baselineScale: relative ? ratio(runSum, baseSum) : 1,
     keys,
     tree,
@@ -347,7 +377,6 @@ export function diffProfiles(baseline: Profile, given: Profile, opts: DiffOption
     removedRoots: rootsOf(tree, Status.Removed, tree.baseTotal),
     newRoots: rootsOf(tree, Status.New, tree.runTotal),
     functions,
-    warnings,
   };
   if (entry) out.entry = entry;
   return out;

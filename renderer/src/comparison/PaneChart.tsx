@@ -7,7 +7,17 @@ import { diffColor } from '../diff/diff-colors';
 import { deltaWithInterval, formatDetectable, repeatsCount } from '../diff/repeats-format';
 import { type RepeatsResult, beyondNoise, repeatsFor } from '../store/derived-repeats';
 import { Status } from '../../../shared/diff/diff';
-import { type DiffResult, comparedProfile, diffFor, mergedFor, rangeFor, searchFor, totalsFor, viewTreeFor } from '../store/derived';
+import {
+  type DiffResult,
+  comparedProfile,
+  costFor,
+  diffFor,
+  mergedFor,
+  rangeFor,
+  searchFor,
+  totalsFor,
+  viewTreeFor,
+} from '../store/derived';
 import type { Run } from '../store/runs-slice';
 import { useStore } from '../store/store';
 import { MATCH_COLOR, frameColor } from './colors';
@@ -106,7 +116,9 @@ export function PaneChart({ run, baseline }: { run: Run; baseline: Profile | und
   // Each derived value below is memoized by the shared function that makes it.
   const rw = rangeFor(profile, range);
   const baseRw = baseline ? rangeFor(baseline, baseRange) : undefined;
-  const diff = baseline ? diffFor(baseline, profile, normalize, noise, baseRw, rw) : undefined;
+  // The trees are aligned only to draw the diff; the headline's cost needs the totals alone.
+  const diff = baseline && diffView !== 'off' ? diffFor(baseline, profile, normalize, noise, baseRw, rw) : undefined;
+  const cost = baseline ? costFor(baseline, profile, normalize, baseRw, rw) : undefined;
   const diffOn = diffView !== 'off' && diff?.diff !== undefined;
   const repeats = baseline ? repeatsFor(baselineRun, run, normalize, measure, matchEntry) : undefined;
   const merged = diffOn && diffView === 'merged' && baseline ? mergedFor(diff!.diff!, baseline, profile) : undefined;
@@ -234,7 +246,7 @@ export function PaneChart({ run, baseline }: { run: Run; baseline: Profile | und
         baseline={baseline}
         rw={rw}
         baseRw={baseRw}
-        diff={diff}
+        cost={cost}
         repeats={repeats}
         drawnLabel={diffOn ? diffView : undefined}
       />

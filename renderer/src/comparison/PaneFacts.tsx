@@ -4,7 +4,7 @@ import type { Profile } from '../../../shared/model/types';
 import type { RangeWeights } from '../../../shared/heatmap/heatmap';
 import { measuredDetail, measuredText } from '../../../shared/runs/measured';
 import { totalNoun } from '../../../shared/search/busy';
-import type { DiffResult } from '../store/derived';
+import type { CostResult } from '../store/derived';
 import type { RepeatsResult } from '../store/derived-repeats';
 import { costPlusMinus, repeatsCount } from '../diff/repeats-format';
 import { searchFor, totalsFor } from '../store/derived';
@@ -35,7 +35,8 @@ interface Props {
   /** the run's and the baseline's weights within their time ranges */
   rw: RangeWeights | undefined;
   baseRw: RangeWeights | undefined;
-  diff: DiffResult | undefined;
+  /** the run's cost against the baseline, or why they do not compare */
+  cost: CostResult | undefined;
   /** where both sides are several repeats: the changes across them */
   repeats?: RepeatsResult | undefined;
   drawnLabel: string | undefined;
@@ -45,7 +46,7 @@ interface Props {
  * The facts line of a pane: format, unit, total (and busy CPU, idle left out, when the run has idle
  * samples), duration, cost against the baseline, search share of busy CPU.
  */
-export const PaneFacts = memo(function PaneFacts({ run, profile, baseline, rw, baseRw, diff, repeats, drawnLabel }: Props) {
+export const PaneFacts = memo(function PaneFacts({ run, profile, baseline, rw, baseRw, cost, repeats, drawnLabel }: Props) {
   const query = useStore((s) => s.query);
   const filterMode = useStore((s) => s.filterMode);
   // The share read-out is always of the run itself (in its range), whatever the pane draws.
@@ -54,7 +55,7 @@ export const PaneFacts = memo(function PaneFacts({ run, profile, baseline, rw, b
   const baseShare = baseline ? searchFor(baseline, query, filterMode, baseRw).share : undefined;
   const duration =
     profile.meta.startTime !== undefined && profile.meta.endTime !== undefined ? profile.meta.endTime - profile.meta.startTime : undefined;
-  const d = diff?.diff;
+  const d = cost?.summary;
   const totals = totalsFor(profile);
   const threads = profile.meta.threads;
   return (
@@ -89,7 +90,7 @@ export const PaneFacts = memo(function PaneFacts({ run, profile, baseline, rw, b
           {measuredText(run.measured)}
         </span>
       )}
-      {diff?.error && <span className="error-text">{diff.error}</span>}
+      {cost?.error && <span className="error-text">{cost.error}</span>}
       {own && (
         <output className="share" role="status" aria-label={`Search share in ${run.title}`}>
           matches own <strong>{formatPercent(own.inclusive)}</strong> inclusive, <strong>{formatPercent(own.self)}</strong> self of{' '}

@@ -2,7 +2,16 @@
  * Derived data, computed by shared/ functions and memoized per profile (and per time range) —
  * never stored.
  */
-import { type Normalize, type ProfileDiff, DiffError, commonUnit, diffProfiles } from '../../../shared/diff/diff';
+import {
+  type DiffOptions,
+  type DiffSummary,
+  type Normalize,
+  type ProfileDiff,
+  DiffError,
+  commonUnit,
+  diffProfiles,
+  summarizeDiff,
+} from '../../../shared/diff/diff';
 import { type DiffIndex, indexDiff } from '../../../shared/diff/diff-query';
 import { type EntryMatch, entryMatch, withEntryMatched } from '../../../shared/diff/entry-script';
 import { mergedProfile } from '../../../shared/diff/merged-profile';
@@ -171,13 +180,36 @@ export interface DiffResult {
   error?: string;
 }
 
-const diffCache = new WeakMap<Profile, WeakMap<Profile, { key: string; result: DiffResult }>>();
+const diffCache = new WeakMap<Profile, WeakMap<Profile, { key: string; pair: string; result: DiffResult }>>();
+
+/** What a comparison's totals depend on: the normalization and each side's range. */
+const pairKey = (normalize: Normalize, baseRange?: RangeWeights, runRange?: RangeWeights) =>
+  `${normalize}:${rangeId(baseRange)}:${rangeId(runRange)}`;
 
 /**
- * The run against the baseline, each within its time range. Idle samples are left out: "what
- * does the agent cost" is about the time the process worked, and idle (60% of a lightly loaded
- * baseline) would swamp it.
+ * How the app compares two runs, each within its time range: idle left out ("what does the
+ * agent cost" is about the time the process worked, and idle, 60% of a lightly loaded baseline,
+ * would swamp it); entry scripts matched by the caller, on the run it passes (`comparedProfile`);
+ * a run weighed by time against one that can only count samples (folded stacks, perf script
+ * without periods) compared whole by sample count.
  */
+function comparedPair(
+  baseline: Profile,
+  run: Profile,
+  normalize: Normalize,
+  noisePercent: number,
+  baseRange?: RangeWeights,
+  runRange?: RangeWeights,
+) {
+  const opts: DiffOptions = { normalize, threshold: noisePercent / 100, excludeIdle: true, matchEntry: false };
+  if (baseRange) opts.baselineWeights = baseRange.self;
+  if (runRange) opts.runWeights = runRange.self;
+  const counted =
+    !commonUnit(baseline.unit, run.unit) && !baseRange && !runRange && weighable(baseline, 'samples') && weighable(run, 'samples');
+  return counted ? { b: weighProfile(baseline, 'samples'), r: weighProfile(run, 'samples'), opts } : { b: baseline, r: run, opts };
+}
+
+/** The run against the baseline (`comparedPair`): the aligned trees, their index and the colour scale. */
 export function diffFor(
   baseline: Profile,
   run: Profile,
@@ -186,24 +218,16 @@ export function diffFor(
   baseRange?: RangeWeights,
   runRange?: RangeWeights,
 ): DiffResult {
-  const key = `${normalize}:${noisePercent}:${rangeId(baseRange)}:${rangeId(runRange)}`;
+  const pair = pairKey(normalize, baseRange, runRange);
+  const key = `${pair}:${noisePercent}`;
   let byRun = diffCache.get(baseline);
   if (!byRun) diffCache.set(baseline, (byRun = new WeakMap()));
   const hit = byRun.get(run);
   if (hit?.key === key) return hit.result;
   let result: DiffResult;
   try {
-    // Entry scripts are matched by the caller, on the run it passes (`comparedProfile`).
-    const opts: Parameters<typeof diffProfiles>[2] = { normalize, threshold: noisePercent / 100, excludeIdle: true, matchEntry: false };
-    if (baseRange) opts.baselineWeights = baseRange.self;
-    if (runRange) opts.runWeights = runRange.self;
-    // A run weighed by time against one that can only count samples (folded stacks, perf script
-    // without periods): both whole runs compared by sample count.
-    const counted =
-      !commonUnit(baseline.unit, run.unit) && !baseRange && !runRange && weighable(baseline, 'samples') && weighable(run, 'samples');
-    const diff = counted
-      ? diffProfiles(weighProfile(baseline, 'samples'), weighProfile(run, 'samples'), opts)
-      : diffProfiles(baseline, run, opts);
+    const { b, r, opts } = comparedPair(baseline, run, normalize, noisePercent, baseRange, runRange);
+    const diff = diffProfiles(b, r, opts);
     let total = 0;
     let self = 0;
     for (let i = 1; i < diff.tree.length; i++) {
@@ -214,6 +238,45 @@ export function diffFor(
   } catch (e) {
     if (!(e instanceof DiffError)) throw e;
     result = { maxDelta: { total: 0, self: 0 }, error: e.message };
+  }
+  byRun.set(run, { key, pair, result });
+  return result;
+}
+
+export interface CostResult {
+  summary?: DiffSummary;
+  /** why the runs do not compare (units that cannot be compared) */
+  error?: string;
+}
+
+const costCache = new WeakMap<Profile, WeakMap<Profile, { key: string; result: CostResult }>>();
+
+/**
+ * The run's cost against the baseline and why they may not compare, as `diffFor` would give them,
+ * without aligning the trees: a pane states it whether or not it draws the diff. The diff's own
+ * figures where it has been made.
+ */
+export function costFor(
+  baseline: Profile,
+  run: Profile,
+  normalize: Normalize,
+  baseRange?: RangeWeights,
+  runRange?: RangeWeights,
+): CostResult {
+  const key = pairKey(normalize, baseRange, runRange);
+  const made = diffCache.get(baseline)?.get(run);
+  if (made?.pair === key) return made.result.diff ? { summary: made.result.diff } : { error: made.result.error };
+  let byRun = costCache.get(baseline);
+  if (!byRun) costCache.set(baseline, (byRun = new WeakMap()));
+  const hit = byRun.get(run);
+  if (hit?.key === key) return hit.result;
+  let result: CostResult;
+  try {
+    const { b, r, opts } = comparedPair(baseline, run, normalize, 0, baseRange, runRange);
+    result = { summary: summarizeDiff(b, r, opts) };
+  } catch (e) {
+    if (!(e instanceof DiffError)) throw e;
+    result = { error: e.message };
   }
   byRun.set(run, { key, result });
   return result;
