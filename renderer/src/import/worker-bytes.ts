@@ -35,25 +35,84 @@ export class ChunkReader {
   }
 }
 
+/** Bytes read at a time into memory the importer gives back (`Pieces.recycle`), at most. */
+const PIECE = 1 << 20;
+
+/**
+ * Memory a byte stream is read into and given back to be read into again: a fetched body or a
+ * file's stream otherwise hands over fresh memory for every piece, which is garbage once parsed,
+ * and a long capture's 100 MB of it piled up to ~50 MB before the collector gave it back.
+ */
+export class Pieces {
+  private readonly free: ArrayBuffer[] = [];
+  /** memory handed out and not given back (weakly: an importer that keeps a piece keeps it) */
+  private readonly out = new WeakSet<ArrayBufferLike>();
+
+  /** The next piece of `reader`'s stream, read into memory of this pool where the stream can (a byte stream). */
+  async read(reader: ReadableStreamBYOBReader): Promise<ReadableStreamReadResult<Uint8Array>> {
+    const r = await reader.read(new Uint8Array(this.free.pop() ?? new ArrayBuffer(PIECE)));
+    if (r.value) this.out.add(r.value.buffer);
+    return r as ReadableStreamReadResult<Uint8Array>;
+  }
+
+  /** A piece the importer is done with (one of this pool's, else nothing happens). */
+  recycle(chunk: Uint8Array): void {
+    if (this.out.delete(chunk.buffer) && chunk.buffer.byteLength === PIECE) this.free.push(chunk.buffer as ArrayBuffer);
+  }
+}
+
+interface PieceReader {
+  read(): Promise<ReadableStreamReadResult<Uint8Array>>;
+  cancel(reason: unknown): Promise<void>;
+}
+
+/** Reads `stream` into `pieces` where it is a byte stream, else as it gives its chunks. */
+function pieceReader(stream: ReadableStream<Uint8Array>, pieces: Pieces): PieceReader {
+  let byob: ReadableStreamBYOBReader;
+  try {
+    byob = stream.getReader({ mode: 'byob' });
+  } catch {
+    return stream.getReader();
+  }
+  return { read: () => pieces.read(byob), cancel: (reason) => byob.cancel(reason) };
+}
+
+/** `stream` read into `pieces` (see `Pieces`). */
+export function piecesOf(stream: ReadableStream<Uint8Array>, pieces: Pieces): ReadableStream<Uint8Array> {
+  let reader: PieceReader | undefined;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const { done, value } = await (reader ??= pieceReader(stream, pieces)).read();
+      if (done) controller.close();
+      else controller.enqueue(value);
+    },
+    cancel(reason) {
+      return reader ? reader.cancel(reason) : stream.cancel(reason);
+    },
+  });
+}
+
 /**
  * The file as the host streams it from `url`: one request, read as it arrives. Where that request
  * fails before any byte came (a host that cannot stream to a worker), the file is read from
  * `fallback` instead; a failure after bytes came is the read's error.
  */
-export function fetchedStream(url: string, fallback?: () => ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
-  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+export function fetchedStream(url: string, fallback?: () => ReadableStream<Uint8Array>, pieces = new Pieces()): ReadableStream<Uint8Array> {
+  let reader: PieceReader | undefined;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       if (!reader) {
+        let stream: ReadableStream<Uint8Array>;
         let res: Response | undefined;
         try {
           res = await fetch(url, { cache: 'no-store' });
         } catch (e) {
           if (!fallback) throw e;
         }
-        if (res?.ok && res.body) reader = res.body.getReader();
-        else if (fallback) reader = fallback().getReader();
+        if (res?.ok && res.body) stream = res.body;
+        else if (fallback) stream = fallback();
         else throw new Error(`reading the file failed (HTTP ${res?.status})`);
+        reader = pieceReader(stream, pieces);
       }
       const { done, value } = await reader.read();
       if (done) controller.close();
@@ -81,11 +140,21 @@ function chunkedStream(token: string, chunks: ChunkReader): ReadableStream<Uint8
 }
 
 export function byteSource(f: WorkerFile, chunks: ChunkReader): ByteSource {
-  if (f.kind === 'file') return { name: f.name, size: f.file.size, stream: () => f.file.stream() as ReadableStream<Uint8Array> };
+  const pieces = new Pieces();
+  const recycle = (chunk: Uint8Array) => pieces.recycle(chunk);
+  if (f.kind === 'file') {
+    const file = f.file;
+    return { name: f.name, size: file.size, stream: () => piecesOf(file.stream() as ReadableStream<Uint8Array>, pieces), recycle };
+  }
   const { token } = f;
   if (f.url) {
     const url = f.url;
-    return { name: f.name, size: f.size, stream: () => fetchedStream(url, () => chunkedStream(token, chunks)) };
+    return {
+      name: f.name,
+      size: f.size,
+      stream: () => fetchedStream(url, () => chunkedStream(token, chunks), pieces),
+      recycle,
+    };
   }
   return { name: f.name, size: f.size, stream: () => chunkedStream(token, chunks) };
 }
