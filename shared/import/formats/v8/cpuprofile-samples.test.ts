@@ -11,7 +11,7 @@ import { collapse } from '../../../model/collapse';
 import { sampleWeights } from '../../../model/sample-weights';
 import { weighByDefault } from '../../../model/weigh';
 import { importProfile } from '../../import-profile';
-import { bytesSource } from '../../io/source';
+import { type ByteSource, bytesSource } from '../../io/source';
 import { ImportError } from '../../errors';
 import { timeColumn } from '../../../model/sample-times';
 import type { Profile } from '../../../model/types';
@@ -89,6 +89,34 @@ describe('.cpuprofile samples read as they arrive', () => {
     const first = JSON.stringify({ samples: shape.samples, startTime: 1000, timeDeltas: shape.timeDeltas, nodes: shape.nodes });
     expect(plainTimes(await importText(late))).toEqual(plainTimes(await importText(first)));
     expect(Array.from(timeColumn((await importText(late)).samples!))).toEqual([1003, 1005, 1010]);
+  });
+
+  it('give every piece of the file back to its source once read, and read the same from pieces read into again', async () => {
+    const text = readFileSync(fixturePath('samples/ddtrace', 'CPU.20261121.233052.6494.0.001.cpuprofile'), 'utf8');
+    const bytes = new TextEncoder().encode(text);
+    const given = new Set<Uint8Array>();
+    const size = 4096;
+    const src: ByteSource = {
+      name: 't.cpuprofile',
+      size: bytes.length,
+      stream: () => {
+        let at = 0;
+        return new ReadableStream<Uint8Array>({
+          pull(c) {
+            if (at >= bytes.length) return c.close();
+            c.enqueue(bytes.slice(at, (at += size)));
+          },
+        });
+      },
+      // (scribbled over at once, as memory read into again would be)
+      recycle: (chunk) => {
+        given.add(chunk);
+        chunk.fill(0x20);
+      },
+    };
+    const p = await importProfile(src);
+    expect(plainTimes(p)).toEqual(plainTimes(await importText(text)));
+    expect(given.size).toBeGreaterThan(bytes.length / size - 20);
   });
 
   it('refuse nodes that come after the samples, naming the file', async () => {
