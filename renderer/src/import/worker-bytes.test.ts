@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Pieces, fetchedStream, piecesOf } from './worker-bytes';
+import { PiecePool, fetchedStream, piecesOf } from './worker-bytes';
 
 const bytes = (s: string) => new TextEncoder().encode(s);
 const text = async (stream: ReadableStream<Uint8Array>) => new Response(stream).text();
@@ -53,7 +53,7 @@ describe('the pieces a file is read into', () => {
   };
 
   it('reads into memory given back, and hands on every byte', async () => {
-    const pieces = new Pieces();
+    const pieces = new PiecePool();
     const reader = piecesOf(byteStream(1_000_000), pieces).getReader();
     const first = (await reader.read()).value!;
     expect(first.length).toBe(300_000);
@@ -76,6 +76,6 @@ describe('the pieces a file is read into', () => {
   });
 
   it('reads a stream that is not a byte stream as it comes', async () => {
-    expect(await text(piecesOf(fallback(), new Pieces()))).toBe('through the window');
+    expect(await text(piecesOf(fallback(), new PiecePool()))).toBe('through the window');
   });
 });

@@ -35,7 +35,7 @@ export class ChunkReader {
   }
 }
 
-/** Bytes read at a time into memory the importer gives back (`Pieces.recycle`), at most. */
+/** Bytes read at a time into memory the importer gives back (`PiecePool.recycle`), at most. */
 const PIECE = 1 << 20;
 
 /**
@@ -43,7 +43,7 @@ const PIECE = 1 << 20;
  * file's stream otherwise hands over fresh memory for every piece, which is garbage once parsed,
  * and a long capture's 100 MB of it piled up to ~50 MB before the collector gave it back.
  */
-export class Pieces {
+export class PiecePool {
   private readonly free: ArrayBuffer[] = [];
   /** memory handed out and not given back (weakly: an importer that keeps a piece keeps it) */
   private readonly out = new WeakSet<ArrayBufferLike>();
@@ -67,7 +67,7 @@ interface PieceReader {
 }
 
 /** Reads `stream` into `pieces` where it is a byte stream, else as it gives its chunks. */
-function pieceReader(stream: ReadableStream<Uint8Array>, pieces: Pieces): PieceReader {
+function pieceReader(stream: ReadableStream<Uint8Array>, pieces: PiecePool): PieceReader {
   let byob: ReadableStreamBYOBReader;
   try {
     byob = stream.getReader({ mode: 'byob' });
@@ -77,8 +77,8 @@ function pieceReader(stream: ReadableStream<Uint8Array>, pieces: Pieces): PieceR
   return { read: () => pieces.read(byob), cancel: (reason) => byob.cancel(reason) };
 }
 
-/** `stream` read into `pieces` (see `Pieces`). */
-export function piecesOf(stream: ReadableStream<Uint8Array>, pieces: Pieces): ReadableStream<Uint8Array> {
+/** `stream` read into `pieces` (see `PiecePool`). */
+export function piecesOf(stream: ReadableStream<Uint8Array>, pieces: PiecePool): ReadableStream<Uint8Array> {
   let reader: PieceReader | undefined;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
@@ -97,7 +97,11 @@ export function piecesOf(stream: ReadableStream<Uint8Array>, pieces: Pieces): Re
  * fails before any byte came (a host that cannot stream to a worker), the file is read from
  * `fallback` instead; a failure after bytes came is the read's error.
  */
-export function fetchedStream(url: string, fallback?: () => ReadableStream<Uint8Array>, pieces = new Pieces()): ReadableStream<Uint8Array> {
+export function fetchedStream(
+  url: string,
+  fallback?: () => ReadableStream<Uint8Array>,
+  pieces = new PiecePool(),
+): ReadableStream<Uint8Array> {
   let reader: PieceReader | undefined;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
@@ -140,7 +144,7 @@ function chunkedStream(token: string, chunks: ChunkReader): ReadableStream<Uint8
 }
 
 export function byteSource(f: WorkerFile, chunks: ChunkReader): ByteSource {
-  const pieces = new Pieces();
+  const pieces = new PiecePool();
   const recycle = (chunk: Uint8Array) => pieces.recycle(chunk);
   if (f.kind === 'file') {
     const file = f.file;
