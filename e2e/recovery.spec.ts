@@ -111,7 +111,7 @@ test('four big runs are kept for recovery without a long task, and come back aft
   // Each profile's sample columns went to files of their own, written from the worker's memory,
   // not into IndexedDB as a structured clone (a second copy of the profile while it is drawn).
   const keys = (await record(page))!.workspace.runs.map((r) => r.key);
-  await expect.poll(() => storedColumns(page, keys), { timeout: 60_000 }).toEqual(keys.map(() => 'samples.node samples.time'));
+  await expect.poll(() => storedColumns(page, keys), { timeout: 60_000 }).toEqual(keys.map(() => 'samples.node samples.timeOffset'));
   // Storing four profiles and the record took no long task of the window.
   expect(await tasks(drawnAt)).toEqual([]);
   // A change (a search) writes the record again a moment later; that write takes none either.

@@ -11,6 +11,7 @@
  */
 import { DENSITY_BUCKETS, type Profile, type SampleDensity } from '../model/types';
 import { timeBounds } from '../model/sample-time';
+import { TIME_PIECE, timeReader, timeScratch, timeSlice } from '../model/sample-times';
 import { idleNodes } from './idle';
 import { type RangeOptions, type RangeWeights, selectSamples, weightsOfSamples } from './range';
 
@@ -68,7 +69,8 @@ export class NoSampleTimesError extends Error {
 export function hasTimestamps(profile: Profile): boolean {
   const s = profile.samples;
   if (!s) return false;
-  for (let i = 0; i < s.length; i++) if (Number.isFinite(s.time[i]!)) return true;
+  const time = timeReader(s);
+  for (let i = 0; i < s.length; i++) if (Number.isFinite(time(i))) return true;
   return false;
 }
 
@@ -117,8 +119,9 @@ export function heatmap(profile: Profile, options: HeatmapOptions = {}): Heatmap
   let sampleCount = 0;
   let idleCount = 0;
   let untimedCount = 0;
+  const time = timeReader(s);
   for (let i = 0; i < s.length; i++) {
-    const us = s.time[i]!;
+    const us = time(i);
     if (!Number.isFinite(us)) {
       untimedCount++;
       continue;
@@ -270,13 +273,17 @@ export function density(profile: Profile, buckets: number, idle: Uint8Array = id
   const span = hi - lo;
   const counts = new Array<number>(buckets).fill(0);
   const idleCounts = new Array<number>(buckets).fill(0);
-  for (let i = 0; i < s.length; i++) {
-    const us = s.time[i]!;
-    if (!Number.isFinite(us)) continue;
-    // Bucketed in µs, not seconds: no reference to match here, and µs keep more precision.
-    const b = span > 0 ? Math.min(buckets - 1, Math.floor(((us - lo) / span) * buckets)) : 0;
-    if (idle[s.node[i]!]) idleCounts[b]!++;
-    else counts[b]!++;
+  const scratch = timeScratch();
+  for (let from = 0; from < s.length; from += TIME_PIECE) {
+    const time = timeSlice(s, from, Math.min(s.length, from + TIME_PIECE), scratch);
+    for (let i = from; i < from + time.length; i++) {
+      const us = time[i - from]!;
+      if (!Number.isFinite(us)) continue;
+      // Bucketed in µs, not seconds: no reference to match here, and µs keep more precision.
+      const b = span > 0 ? Math.min(buckets - 1, Math.floor(((us - lo) / span) * buckets)) : 0;
+      if (idle[s.node[i]!]) idleCounts[b]!++;
+      else counts[b]!++;
+    }
   }
   let maxCount = 0;
   for (const c of counts) if (c > maxCount) maxCount = c;

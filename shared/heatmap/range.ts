@@ -4,7 +4,8 @@
  */
 import { inTimeOrder } from '../model/sample-time';
 import { addRangeWeights, sampleWeightReader } from '../model/sample-weights';
-import type { Profile } from '../model/types';
+import { TIME_PIECE, timeReader, timeScratch, timeSlice } from '../model/sample-times';
+import type { Profile, SampleTable } from '../model/types';
 import { idleNodes } from './idle';
 
 const US_PER_S = 1e6;
@@ -41,21 +42,26 @@ export function selectSamples(
   const idle = options.includeIdle ? undefined : (options.idle ?? idleNodes(profile));
   const out = new Int32Array(to - from);
   let n = 0;
-  for (let i = from; i < to; i++) {
-    const us = s.time[i]!;
-    if (!Number.isFinite(us) || (idle && idle[s.node[i]!])) continue;
-    if (keep(us / US_PER_S)) out[n++] = i;
+  const scratch = timeScratch();
+  for (let lo = from; lo < to; lo += TIME_PIECE) {
+    const time = timeSlice(s, lo, Math.min(to, lo + TIME_PIECE), scratch);
+    for (let i = lo; i < lo + time.length; i++) {
+      const us = time[i - lo]!;
+      if (!Number.isFinite(us) || (idle && idle[s.node[i]!])) continue;
+      if (keep(us / US_PER_S)) out[n++] = i;
+    }
   }
   return out.slice(0, n);
 }
 
 /** The first index from which `before(seconds)` is false, for times where it is true up to some index. */
-function firstNotBefore(time: Float64Array, before: (t: number) => boolean): number {
+function firstNotBefore(s: SampleTable, before: (t: number) => boolean): number {
+  const time = timeReader(s);
   let lo = 0;
-  let hi = time.length;
+  let hi = s.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if (before(time[mid]! / US_PER_S)) lo = mid + 1;
+    if (before(time(mid) / US_PER_S)) lo = mid + 1;
     else hi = mid;
   }
   return lo;
@@ -80,27 +86,27 @@ export function weightsOfSamples(profile: Profile, indices: ArrayLike<number>): 
  */
 export function samplesInRange(profile: Profile, t0: number, t1: number, options: RangeOptions = {}): Int32Array {
   const keep = (t: number) => t >= t0 && t < t1;
-  const time = profile.samples?.time;
+  const s = profile.samples;
   // samples in time order: only those between the range's ends are looked at (a range of a
   // 10 M-sample capture is picked while the pointer is still on it)
-  if (!time || !inTimeOrder(time)) return selectSamples(profile, options, keep);
+  if (!s || !inTimeOrder(s)) return selectSamples(profile, options, keep);
   return selectSamples(
     profile,
     options,
     keep,
-    firstNotBefore(time, (t) => t < t0),
-    firstNotBefore(time, (t) => t < t1),
+    firstNotBefore(s, (t) => t < t0),
+    firstNotBefore(s, (t) => t < t1),
   );
 }
 
 /** The profile as if only the samples taken in [t0, t1) seconds existed: per-node self and total weights. */
 export function rangeWeights(profile: Profile, t0: number, t1: number, options: RangeOptions = {}): RangeWeights {
   const s = profile.samples;
-  if (!s || !inTimeOrder(s.time)) return weightsOfSamples(profile, samplesInRange(profile, t0, t1, options));
+  if (!s || !inTimeOrder(s)) return weightsOfSamples(profile, samplesInRange(profile, t0, t1, options));
   // In time order, the samples between the range's ends are the range: their weights are summed
   // in one pass, in the order `weightsOfSamples` sums them, without a list of them in between.
-  const from = firstNotBefore(s.time, (t) => t < t0);
-  const to = firstNotBefore(s.time, (t) => t < t1);
+  const from = firstNotBefore(s, (t) => t < t0);
+  const to = firstNotBefore(s, (t) => t < t1);
   const idle = options.includeIdle ? undefined : (options.idle ?? idleNodes(profile));
   const { tree } = profile;
   const self = new Float64Array(tree.length);

@@ -7,7 +7,8 @@
 import { GrowFloat64, GrowInt32, reserveFloat64, reserveInt32, takeFloat64, takeInt32 } from './grow';
 import { type BuildBudget, allocate } from './budget';
 import type { FrameTableBuilder } from './frame-table-builder';
-import { timeOrder } from './sample-time';
+import { inTimeOrder, timeOrder } from './sample-time';
+import { type TimeColumns, compactTimes, timeColumn, timeColumnsProblem } from './sample-times';
 import type { CallTree, FormatId, Profile, ProfileKind, RunMeta, SampleTable, TraceEventStat, Unit } from './types';
 
 export { FrameTableBuilder, detached, splitTier, type FrameInput } from './frame-table-builder';
@@ -217,16 +218,25 @@ export class CallTreeBuilder {
    * Takes whole columns of samples, each weighing 1 (an importer that reads nodes and times
    * as separate arrays of the file: no copy of either). Only for a builder with no samples yet.
    */
-  adoptSamples(node: Int32Array<ArrayBuffer>, time: Float64Array<ArrayBuffer>): void {
-    if (this.sampleNode.length > 0 || node.length !== time.length)
-      throw new Error('adoptSamples: the builder has samples, or the columns differ in length');
+  adoptSamples(node: Int32Array<ArrayBuffer>, times: TimeColumns): void {
+    const problem = timeColumnsProblem({ length: node.length, ...times });
+    if (this.sampleNode.length > 0 || problem) throw new Error(`adoptSamples: the builder has samples, or ${problem}`);
     const self = this.self.data;
     for (let i = 0; i < node.length; i++) self[node[i]!]! += 1;
     this.sampleNode.data = node;
     this.sampleNode.length = node.length;
-    this.sampleTime.data = time;
-    this.sampleTime.length = time.length;
+    this.adoptedTimes = times;
     this.uniformWeight = 1;
+  }
+
+  /** the times of adopted samples, in the form they came in (model/sample-times) */
+  private adoptedTimes: TimeColumns | undefined;
+
+  /** The samples' times: adopted in whatever form they came, or those pushed, as Float64. */
+  private takeTimes(): TimeColumns {
+    const adopted = this.adoptedTimes;
+    this.adoptedTimes = undefined;
+    return adopted ?? { time: takeFloat64(this.sampleTime) };
   }
 
   get sampleCount(): number {
@@ -279,7 +289,7 @@ export class CallTreeBuilder {
     // Each column is taken (not copied when it is exactly full) and let go of in turn.
     let node = takeInt32(this.sampleNode);
     for (let i = 0; i < node.length; i++) node[i] = newIndex[node[i]!]!;
-    let time = takeFloat64(this.sampleTime);
+    let times = this.takeTimes();
     let weight: Float64Array | undefined;
     if (this.sampleWeight) weight = takeFloat64(this.sampleWeight);
     else if (!unitWeights || this.uniformWeight !== 1) weight = new Float64Array(node.length).fill(this.uniformWeight);
@@ -287,14 +297,18 @@ export class CallTreeBuilder {
     let thread = this.sampleThread ? takeInt32(this.sampleThread) : undefined;
     this.sampleThread = undefined;
     // Samples in time order, whatever order they were recorded in (see ./sample-time).
-    const byTime = timeOrder(time);
-    if (byTime) {
+    // (small times already in order, as V8 writes them, are only looked at)
+    const table = { length: node.length, node, ...times };
+    const time = times.time ?? (inTimeOrder(table) ? undefined : timeColumn(table));
+    const byTime = time && timeOrder(time);
+    if (time && byTime) {
       node = node.map((_, i) => node[byTime[i]!]!);
-      time = time.map((_, i) => time[byTime[i]!]!);
+      const sorted = time.map((_, i) => time[byTime[i]!]!);
+      times = times.time ? { time: sorted } : compactTimes(sorted);
       if (weight) weight = weight.map((_, i) => weight![byTime[i]!]!);
       if (thread) thread = thread.map((_, i) => thread![byTime[i]!]!);
     }
-    const samples: SampleTable = { length: node.length, node, time };
+    const samples: SampleTable = { length: node.length, node, ...times };
     if (weight) samples.weight = weight;
     if (thread) samples.thread = thread;
     return { tree, samples };

@@ -52,4 +52,23 @@ describe('reserve and take', () => {
     expect([...out]).toEqual([1.5, 2.5]);
     expect(out.buffer.byteLength).toBe(16);
   });
+
+  it('a column with room to spare lets go of its grown buffer when taken, not at the next collection', () => {
+    const g = new GrowInt32();
+    for (let i = 0; i < 3000; i++) g.push(i * 3);
+    const grown = g.data;
+    expect(grown.length).toBe(4096);
+    const out = takeInt32(g);
+    expect(out.length).toBe(3000);
+    expect(out.buffer.byteLength).toBe(3000 * 4);
+    expect(out[2999]).toBe(2999 * 3);
+    // moved out (ArrayBuffer.prototype.transfer), not copied beside it
+    expect(grown.buffer.byteLength).toBe(0);
+    const f = new GrowFloat64();
+    for (let i = 0; i < 1500; i++) f.push(i / 4);
+    const fGrown = f.data;
+    const fOut = takeFloat64(f);
+    expect([...fOut.subarray(1497)]).toEqual([1497 / 4, 1498 / 4, 1499 / 4]);
+    expect(fGrown.buffer.byteLength).toBe(0);
+  });
 });

@@ -1,6 +1,7 @@
 import type { Profile } from './types';
 import { CATEGORY_COUNT } from './types';
 import { derivableWeights } from './sample-weights';
+import { timeColumnsProblem, timeReader } from './sample-times';
 import { visibleText } from './visible-text';
 import { checkHeapGraph } from '../heap/check';
 
@@ -58,8 +59,10 @@ export function checkProfile(p: Profile): string[] {
   }
   const s = p.samples;
   if (s) {
-    if (s.node.length !== s.length || s.time.length !== s.length || (s.weight && s.weight.length !== s.length))
-      say('sample columns differ in length');
+    if (s.node.length !== s.length || (s.weight && s.weight.length !== s.length)) say('sample columns differ in length');
+    const times = timeColumnsProblem(s);
+    if (times) say(times);
+    const time = times ? () => NaN : timeReader(s);
     if (!s.weight && !derivableWeights(p.unit)) say(`samples in ${p.unit} without their weights`);
     if (s.thread && s.thread.length !== s.length) say('sample columns differ in length');
     if (s.thread)
@@ -69,7 +72,8 @@ export function checkProfile(p: Profile): string[] {
       if (s.node[i]! < 0 || s.node[i]! >= t.length) say(`sample ${i} points at node ${s.node[i]}`);
       if (s.weight && (!Number.isFinite(s.weight[i]!) || s.weight[i]! < 0)) say(`sample ${i} has weight ${s.weight[i]}`);
       // a time is known (finite) or unknown (NaN), never infinite
-      if (s.time[i] === Infinity || s.time[i] === -Infinity) say(`sample ${i} has time ${s.time[i]}`);
+      const at = time(i);
+      if (at === Infinity || at === -Infinity) say(`sample ${i} has time ${at}`);
     }
   }
   for (const k of ['startTime', 'endTime', 'sampleInterval'] as const) {

@@ -12,6 +12,7 @@
  * speedscope weighs differently (a run of equal samples kept at its first time, times clamped
  * instead of sorted, the last sample 0), so its totals can be a little lower.
  */
+import { TIME_PIECE, timeReader, timeScratch, timeSlice } from './sample-times';
 import type { Profile, SampleTable } from './types';
 
 /**
@@ -43,11 +44,15 @@ export function meanInterval(s: SampleTable, thread?: number): number {
   let first = NaN;
   let last = NaN;
   let known = 0;
-  for (let i = 0; i < s.length; i++) {
-    const t = s.time[i]!;
-    if (Number.isNaN(t) || (thread !== undefined && (s.thread?.[i] ?? 0) !== thread)) continue;
-    if (known++ === 0) first = t;
-    last = t;
+  const scratch = timeScratch();
+  for (let lo = 0; lo < s.length; lo += TIME_PIECE) {
+    const time = timeSlice(s, lo, Math.min(s.length, lo + TIME_PIECE), scratch);
+    for (let i = lo; i < lo + time.length; i++) {
+      const t = time[i - lo]!;
+      if (Number.isNaN(t) || (thread !== undefined && (s.thread?.[i] ?? 0) !== thread)) continue;
+      if (known++ === 0) first = t;
+      last = t;
+    }
   }
   return known > 1 ? (last - first) / (known - 1) : 0;
 }
@@ -62,13 +67,19 @@ export function sampleDurations(s: SampleTable, into?: Float64Array): Float64Arr
   // `into`: where to write them (the table's own weight column, when nothing else holds it)
   const d = into ? into.fill(0) : new Float64Array(s.length);
   const n = s.length;
+  const time = timeReader(s);
   if (!s.thread) {
     // One thread (the usual case, and millions of samples in a big profile): a plain pass.
-    for (let i = 0; i + 1 < n; i++) {
-      const w = s.time[i + 1]! - s.time[i]!;
-      d[i] = w > 0 ? w : 0;
+    const scratch = timeScratch();
+    for (let lo = 0; lo + 1 < n; lo += TIME_PIECE) {
+      const hi = Math.min(n - 1, lo + TIME_PIECE);
+      const t = timeSlice(s, lo, hi + 1, scratch);
+      for (let i = lo; i < hi; i++) {
+        const w = t[i - lo + 1]! - t[i - lo]!;
+        d[i] = w > 0 ? w : 0;
+      }
     }
-    if (n > 0 && !Number.isNaN(s.time[n - 1]!)) d[n - 1] = meanInterval(s);
+    if (n > 0 && !Number.isNaN(time(n - 1))) d[n - 1] = meanInterval(s);
     return d;
   }
   // the latest sample of each thread so far
@@ -77,12 +88,12 @@ export function sampleDurations(s: SampleTable, into?: Float64Array): Float64Arr
     const k = s.thread?.[i] ?? 0;
     const p = prev.get(k);
     if (p !== undefined) {
-      const w = s.time[i]! - s.time[p]!;
+      const w = time(i) - time(p);
       d[p] = w > 0 ? w : 0;
     }
     prev.set(k, i);
   }
-  for (const [k, last] of prev) if (!Number.isNaN(s.time[last]!)) d[last] = meanInterval(s, s.thread ? k : undefined);
+  for (const [k, last] of prev) if (!Number.isNaN(time(last))) d[last] = meanInterval(s, s.thread ? k : undefined);
   return d;
 }
 
@@ -100,18 +111,27 @@ export function sampleTimeSelf(p: Profile): Float64Array | undefined {
   return self;
 }
 
-const ascending = new WeakMap<Float64Array, boolean>();
+const ascending = new WeakMap<object, boolean>();
 
 /**
  * Whether every time is known and none is before the one before it: what the model keeps when
  * every sample has a time (see `timeOrder`). Worked out once per column of times.
  */
-export function inTimeOrder(time: Float64Array): boolean {
-  let known = ascending.get(time);
+export function inTimeOrder(s: SampleTable): boolean {
+  const column: object | undefined = s.time ?? s.timeOffset;
+  let known = column && ascending.get(column);
   if (known === undefined) {
     known = true;
-    for (let i = 0; i < time.length && known; i++) if (!(time[i]! >= (i > 0 ? time[i - 1]! : -Infinity))) known = false;
-    ascending.set(time, known);
+    const scratch = timeScratch();
+    let before = -Infinity;
+    for (let lo = 0; lo < s.length && known; lo += TIME_PIECE) {
+      const time = timeSlice(s, lo, Math.min(s.length, lo + TIME_PIECE), scratch);
+      for (let i = 0; i < time.length && known; i++) {
+        if (!(time[i]! >= before)) known = false;
+        before = time[i]!;
+      }
+    }
+    if (column) ascending.set(column, known);
   }
   return known;
 }
@@ -119,7 +139,11 @@ export function inTimeOrder(time: Float64Array): boolean {
 /** Whether every sample has a time, so that time weights can be worked out. */
 export function hasSampleTimes(s: SampleTable | undefined): s is SampleTable {
   if (!s || s.length === 0) return false;
-  for (let i = 0; i < s.length; i++) if (Number.isNaN(s.time[i]!)) return false;
+  const scratch = timeScratch();
+  for (let lo = 0; lo < s.length; lo += TIME_PIECE) {
+    const time = timeSlice(s, lo, Math.min(s.length, lo + TIME_PIECE), scratch);
+    for (let i = 0; i < time.length; i++) if (Number.isNaN(time[i]!)) return false;
+  }
   return true;
 }
 
@@ -127,10 +151,14 @@ export function hasSampleTimes(s: SampleTable | undefined): s is SampleTable {
 export function timeBounds(s: SampleTable): [number, number] {
   let lo = Infinity;
   let hi = -Infinity;
-  for (let i = 0; i < s.length; i++) {
-    const t = s.time[i]!;
-    if (t < lo) lo = t;
-    if (t > hi) hi = t;
+  const scratch = timeScratch();
+  for (let from = 0; from < s.length; from += TIME_PIECE) {
+    const time = timeSlice(s, from, Math.min(s.length, from + TIME_PIECE), scratch);
+    for (let i = 0; i < time.length; i++) {
+      const t = time[i]!;
+      if (t < lo) lo = t;
+      if (t > hi) hi = t;
+    }
   }
   return [lo, hi];
 }

@@ -4,6 +4,7 @@
  * stores them gives its own column.
  */
 import { meanInterval, sampleDurations } from './sample-time';
+import { NO_TIME, TIME_BLOCK, TIME_PIECE, timeAt, timeReader, timeScratch, timeSlice } from './sample-times';
 import type { SampleTable, Unit } from './types';
 
 /** Whether a table in `unit` may leave its weights out (they follow from the unit). */
@@ -30,15 +31,16 @@ export function sampleWeightReader(s: SampleTable, unit: Unit): (i: number) => n
   if (stored) return (i) => stored[i]!;
   if (unit === 'samples') return () => 1;
   if (unit === 'microseconds' && !s.thread) {
-    const { time, length: n } = s;
+    const n = s.length;
+    const time = timeReader(s);
     let last: number | undefined;
     return (i) => {
       if (i + 1 < n) {
-        const d = time[i + 1]! - time[i]!;
+        const d = time(i + 1) - time(i);
         return d > 0 ? d : 0;
       }
       // the last lasts the mean interval (see sample-time.ts), worked out once when it is asked for
-      return Number.isNaN(time[i]!) ? 0 : (last ??= meanInterval(s));
+      return Number.isNaN(time(i)) ? 0 : (last ??= meanInterval(s));
     };
   }
   const all = sampleWeights(s, unit);
@@ -52,19 +54,31 @@ export function sampleWeightReader(s: SampleTable, unit: Unit): (i: number) => n
  * time range of a long capture: millions of samples each time a range is picked).
  */
 export function addRangeWeights(s: SampleTable, unit: Unit, from: number, to: number, self: Float64Array, skip?: Uint8Array): number {
-  const { node, time, length: n } = s;
+  const { node, length: n } = s;
   let added = 0;
   if (!s.weight && unit === 'microseconds' && !s.thread) {
     const end = Math.min(to, n - 1);
-    for (let i = from; i < end; i++) {
-      const k = node[i]!;
-      if (skip && skip[k]) continue;
-      const d = time[i + 1]! - time[i]!;
-      self[k]! += d > 0 ? d : 0;
-      added++;
+    const scratch = timeScratch();
+    for (let lo = from; lo < end;) {
+      // a block of small times at a time (model/sample-times), else a piece of Float64 ones
+      const block = Math.floor(lo / TIME_BLOCK);
+      const hi = Math.min(end, s.time ? lo + TIME_PIECE : (block + 1) * TIME_BLOCK);
+      if (!s.time && !Number.isNaN(s.timeBase![block]!)) added += addBlockDurations(s, lo, hi, self, skip);
+      else {
+        // (with the time of the sample after the piece: each lasts until the next)
+        const time = timeSlice(s, lo, hi + 1, scratch);
+        for (let i = lo; i < hi; i++) {
+          const k = node[i]!;
+          if (skip && skip[k]) continue;
+          const d = time[i - lo + 1]! - time[i - lo]!;
+          self[k]! += d > 0 ? d : 0;
+          added++;
+        }
+      }
+      lo = hi;
     }
     if (end < to && end >= from && !(skip && skip[node[end]!])) {
-      self[node[end]!]! += Number.isNaN(time[end]!) ? 0 : meanInterval(s);
+      self[node[end]!]! += Number.isNaN(timeAt(s, end)) ? 0 : meanInterval(s);
       added++;
     }
     return added;
@@ -74,6 +88,36 @@ export function addRangeWeights(s: SampleTable, unit: Unit, from: number, to: nu
     const k = node[i]!;
     if (skip && skip[k]) continue;
     self[k]! += weight(i);
+    added++;
+  }
+  return added;
+}
+
+/**
+ * `addRangeWeights` over samples `from` to `to` of one block of small times: a sample's duration
+ * is the difference of its and the next one's offsets, the very number the difference of their
+ * times gives (both are whole, and base + offset gives each time exactly), without working the
+ * times out. The block's last sample is followed by the next block's first.
+ */
+function addBlockDurations(s: SampleTable, from: number, to: number, self: Float64Array, skip: Uint8Array | undefined): number {
+  const { node } = s;
+  const offset = s.timeOffset!;
+  const inBlock = Math.min(to, (Math.floor(from / TIME_BLOCK) + 1) * TIME_BLOCK - 1);
+  let added = 0;
+  for (let i = from; i < inBlock; i++) {
+    const k = node[i]!;
+    if (skip && skip[k]) continue;
+    const a = offset[i]!;
+    const b = offset[i + 1]!;
+    const d = a === NO_TIME || b === NO_TIME ? 0 : b - a;
+    self[k]! += d > 0 ? d : 0;
+    added++;
+  }
+  for (let i = inBlock; i < to; i++) {
+    const k = node[i]!;
+    if (skip && skip[k]) continue;
+    const d = timeAt(s, i + 1) - timeAt(s, i);
+    self[k]! += d > 0 ? d : 0;
     added++;
   }
   return added;
@@ -93,10 +137,11 @@ export function addSampleWeights(s: SampleTable, unit: Unit, self: Float64Array)
  * durations are what they were among all threads', so they still follow from the unit.
  */
 export function samplesAt(s: SampleTable, keep: readonly number[], nodeOffset = 0): SampleTable {
+  const time = timeReader(s);
   const out: SampleTable = {
     length: keep.length,
     node: Int32Array.from(keep, (i) => s.node[i]! - nodeOffset),
-    time: Float64Array.from(keep, (i) => s.time[i]!),
+    time: Float64Array.from(keep, (i) => time(i)),
   };
   const w = s.weight;
   if (w) out.weight = Float64Array.from(keep, (i) => w[i]!);

@@ -8,6 +8,7 @@ import { collapse } from './collapse';
 import { ALL_THREADS, THREADS_TOGETHER, mergeThreads, threadKey, threadView } from './threads';
 import type { Profile } from './types';
 import { weighByDefault } from './weigh';
+import { timeColumn } from './sample-times';
 
 const TRACE = fixturePath('corpus/devtools-frontend/two-workers.json.gz');
 const CPU_A = fixturePath('samples/baseline/CPU.20261121.233005.6118.0.001.cpuprofile');
@@ -32,7 +33,7 @@ function expectSameProfile(got: Profile, want: Profile): void {
   const b = byPath(want);
   expect([...a.keys()].sort()).toEqual([...b.keys()].sort());
   for (const [k, v] of b) expect(a.get(k)!).toBeCloseTo(v, 3);
-  expect(Array.from(got.samples!.time)).toEqual(Array.from(want.samples!.time));
+  expect(Array.from(timeColumn(got.samples!))).toEqual(Array.from(timeColumn(want.samples!)));
 }
 
 describe('threadView', () => {
@@ -77,7 +78,7 @@ describe('threadView: every thread together', () => {
       expect(checkProfile(together), f).toEqual([]);
       expect(folded(f, together), f).toEqual(folded(f, plain));
       expect(byPath(together), f).toEqual(byPath(plain));
-      expect(Array.from(together.samples!.time), f).toEqual(Array.from(plain.samples!.time));
+      expect(Array.from(timeColumn(together.samples!)), f).toEqual(Array.from(timeColumn(plain.samples!)));
       expect(together.samples!.thread && Array.from(together.samples!.thread), f).toEqual(
         plain.samples!.thread && Array.from(plain.samples!.thread),
       );
@@ -136,7 +137,7 @@ describe('mergeThreads', () => {
     const roots: string[] = [];
     for (let i = 1; i < merged.tree.length; i++) if (merged.tree.parent[i] === 0) roots.push(merged.frames.name[merged.tree.frame[i]!]!);
     expect(roots).toEqual(['main 6118/0', 'worker 6118/1']);
-    const times = Array.from(merged.samples!.time);
+    const times = Array.from(timeColumn(merged.samples!));
     expect(times).toEqual([...times].sort((x, y) => x - y));
     expectSameProfile(threadView(merged, '6118:0')!, weighByDefault(a));
     expectSameProfile(threadView(merged, '6118:1')!, weighByDefault(b));

@@ -10,6 +10,7 @@
  */
 import { CallTreeBuilder, FrameTableBuilder, finishProfile } from './builders';
 import { sampleWeights, samplesAt } from './sample-weights';
+import { timeReader } from './sample-times';
 import { type Category, type FrameTable, type Profile, type ThreadInfo, Tier } from './types';
 
 /** The choice that shows every thread, each under a root frame of its own. */
@@ -76,7 +77,8 @@ export function threadView(all: Profile, choice: string): Profile | undefined {
   const samples = samplesAt(s, keep, r);
   const chosen = threads[index]!;
   const meta = { ...all.meta, thread: threadLabel(chosen), threads: [chosen, ...threads.filter((_, k) => k !== index)] };
-  if (keep.length > 0) Object.assign(meta, { startTime: samples.time[0], endTime: samples.time[keep.length - 1] });
+  const time = timeReader(samples);
+  if (keep.length > 0) Object.assign(meta, { startTime: time(0), endTime: time(keep.length - 1) });
   return {
     ...all,
     tree: { length: n, parent, frame, depth, end: ends, self: t.self.slice(r, end), total: t.total.slice(r, end) },
@@ -164,11 +166,12 @@ function regrouped(all: Profile, roots: 'together' | 'roots', only?: number): Pr
   const weight = sampleWeights(s, all.unit);
   let start = Infinity;
   let end = -Infinity;
+  const time = timeReader(s);
   for (let i = 0; i < s.length; i++) {
     const k = s.thread?.[i] ?? 0;
     if (only !== undefined && k !== only) continue;
-    start = Math.min(start, s.time[i]!);
-    end = Math.max(end, s.time[i]!);
+    start = Math.min(start, time(i));
+    end = Math.max(end, time(i));
     let n = s.node[i]!;
     for (; n !== 0 && !mapped.has(slot(n, k)); n = t.parent[n]!) chain.push(n);
     while (chain.length > 0) {
@@ -177,7 +180,7 @@ function regrouped(all: Profile, roots: 'together' | 'roots', only?: number): Pr
       mapped.set(slot(c, k), tree.child(parent, t.depth[c] === 1 ? rootFrame(c, k) : frameOf(t.frame[c]!)));
     }
     tree.thread = only === undefined ? k : 0;
-    tree.addSample(s.node[i] === 0 ? tree.root : mapped.get(slot(s.node[i]!, k))!, weight[i]!, s.time[i]!);
+    tree.addSample(s.node[i] === 0 ? tree.root : mapped.get(slot(s.node[i]!, k))!, weight[i]!, time(i));
   }
   tree.thread = 0;
   const { defaultThread: _, ...meta } = all.meta;
@@ -226,7 +229,8 @@ export function mergeThreads(name: string, parts: ThreadPart[]): Profile {
     for (let j = 1; j < p.tree.length; j++) nodeMap[j] = tree.child(nodeMap[p.tree.parent[j]!]!, frameOf(p.tree.frame[j]!));
     const s = p.samples;
     const weight = s && sampleWeights(s, p.unit);
-    if (s) for (let i = 0; i < s.length; i++) tree.addSample(nodeMap[s.node[i]!]!, weight![i]!, s.time[i]!);
+    const time = s && timeReader(s);
+    if (s) for (let i = 0; i < s.length; i++) tree.addSample(nodeMap[s.node[i]!]!, weight![i]!, time!(i));
     if (p.meta.startTime !== undefined) start = Math.min(start, p.meta.startTime);
     if (p.meta.endTime !== undefined) end = Math.max(end, p.meta.endTime);
     warnings.push(...p.meta.warnings.map((w) => `${rootName}: ${w}`));

@@ -172,8 +172,21 @@ export interface SampleTable {
   length: number;
   /** leaf call-tree node of the sample's stack */
   node: Int32Array;
-  /** timestamp in microseconds on the producer's clock (absolute, not rebased); NaN when unknown */
-  time: Float64Array;
+  /**
+   * The samples' timestamps in microseconds on the producer's clock (absolute, not rebased; NaN
+   * when unknown), kept in one of two forms (model/sample-times.ts): this Float64 column, or, where
+   * they are whole microseconds, a Float64 base per block of 65,536 samples (`timeBase`) and each
+   * sample's Uint32 offset from it (`timeOffset`; a long capture's 10 M times in 40 MB instead of
+   * 80), with the blocks that do not fit so kept in `timeWide`. Read them with `timeReader` or
+   * `timeAt`, never from these fields.
+   */
+  time?: Float64Array;
+  /** per block of 65,536 samples, its earliest time; NaN for a block kept in `timeWide` */
+  timeBase?: Float64Array;
+  /** each sample's time minus its block's base; 0xFFFFFFFF: no time */
+  timeOffset?: Uint32Array;
+  /** the times of the blocks whose base is NaN, as Float64, block after block */
+  timeWide?: Float64Array;
   /**
    * weight of the sample in the profile's unit: 1 when counting samples, its duration in
    * microseconds when weighed by time (`model/weigh.ts`). Absent where the weights follow from

@@ -9,6 +9,7 @@ import { sampleDurations, timeOrder } from './sample-time';
 import { addRangeWeights, sampleWeightReader, sampleWeights } from './sample-weights';
 import type { FormatId, Profile, SampleTable, Unit } from './types';
 import { defaultWeighing, weighByDefault, weighProfile, weighable } from './weigh';
+import { timeColumn } from './sample-times';
 
 /**
  * Samples of `main;a` and `main;b` at the given times (µs), in the order given: `a` at even
@@ -31,7 +32,7 @@ describe('samples in time order', () => {
     // a at 0, b at 30, a at 10, b at 10 (recorded after a at 10: ties keep that order)
     const p = sampled([0, 30, 10, 10]);
     const s = p.samples!;
-    expect(Array.from(s.time)).toEqual([0, 10, 10, 30]);
+    expect(Array.from(timeColumn(s))).toEqual([0, 10, 10, 30]);
     const a = nodeOf(p, 'a');
     const b = nodeOf(p, 'b');
     expect(Array.from(s.node)).toEqual([a, a, b, b]);
@@ -96,10 +97,10 @@ describe('weighProfile', () => {
     expect(checkProfile(p)).toEqual([]);
     const s = p.samples!;
     // the whole run as a range, idle included, is the whole tree
-    const all = rangeWeights(p, s.time[0]! / 1e6, s.time[s.length - 1]! / 1e6 + 1, { includeIdle: true });
+    const all = rangeWeights(p, timeColumn(s)[0]! / 1e6, timeColumn(s)[s.length - 1]! / 1e6 + 1, { includeIdle: true });
     expect(all.total[0]).toBeCloseTo(p.tree.total[0]!, 3);
     // two halves add up to the whole
-    const mid = s.time[s.length >> 1]! / 1e6;
+    const mid = timeColumn(s)[s.length >> 1]! / 1e6;
     const first = rangeWeights(p, 0, mid, { includeIdle: true });
     const second = rangeWeights(p, mid, Infinity, { includeIdle: true });
     expect(first.total[0]! + second.total[0]!).toBeCloseTo(p.tree.total[0]!, 3);

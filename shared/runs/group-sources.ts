@@ -8,6 +8,7 @@
  */
 import { zeroExImporter } from '../import/formats/zeroex/zeroex';
 import { type ThreadPart, mergeThreads } from '../model/threads';
+import { timeReader } from '../model/sample-times';
 import type { Profile } from '../model/types';
 import { pathSegments } from './run-names';
 
@@ -51,7 +52,8 @@ export function threadFilesRun(name: string, files: readonly { name: string; pro
   const parts: ThreadPart[] = files.map(({ name: file, profile }, i) => {
     const ids = cpuProfIds(file) ?? { pid: '', tid: String(i) };
     const s = profile.samples;
-    const seconds = s && s.length > 1 ? (s.time[s.length - 1]! - s.time[0]!) / 1e6 : 0;
+    const time = s && timeReader(s);
+    const seconds = s && s.length > 1 ? (time!(s.length - 1) - time!(0)) / 1e6 : 0;
     return { profile, info: { ...ids, name: ids.tid === '0' ? 'main' : 'worker', samples: s?.length ?? 0, seconds } };
   });
   return mergeThreads(name, parts);

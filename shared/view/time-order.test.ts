@@ -90,7 +90,7 @@ describe('the time-order chart of a real .cpuprofile', () => {
     expect(raw.boxes.length).toBeGreaterThan(5000);
     expect(a.span).toBeCloseTo(raw.span, 6);
     // as many columns as samples or more: every sample is its own stretch
-    const boxes = chartBoxes(a, 0, a.span, a.time.length * 2);
+    const boxes = chartBoxes(a, 0, a.span, a.node.length * 2);
     const drawn = boxes.map((b) => described(p, b)).sort();
     // compared as sets (a path is long): what each has that the other lacks
     const rawSet = new Set(raw.boxes);
@@ -152,7 +152,7 @@ describe('the time-order chart of a real .cpuprofile', () => {
 
   it("finds a box's exact span from one of its samples, whatever the zoom", async () => {
     const { p, a } = await agentAxis();
-    const exact = new Map(chartBoxes(a, 0, a.span, a.time.length * 2).map((b) => [`${b.node} ${b.sample}`, b]));
+    const exact = new Map(chartBoxes(a, 0, a.span, a.node.length * 2).map((b) => [`${b.node} ${b.sample}`, b]));
     let checked = 0;
     for (const b of chartBoxes(a, 0, a.span, 300)) {
       const e = boxExtent(a, b.node, b.sample);
@@ -176,17 +176,22 @@ describe('the sample at a time', () => {
   it('is the last one that starts at or before it, on samples and between them, at a steady rate or not', async () => {
     const { a } = await agentAxis();
     // the real capture, and the same with a long pause in the middle (half the samples 10 s later)
-    const paused = a.time.map((t, i) => (i < a.time.length / 2 ? t : t + 10e6));
-    for (const axis of [a, { ...a, time: paused }]) {
+    const n = a.node.length;
+    const real = Float64Array.from({ length: n }, (_, i) => a.time(i));
+    const paused = real.map((t, i) => (i < n / 2 ? t : t + 10e6));
+    for (const [axis, time] of [
+      [a, real],
+      [{ ...a, time: (i: number) => paused[i]! }, paused],
+    ] as const) {
       const last = (t: number) => {
         let found = -1;
-        for (let i = 0; i < axis.time.length; i++) if (axis.time[i]! - axis.origin <= t) found = i;
+        for (let i = 0; i < n; i++) if (time[i]! - axis.origin <= t) found = i;
         return found;
       };
       const times = [
         -1,
         0,
-        ...[0, 1, 7, 500, 1141, 1142, 2000, 2282].flatMap((i) => [axis.time[i]! - axis.origin, axis.time[i]! - axis.origin + 0.5]),
+        ...[0, 1, 7, 500, 1141, 1142, 2000, 2282].flatMap((i) => [time[i]! - axis.origin, time[i]! - axis.origin + 0.5]),
         1e9,
       ];
       for (const t of times) expect(sampleAt(axis, t), String(t)).toBe(last(t));

@@ -17,13 +17,14 @@
  */
 import type { Profile } from '../model/types';
 import { inTimeOrder } from '../model/sample-time';
+import { timeReader } from '../model/sample-times';
 
 /** A run's samples as the chart reads them. */
 export interface TimeAxis {
   /** the run's start in µs on its clock: `meta.startTime`, else its first sample's time */
   origin: number;
-  /** sample times in µs on the run's clock, ascending */
-  time: Float64Array;
+  /** sample `i`'s time in µs on the run's clock, ascending (`timeReader`) */
+  time: (i: number) => number;
   /** each sample's leaf node */
   node: Int32Array;
   /** how long the last sample lasts (the mean interval), µs */
@@ -50,18 +51,19 @@ export function timeAxis(p: Profile, idle: Uint8Array): TimeAxis | NoTimeAxis {
   if (!s || s.length === 0)
     return { reason: p.kind === 'spans' ? 'no sample times: this file has spans only' : 'no sample times in this format' };
   // every time known, and so in time order (the model sorts them): one look at them, kept
-  if (!inTimeOrder(s.time)) return { reason: 'no sample times: some samples have no timestamp' };
-  const first = s.time[0]!;
+  if (!inTimeOrder(s)) return { reason: 'no sample times: some samples have no timestamp' };
+  const time = timeReader(s);
+  const first = time(0);
   const start = p.meta.startTime;
   const origin = start !== undefined && start <= first ? start : first;
   // the mean interval (`meanInterval`), from the ends
-  const lastDuration = s.length > 1 ? (s.time[s.length - 1]! - first) / (s.length - 1) : 0;
+  const lastDuration = s.length > 1 ? (time(s.length - 1) - first) / (s.length - 1) : 0;
   return {
     origin,
-    time: s.time,
+    time,
     node: s.node,
     lastDuration,
-    span: s.time[s.length - 1]! + lastDuration - origin,
+    span: time(s.length - 1) + lastDuration - origin,
     idle,
     parent: p.tree.parent,
     depth: p.tree.depth,
@@ -75,8 +77,8 @@ export function hasTimeAxis(a: TimeAxis | NoTimeAxis): a is TimeAxis {
 
 /** When sample `i` starts and ends, µs from the origin. */
 export function sampleSpan(a: TimeAxis, i: number): [number, number] {
-  const t = a.time[i]! - a.origin;
-  const next = i + 1 < a.time.length ? a.time[i + 1]! - a.origin : t + a.lastDuration;
+  const t = a.time(i) - a.origin;
+  const next = i + 1 < a.node.length ? a.time(i + 1) - a.origin : t + a.lastDuration;
   return [t, next];
 }
 
@@ -89,18 +91,18 @@ export function sampleSpan(a: TimeAxis, i: number): [number, number] {
 export function sampleAt(a: TimeAxis, t: number): number {
   const abs = t + a.origin;
   const time = a.time;
-  const n = time.length;
-  if (n === 0 || time[0]! > abs) return -1;
-  if (time[n - 1]! <= abs) return n - 1;
+  const n = a.node.length;
+  if (n === 0 || time(0) > abs) return -1;
+  if (time(n - 1) <= abs) return n - 1;
   // time[lo] <= abs < time[hi], found by steps that double from the guess
-  const guess = Math.min(n - 2, Math.max(0, Math.floor(((abs - time[0]!) / (time[n - 1]! - time[0]!)) * (n - 1))));
+  const guess = Math.min(n - 2, Math.max(0, Math.floor(((abs - time(0)) / (time(n - 1) - time(0))) * (n - 1))));
   let lo: number;
   let hi: number;
-  if (time[guess]! <= abs) {
+  if (time(guess) <= abs) {
     lo = guess;
     let step = 1;
     hi = Math.min(n - 1, guess + step);
-    while (time[hi]! <= abs) {
+    while (time(hi) <= abs) {
       lo = hi;
       step *= 2;
       hi = Math.min(n - 1, guess + step);
@@ -109,7 +111,7 @@ export function sampleAt(a: TimeAxis, t: number): number {
     hi = guess;
     let step = 1;
     lo = Math.max(0, guess - step);
-    while (time[lo]! > abs) {
+    while (time(lo) > abs) {
       hi = lo;
       step *= 2;
       lo = Math.max(0, guess - step);
@@ -117,7 +119,7 @@ export function sampleAt(a: TimeAxis, t: number): number {
   }
   while (hi - lo > 1) {
     const mid = (lo + hi) >> 1;
-    if (time[mid]! <= abs) lo = mid;
+    if (time(mid) <= abs) lo = mid;
     else hi = mid;
   }
   return lo;
@@ -222,7 +224,7 @@ export function boxExtent(a: TimeAxis, node: number, sample: number): { x0: numb
   let lo = sample;
   let hi = sample;
   while (lo > 0 && inside(lo - 1)) lo--;
-  while (hi + 1 < a.time.length && inside(hi + 1)) hi++;
+  while (hi + 1 < a.node.length && inside(hi + 1)) hi++;
   return { x0: sampleSpan(a, lo)[0], x1: sampleSpan(a, hi)[1], samples: hi - lo + 1 };
 }
 

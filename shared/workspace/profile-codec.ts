@@ -11,6 +11,7 @@
 import { ImportError } from '../import/errors';
 import { heapProfileFromGraph } from '../import/formats/v8/heapsnapshot';
 import { checkProfile } from '../model/integrity';
+import { TIME_BLOCK, type TimeColumns } from '../model/sample-times';
 import type {
   CallTree,
   FormatId,
@@ -75,7 +76,7 @@ export function profileToJson(p: Profile, put: PutColumn = typedToBase64): Json 
   };
   if (p.samples) {
     const s = p.samples;
-    out.samples = { length: s.length, node: put(s.node), time: put(s.time) };
+    out.samples = { length: s.length, node: put(s.node), ...timesToJson(s, put) };
     // (absent where the weights follow from the unit: see SampleTable.weight)
     if (s.weight) (out.samples as Json).weight = put(s.weight);
     if (s.thread) (out.samples as Json).thread = put(s.thread);
@@ -217,13 +218,34 @@ function readTree(c: JsonCheck, v: unknown, path: string): CallTree {
   return { length: n, parent, frame, depth, end, self, total };
 }
 
+/** A table's times in the form it keeps them (model/sample-times.ts); workspaces before that hold `time` only. */
+function timesToJson(s: SampleTable, put: PutColumn): Json {
+  if (s.time) return { time: put(s.time) };
+  const out: Json = { timeBase: put(s.timeBase!), timeOffset: put(s.timeOffset!) };
+  if (s.timeWide) out.timeWide = put(s.timeWide);
+  return out;
+}
+
+function readTimes(c: JsonCheck, o: Json, path: string, length: number): TimeColumns {
+  if (o.timeBase === undefined) return { time: column(c, o, 'time', path, Float64Array, length) };
+  const timeBase = column(c, o, 'timeBase', path, Float64Array, Math.ceil(length / TIME_BLOCK));
+  let wide = 0;
+  timeBase.forEach((b, k) => {
+    if (Number.isNaN(b)) wide += Math.min(TIME_BLOCK, length - k * TIME_BLOCK);
+    else if (!Number.isFinite(b)) c.fail(`${path}.timeBase[${k}]`, `a block's base time must be finite, not ${b}`);
+  });
+  const out: TimeColumns = { timeBase, timeOffset: column(c, o, 'timeOffset', path, Uint32Array, length) };
+  if (wide > 0) out.timeWide = column(c, o, 'timeWide', path, Float64Array, wide);
+  return out;
+}
+
 function readSamples(c: JsonCheck, v: unknown, path: string): SampleTable {
   const o = c.obj(v, path);
   const length = c.num(o.length, `${path}.length`, { min: 0, int: true });
   const s: SampleTable = {
     length,
     node: column(c, o, 'node', path, Int32Array, length),
-    time: column(c, o, 'time', path, Float64Array, length),
+    ...readTimes(c, o, path, length),
   };
   if (o.weight !== undefined) s.weight = column(c, o, 'weight', path, Float64Array, length);
   if (o.thread !== undefined) s.thread = column(c, o, 'thread', path, Int32Array, length);

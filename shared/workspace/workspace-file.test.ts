@@ -13,6 +13,7 @@ import { fileSource, fixturePath } from '../../test/support/files';
 import { folded } from '../../test/support/folded';
 import { DEFAULT_VIEW, type Workspace, WorkspaceError, workspaceDocument } from './workspace';
 import { decodeWorkspace, encodeWorkspace, readWorkspaceStream, workspaceStream } from './workspace-file';
+import { timeColumn } from '../model/sample-times';
 
 const CPU = 'samples/baseline/CPU.20261121.233005.6118.0.001.cpuprofile';
 let cpu: Profile;
@@ -60,8 +61,11 @@ describe('the streamed workspace file', () => {
     expect(head).toMatchObject({ format: 'flamelens-workspace', version: 3, baselineIndex: 1 });
     expect(head.runs[0].profile).toBeUndefined();
     const block = JSON.parse(lines[1]!);
-    expect(block.profile.samples.time).toEqual({ section: expect.any(Number) });
-    expect(block.sections[block.profile.samples.time.section]).toBe(cpu.samples!.length * 8);
+    // the sample times as the table keeps them: a base per block of samples and 4 bytes a sample
+    expect(block.profile.samples.time).toBeUndefined();
+    expect(block.profile.samples.timeOffset).toEqual({ section: expect.any(Number) });
+    expect(block.sections[block.profile.samples.timeOffset.section]).toBe(cpu.samples!.length * 4);
+    expect(block.sections[block.profile.samples.timeBase.section]).toBe(Math.ceil(cpu.samples!.length / 65536) * 8);
     // chunk boundaries anywhere: read a byte at a time at the start, then in odd pieces
     const whole = Buffer.concat(parts);
     let at = 0;
@@ -77,7 +81,7 @@ describe('the streamed workspace file', () => {
     expect(back.runs.map((r) => r.title)).toEqual(['baseline', 'agent']);
     expect(back.baselineIndex).toBe(1);
     expect(back.view.query).toBe('handler');
-    expect(Array.from(back.runs[0]!.profile.samples!.time)).toEqual(Array.from(cpu.samples!.time));
+    expect(Array.from(timeColumn(back.runs[0]!.profile.samples!))).toEqual(Array.from(timeColumn(cpu.samples!)));
     expect(Array.from(back.runs[0]!.profile.tree.self)).toEqual(Array.from(cpu.tree.self));
   });
 
@@ -98,6 +102,35 @@ describe('the streamed workspace file', () => {
     expect(p.tree.total[0]).toBeCloseTo(cpu.tree.total[0]!, 6);
     // (a file written before weights that follow from the unit were left out stores them: the same values)
     expect(sampleWeights(p.samples!, p.unit)).toEqual(sampleWeights(cpu.samples!, cpu.unit));
+    // (and before times were kept small, one Float64 column of them: the same values)
+    expect(p.samples!.time).toBeInstanceOf(Float64Array);
+    expect(cpu.samples!.time).toBeUndefined();
+    expect(timeColumn(p.samples!)).toEqual(timeColumn(cpu.samples!));
+  });
+
+  it('opens a version-2 file whose sample times are one Float64 column, as files written before small times hold them', async () => {
+    const { timeBase: _b, timeOffset: _o, timeWide: _w, ...rest } = cpu.samples!;
+    const old: Profile = { ...cpu, samples: { ...rest, time: timeColumn(cpu.samples!) } };
+    const back = await decodeWorkspace(
+      await encodeWorkspace({ ...ws, runs: [{ ...ws.runs[0]!, profile: old }], baselineIndex: 0 }),
+      'old.flamelens',
+    );
+    const s = back.runs[0]!.profile.samples!;
+    expect(s.time).toBeInstanceOf(Float64Array);
+    expect(timeColumn(s)).toEqual(timeColumn(cpu.samples!));
+    expect(sampleWeights(s, cpu.unit)).toEqual(sampleWeights(cpu.samples!, cpu.unit));
+  });
+
+  it('refuses small sample times that do not fit their table, naming the field', async () => {
+    const plain = gunzipSync(await encodeWorkspace(ws))
+      .toString('latin1')
+      .split('\n');
+    const block = JSON.parse(plain[1]!);
+    block.profile.samples.timeBase = block.profile.samples.timeOffset;
+    const forged = [plain[0], JSON.stringify(block), ...plain.slice(2)].join('\n');
+    expect(await failure(gzipSync(Buffer.from(forged, 'latin1')))).toMatch(
+      /runs\[0\]\.profile\.samples\.timeBase: expected 1 8-byte values \(8 bytes\), found \d+ bytes/,
+    );
   });
 
   it('names the damage: a cut file, a bad section, trailing data, a damaged compression', async () => {

@@ -66,9 +66,8 @@ export function profileBuffers(p: Profile): ArrayBuffer[] {
     p.tree.self,
     p.tree.total,
   ];
-  if (p.samples) arrays.push(p.samples.node, p.samples.time);
-  if (p.samples?.weight) arrays.push(p.samples.weight);
-  if (p.samples?.thread) arrays.push(p.samples.thread);
+  const s = p.samples;
+  if (s) for (const a of [s.node, s.time, s.timeBase, s.timeOffset, s.timeWide, s.weight, s.thread]) if (a) arrays.push(a);
   if (p.heap) arrays.push(p.heap.nodes, p.heap.edges, p.heap.locations, p.heap.dominator, p.heap.retained);
   const seen = new Set<ArrayBuffer>();
   for (const a of arrays) if (a.buffer instanceof ArrayBuffer) seen.add(a.buffer);

@@ -1,11 +1,13 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { importProfile } from '../../../shared/import/import-profile';
 import { type ByteSource, bytesSource } from '../../../shared/import/io/source';
 import { folded, perfScript } from '../../../test/fuzz/gen-text';
-import { ChunkPool, FETCH_CHUNK, fetchedStream } from './worker-bytes';
+import { SAMPLES } from '../../../test/support/files';
+import { ChunkPool, ChunkReader, FETCH_CHUNK, byteSource, fetchedStream } from './worker-bytes';
 
 const bytes = (s: string) => new TextEncoder().encode(s);
 const text = async (stream: ReadableStream<Uint8Array>) => new Response(stream).text();
@@ -169,4 +171,20 @@ describe('a file fetched in any pieces, into any memory, imports as the whole fi
       );
     },
   );
+});
+
+describe('a chosen file', () => {
+  it('is read into memory the import gives back, and imports as the whole file does', async () => {
+    const dir = join(SAMPLES, 'ddtrace');
+    const name = readdirSync(dir).find((x) => x.startsWith('CPU.') && x.endsWith('.cpuprofile'))!;
+    const data = readFileSync(join(dir, name));
+    const source = byteSource({ kind: 'file', file: new File([data], name), name }, new ChunkReader(() => undefined));
+    const first = (await source.stream().getReader().read()).value!;
+    expect(first.buffer.byteLength).toBe(FETCH_CHUNK);
+    const pooled = await importProfile(source);
+    const whole = await importProfile(bytesSource(name, new Uint8Array(data)));
+    expect([...pooled.tree.self]).toEqual([...whole.tree.self]);
+    expect(pooled.frames.key).toEqual(whole.frames.key);
+    expect(pooled.samples!.length).toBe(whole.samples!.length);
+  });
 });

@@ -155,6 +155,21 @@ export function fetchedStream(url: string, fallback?: () => ReadableStream<Uint8
   });
 }
 
+/** `stream` read into `pool`'s memory where it is a byte stream (a chosen file's), else as it gives its chunks. */
+export function pooledStream(stream: ReadableStream<Uint8Array>, pool: ChunkPool): ReadableStream<Uint8Array> {
+  let chunks: Chunks | undefined;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const chunk = await (chunks ??= bodyChunks(stream, pool)).next();
+      if (chunk === undefined) controller.close();
+      else controller.enqueue(chunk);
+    },
+    cancel(reason) {
+      return chunks ? chunks.cancel(reason) : stream.cancel(reason);
+    },
+  });
+}
+
 /** A host file read a chunk at a time through the window. */
 function chunkedStream(token: string, chunks: ChunkReader): ReadableStream<Uint8Array> {
   let offset = 0;
@@ -171,17 +186,14 @@ function chunkedStream(token: string, chunks: ChunkReader): ReadableStream<Uint8
 }
 
 export function byteSource(f: WorkerFile, chunks: ChunkReader): ByteSource {
-  if (f.kind === 'file') return { name: f.name, size: f.file.size, stream: () => f.file.stream() as ReadableStream<Uint8Array> };
+  const pool = new ChunkPool();
+  const recycle = (chunk: Uint8Array) => pool.recycle(chunk);
+  if (f.kind === 'file')
+    return { name: f.name, size: f.file.size, stream: () => pooledStream(f.file.stream() as ReadableStream<Uint8Array>, pool), recycle };
   const { token } = f;
   if (f.url) {
     const url = f.url;
-    const pool = new ChunkPool();
-    return {
-      name: f.name,
-      size: f.size,
-      stream: () => fetchedStream(url, () => chunkedStream(token, chunks), pool),
-      recycle: (chunk) => pool.recycle(chunk),
-    };
+    return { name: f.name, size: f.size, stream: () => fetchedStream(url, () => chunkedStream(token, chunks), pool), recycle };
   }
   return { name: f.name, size: f.size, stream: () => chunkedStream(token, chunks) };
 }

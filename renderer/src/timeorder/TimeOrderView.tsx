@@ -126,7 +126,7 @@ export function TimeOrderView() {
               <span className="muted">{profile.format}</span>
               {hasTimeAxis(axis) && (
                 <span className="muted">
-                  {axis.time.length.toLocaleString('en-US')} samples in {formatDuration(axis.span)}
+                  {axis.node.length.toLocaleString('en-US')} samples in {formatDuration(axis.span)}
                 </span>
               )}
               {rw && (

@@ -4,6 +4,7 @@ import type { Profile } from '../../../shared/model/types';
 import { sampleWeights } from '../../../shared/model/sample-weights';
 import { fileSource, fixturePath } from '../../../test/support/files';
 import { COLUMN_BYTES, columnFile, isSplitRecord, joinColumns, pruneColumns, splitProfile, writeColumns } from './profile-columns';
+import { timeColumn } from '../../../shared/model/sample-times';
 
 /** The Origin Private File System as a worker sees it, in memory: files by name. */
 const files = new Map<string, Uint8Array>();
@@ -59,7 +60,7 @@ beforeAll(async () => {
     samples: {
       length: n,
       node: rep(s.node, (k) => new Int32Array(k)),
-      time: rep(s.time, (k) => new Float64Array(k)),
+      time: rep(timeColumn(s), (k) => new Float64Array(k)),
       weight: rep(sampleWeights(s, big.unit), (k) => new Float64Array(k)),
     },
   };
@@ -88,7 +89,7 @@ describe('splitProfile', () => {
       samples: {
         ...big.samples!,
         node: big.samples!.node.slice(0, 10),
-        time: big.samples!.time.slice(0, 10),
+        time: timeColumn(big.samples!).slice(0, 10),
         weight: big.samples!.weight!.slice(0, 10),
         length: 10,
       },

@@ -24,6 +24,10 @@ export class Pieces {
   clear(): void {
     this.list = [];
   }
+  /** Whether bytes of `chunk` are still kept. */
+  holds(chunk: Uint8Array): boolean {
+    return this.list.some((p) => p.bytes === chunk);
+  }
   /** Decodes bytes [from, to) as UTF-8. */
   text(from: number, to: number): string {
     const last = this.list[this.list.length - 1];

@@ -101,6 +101,11 @@ export class JsonStreamReader {
     this.keepOpen();
   }
 
+  /** Whether the reader still keeps bytes of `chunk` (of an element or value open across chunks). */
+  holds(chunk: Uint8Array): boolean {
+    return this.pieces.holds(chunk);
+  }
+
   finish(): JsonStreamResult {
     const { mode, scan, offset } = this;
     if (mode === Mode.Start) this.fail(0, 'the file is empty');

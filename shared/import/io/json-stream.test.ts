@@ -118,3 +118,38 @@ describe('streamJson', () => {
     await expect(run('{"samples":[1,2,007]}', 4)).rejects.toThrow(/t\.json \(byte 16\): invalid JSON/);
   });
 });
+
+describe('chunks given back', () => {
+  it('once each, only when nothing of them is kept: a source that reads into them again changes nothing', async () => {
+    const text = JSON.stringify({
+      nodes: [{ id: 1, callFrame: { functionName: 'a long name that spans chunks', url: 'x.js' } }, { id: 2 }],
+      samples: [1, 2, 1, 2, 123456789, 2],
+      meta: { s: 'a value read whole, across chunks' },
+      timeDeltas: [10, 20, -3, 40000],
+    });
+    const want = await run(text, 1 << 20);
+    for (const size of [1, 2, 3, 7, 16, 50]) {
+      const bytes = new TextEncoder().encode(text);
+      const given: Uint8Array[] = [];
+      const chunks = async function* () {
+        // a copy of each piece, scribbled over as soon as it is given back (as memory read into again would be)
+        for (let at = 0; at < bytes.length; at += size) yield bytes.slice(at, at + size);
+      };
+      const elements: [string, unknown, number, number][] = [];
+      const values: [string, unknown][] = [];
+      await streamJson(
+        chunks(),
+        { element: (k, v, o, l) => elements.push([k, v, o, l]), value: (k, v) => values.push([k, v]) },
+        't.json',
+        (c) => {
+          expect(given).not.toContain(c);
+          given.push(c);
+          c.fill(0x7b);
+        },
+      );
+      expect({ elements, values }, `chunks of ${size}`).toEqual({ elements: want.elements, values: want.values });
+      // all but those holding the end are given back
+      expect(given.length, `chunks of ${size}`).toBeGreaterThan(Math.ceil(bytes.length / size) - 3);
+    }
+  });
+});

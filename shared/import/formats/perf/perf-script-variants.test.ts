@@ -15,6 +15,7 @@ import { bytesSource, openSource } from '../../io/source';
 import type { ImportOptions } from '../../importer';
 import { perfScriptImporter } from './perf-script';
 import { foldedImporter } from '../folded/folded';
+import { timeColumn } from '../../../model/sample-times';
 
 const flamegraph = (f: string) => fixturePath('corpus/FlameGraph', f);
 const generated = (f: string) => fixturePath('corpus/FlameGraph/generated-41fee1f/default', f);
@@ -87,7 +88,7 @@ describe('perf script: real Node.js runs (fixtures/samples)', () => {
       expect(p.samples!.length).toBe(samples);
       expect(p.meta.sampleInterval).toBeCloseTo(interval, 6);
       expect(p.tree.total[0]).toBe(samples * interval * 1000);
-      const time = p.samples!.time;
+      const time = timeColumn(p.samples!);
       expect(time.every((t) => Number.isFinite(t))).toBe(true);
       expect([p.meta.startTime, p.meta.endTime]).toEqual([time[0], time[samples - 1]]);
       // Every JIT function frame carries its V8 tier.
@@ -255,7 +256,7 @@ describe('perf script: frames and headers', () => {
 
   it('leaves times unknown (NaN) when the file has no timestamps', async () => {
     const p = await load(flamegraph('test/perf-js-stacks-01.txt'));
-    expect([...p.samples!.time]).toEqual([NaN, NaN]);
+    expect([...timeColumn(p.samples!)]).toEqual([NaN, NaN]);
     expect(p.meta.startTime).toBeUndefined();
   });
 

@@ -12,6 +12,7 @@ import type { Profile } from '../../../model/types';
 import { fileSource, fixturePath, readText } from '../../../../test/support/files';
 import { importProfile } from '../../import-profile';
 import type { ImportOptions } from '../../importer';
+import { timeColumn } from '../../../model/sample-times';
 
 const flamegraph = (f: string) => fixturePath('corpus/FlameGraph', f);
 const generated = (f: string) => fixturePath('corpus/FlameGraph/generated-41fee1f/default', f);
@@ -121,7 +122,7 @@ describe('perf script: speedscope linux-perf samples', () => {
     // speedscope imports it as one sample too ("simple-terminat tid: 10", 5 frames).
     expect(collapse(p)).toEqual(['simple-terminat;[unknown];__libc_start_main;main;_Z5deltav;_Z4betav 1001001']);
     expect(p.unit).toBe('nanoseconds');
-    expect(p.samples!.time[0]).toBe(198792736893);
+    expect(timeColumn(p.samples!)[0]).toBe(198792736893);
   });
 
   it('reads pid/tid headers into process and thread names', async () => {
@@ -149,7 +150,7 @@ describe('perf script: FlameScope perf.test01', () => {
     expect(p.meta.startTime).toBe(facts.facts.first_ts * 1e6);
     expect(p.meta.endTime).toBe(5117999999);
     // The java leaf frames name their own time: STACK-2_at_time_10s_and_offset_200ms.
-    const t = p.samples!.time;
+    const t = timeColumn(p.samples!);
     expect([t[0], t[3], t[8]].map((x) => (x! - t[0]!) / 1e6)).toEqual([0, 10.1, 41.899999]);
   });
 });

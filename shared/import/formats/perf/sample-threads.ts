@@ -5,6 +5,7 @@
  */
 import { THREADS_TOGETHER } from '../../../model/threads';
 import { addSampleWeights, samplesAt } from '../../../model/sample-weights';
+import { timeReader } from '../../../model/sample-times';
 import type { Profile, ThreadInfo } from '../../../model/types';
 import { ImportError } from '../../errors';
 
@@ -20,10 +21,11 @@ export function withThreads(file: string, p: Profile, keys: string[], names: str
   const count = new Array<number>(keys.length).fill(0);
   const lo = new Array<number>(keys.length).fill(Infinity);
   const hi = new Array<number>(keys.length).fill(-Infinity);
+  const time = timeReader(s);
   for (let i = 0; i < s.length; i++) {
     const k = s.thread[i]!;
     count[k]!++;
-    const t = s.time[i]!;
+    const t = time(i);
     if (t < lo[k]!) lo[k] = t;
     if (t > hi[k]!) hi[k] = t;
   }

@@ -4,6 +4,7 @@ import type { Profile } from '../../../model/types';
 import { readText } from '../../../../test/support/files';
 import { type RawEvent, SPEEDSCOPE, frameName, load, speedscopeProfiles } from '../../../../test/support/trace-events';
 import { readV8Profiles } from '../../../../test/support/v8-raw';
+import { timeColumn } from '../../../model/sample-times';
 
 /**
  * speedscope's weighting of Chrome samples (chrome.ts): consecutive samples of one node are one
@@ -58,7 +59,7 @@ function recordedOrder(p: Profile, path: string, pid: string, tid: string) {
   const s = p.samples!;
   const raw = readV8Profiles(path).filter((r) => r.pid === pid && r.tid === tid);
   const times = raw.flatMap((r) => r.times);
-  if (times.length !== s.length) return s; // (old CpuProfile events: written in time order)
+  if (times.length !== s.length) return { ...s, time: timeColumn(s) }; // (old CpuProfile events: written in time order)
   const sorted = times.map((_, i) => i).sort((a, b) => times[a]! - times[b]! || a - b);
   const node = new Int32Array(s.length);
   sorted.forEach((i, k) => (node[i] = s.node[k]!));

@@ -10,6 +10,7 @@ import { ImportError } from '../../errors';
 import { importProfile } from '../../import-profile';
 import { bytesSource } from '../../io/source';
 import { traceEventsImporter } from './trace-events';
+import { timeColumn } from '../../../model/sample-times';
 
 const traceEvent = (f: string) => `${SPEEDSCOPE}/trace-event/${f}`;
 
@@ -149,7 +150,7 @@ describe('trace events: speedscope trace-event fixtures', () => {
         expect(p.tree.total[0]).toBe(mine.length);
         // speedscope weights each sample by the time to the next one.
         const want = expected.find((e) => pidTid(e.name) === `${pid}/${tid}`)!;
-        expect(p.samples!.time[p.samples!.length - 1]! - p.samples!.time[0]!).toBe(want.total_weight);
+        expect(timeColumn(p.samples!)[p.samples!.length - 1]! - timeColumn(p.samples!)[0]!).toBe(want.total_weight);
       }
     });
   }

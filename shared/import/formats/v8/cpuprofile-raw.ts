@@ -216,6 +216,7 @@ export async function readRaw(
   chunks: AsyncIterable<Uint8Array>,
   frames: FrameTableBuilder,
   openSamples?: OpenSamples,
+  recycle?: (chunk: Uint8Array) => void,
 ): Promise<Raw> {
   const reader = new RawReader(file, frames, openSamples);
   const result = await streamJson(
@@ -227,6 +228,7 @@ export async function readRaw(
       value: (key, v) => reader.value(key, v),
     },
     file,
+    recycle,
   );
   if (result.truncated) {
     throw new ImportError({

@@ -11,11 +11,29 @@ import { collapse } from '../../../model/collapse';
 import { sampleWeights } from '../../../model/sample-weights';
 import { weighByDefault } from '../../../model/weigh';
 import { importProfile } from '../../import-profile';
-import { bytesSource } from '../../io/source';
+import { type ByteSource, bytesSource } from '../../io/source';
 import { ImportError } from '../../errors';
+import { timeColumn } from '../../../model/sample-times';
+import type { Profile } from '../../../model/types';
+import { fineDensity } from '../../../heatmap/heatmap';
+import { idleNodes } from '../../../heatmap/idle';
+import { rangeWeights, samplesInRange } from '../../../heatmap/range';
+import { type TimeAxis, chartBoxes, timeAxis } from '../../../view/time-order';
 
 const importText = (text: string, samples = true) =>
   importProfile(bytesSource('t.cpuprofile', text, 64), samples ? {} : { options: { samples: false } });
+
+/**
+ * The profile with its sample times in one Float64 column, whichever form the table keeps them
+ * in: samples read as they arrive keep theirs small (model/sample-times), the whole-file reading
+ * as Float64; the values are what is compared.
+ */
+function plainTimes(p: Profile): Profile {
+  const s = p.samples;
+  if (!s) return p;
+  const { timeBase: _b, timeOffset: _o, timeWide: _w, ...rest } = s;
+  return { ...p, samples: { ...rest, time: timeColumn(s) } };
+}
 
 interface Shape {
   nodes: { id: number; callFrame: object; children: number[] }[];
@@ -55,7 +73,7 @@ describe('.cpuprofile samples read as they arrive', () => {
     await fc.assert(
       fc.asyncProperty(shapes, fc.boolean(), async (shape, keep) => {
         const [streamed, whole] = bothOrders(shape);
-        expect(await importText(streamed, keep)).toEqual(await importText(whole, keep));
+        expect(plainTimes(await importText(streamed, keep))).toEqual(plainTimes(await importText(whole, keep)));
       }),
       { numRuns: 300 },
     );
@@ -69,8 +87,36 @@ describe('.cpuprofile samples read as they arrive', () => {
     };
     const late = JSON.stringify({ ...shape, startTime: 1000 });
     const first = JSON.stringify({ samples: shape.samples, startTime: 1000, timeDeltas: shape.timeDeltas, nodes: shape.nodes });
-    expect(await importText(late)).toEqual(await importText(first));
-    expect(Array.from((await importText(late)).samples!.time)).toEqual([1003, 1005, 1010]);
+    expect(plainTimes(await importText(late))).toEqual(plainTimes(await importText(first)));
+    expect(Array.from(timeColumn((await importText(late)).samples!))).toEqual([1003, 1005, 1010]);
+  });
+
+  it('give every piece of the file back to its source once read, and read the same from pieces read into again', async () => {
+    const text = readFileSync(fixturePath('samples/ddtrace', 'CPU.20261121.233052.6494.0.001.cpuprofile'), 'utf8');
+    const bytes = new TextEncoder().encode(text);
+    const given = new Set<Uint8Array>();
+    const size = 4096;
+    const src: ByteSource = {
+      name: 't.cpuprofile',
+      size: bytes.length,
+      stream: () => {
+        let at = 0;
+        return new ReadableStream<Uint8Array>({
+          pull(c) {
+            if (at >= bytes.length) return c.close();
+            c.enqueue(bytes.slice(at, (at += size)));
+          },
+        });
+      },
+      // (scribbled over at once, as memory read into again would be)
+      recycle: (chunk) => {
+        given.add(chunk);
+        chunk.fill(0x20);
+      },
+    };
+    const p = await importProfile(src);
+    expect(plainTimes(p)).toEqual(plainTimes(await importText(text)));
+    expect(given.size).toBeGreaterThan(bytes.length / size - 20);
   });
 
   it('refuse nodes that come after the samples, naming the file', async () => {
@@ -90,8 +136,9 @@ describe('.cpuprofile samples read as they arrive', () => {
     // The model keeps samples in time order, stably (V8 records a few out of order).
     const order = times.map((_, i) => i).sort((a, b) => times[a]! - times[b]! || a - b);
     expect(s.length).toBe(raw.samples.length);
+    const time = timeColumn(s);
     for (let i = 0; i < s.length; i++) {
-      expect(s.time[i]).toBe(times[order[i]!]);
+      expect(time[i]).toBe(times[order[i]!]);
       expect(p.frames.name[p.tree.frame[s.node[i]!]!]).toBeDefined();
     }
     // Weighed by time, as the app weighs it: each sample lasts until the next, the last the mean
@@ -113,5 +160,43 @@ describe('.cpuprofile samples read as they arrive', () => {
     const noTable = await importText(text, false);
     expect(noTable.samples).toBeUndefined();
     expect(collapse(noTable)).toEqual(collapse(p));
+  });
+
+  it("keep a long capture's times in 4 bytes a sample, giving every reader the times its timeDeltas add up to", async () => {
+    // the real capture repeated past three blocks of 65,536 samples, each copy a mean interval after the last
+    const path = fixturePath('samples/ddtrace', 'CPU.20261121.233052.6494.0.001.cpuprofile');
+    const raw = JSON.parse(readFileSync(path, 'utf8')) as { nodes: unknown[]; startTime: number; samples: number[]; timeDeltas: number[] };
+    const copies = Math.ceil((3 * 65536 + 100) / raw.samples.length);
+    const gap = Math.round((raw.timeDeltas.reduce((a, d) => a + d, 0) - raw.timeDeltas[0]!) / (raw.samples.length - 1));
+    const deltas = Array.from({ length: copies }, (_, k) => (k === 0 ? raw.timeDeltas : [gap, ...raw.timeDeltas.slice(1)])).flat();
+    const samples = Array.from({ length: copies }, () => raw.samples).flat();
+    const text = JSON.stringify({ nodes: raw.nodes, startTime: raw.startTime, samples, timeDeltas: deltas });
+    const p = weighByDefault(await importText(text));
+    const s = p.samples!;
+    expect(s.time).toBeUndefined();
+    expect(s.timeOffset!.length).toBe(samples.length);
+    expect(s.timeBase!.length).toBe(Math.ceil(samples.length / 65536));
+    // the same table with its times as Float64, added up from the raw deltas (in time order: none is negative)
+    expect(deltas.every((d) => d >= 0)).toBe(true);
+    let t = raw.startTime;
+    const plain: Profile = { ...p, samples: { length: s.length, node: s.node, time: Float64Array.from(deltas, (d) => (t += d)) } };
+    expect(Object.is(timeColumn(s)[s.length - 1], t)).toBe(true);
+    expect(timeColumn(s)).toEqual(plain.samples!.time);
+    // weights, a time range, the timeline's density, the time-order chart: as from the raw times
+    expect(sampleWeights(s, p.unit)).toEqual(sampleWeights(plain.samples!, p.unit));
+    const [t0, t1] = [(raw.startTime + 1e6) / 1e6, (t - 5e6) / 1e6];
+    expect(rangeWeights(p, t0, t1)).toEqual(rangeWeights(plain, t0, t1));
+    expect([...samplesInRange(p, t0, t1)]).toEqual([...samplesInRange(plain, t0, t1)]);
+    expect(fineDensity(p)).toEqual(fineDensity(plain));
+    const [a, b] = [p, plain].map((x) => timeAxis(x, idleNodes(x)) as TimeAxis);
+    for (const [from, to, columns] of [
+      [0, a!.span, 4000],
+      [1e6, 1.2e6, 800],
+    ] as const) {
+      const boxes = chartBoxes(a!, from, to, columns);
+      expect(boxes.length).toBeGreaterThan(100);
+      expect(boxes).toEqual(chartBoxes(b!, from, to, columns));
+    }
+    expect(rangeWeights(p, t0, t1).sampleCount).toBeGreaterThan(150_000);
   });
 });

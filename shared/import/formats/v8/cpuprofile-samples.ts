@@ -6,7 +6,8 @@
  * Files in any other order are read as before, whole (`addSamples` in cpuprofile.ts).
  */
 import type { CallTreeBuilder } from '../../../model/builders';
-import { GrowFloat64, GrowInt32, reserveFloat64, takeFloat64, takeInt32 } from '../../../model/grow';
+import { GrowInt32, takeInt32 } from '../../../model/grow';
+import { SampleTimesBuilder, type TimeColumns, compactTimes, timeColumn } from '../../../model/sample-times';
 import { isTime } from '../../../model/types';
 import { ImportError } from '../../errors';
 
@@ -33,7 +34,8 @@ export class StreamedSamples {
   /** call-tree node of each sample, UNKNOWN for an id not in the file (kept samples only) */
   private readonly nodes: GrowInt32 | undefined;
   private nodeColumn: Int32Array<ArrayBuffer> | undefined;
-  private readonly times = new GrowFloat64();
+  /** the samples' times, in the table's small form (model/sample-times), made once every sample is in */
+  private times: SampleTimesBuilder | undefined;
   /** indices of samples naming unknown ids, in order (when samples are not kept) */
   private readonly unknownAt: number[] = [];
   private nextUnknown = 0;
@@ -56,7 +58,6 @@ export class StreamedSamples {
     this.nodes = keep ? new GrowInt32() : undefined;
     // (the columns the tree takes over: charged to its budget as they grow)
     if (this.nodes) this.nodes.budget = tree.budget;
-    this.times.budget = tree.budget;
   }
 
   /** The next element of `samples`. */
@@ -86,7 +87,7 @@ export class StreamedSamples {
     if (j === 0 && this.nodes) {
       // Every sample is in: the node column at its size, and room for exactly as many times.
       this.nodeColumn = takeInt32(this.nodes);
-      reserveFloat64(this.times, this.count);
+      this.times = new SampleTimesBuilder(this.count, this.tree.budget);
     }
     const t = (this.t += d);
     // Deltas can be negative (0x's samples-cpu-prof.cpuprofile: `…,329,227,-6,231,…`, V8 having
@@ -99,7 +100,7 @@ export class StreamedSamples {
       else this.latest = t;
       time = t;
     }
-    if (this.nodeColumn) this.times.push(time);
+    if (this.times) this.times.push(time);
     if (this.isUnknown(j)) return;
     this.span.count++;
     if (time < this.span.lo) this.span.lo = time;
@@ -149,9 +150,19 @@ export class StreamedSamples {
       return;
     }
     const node = this.nodeColumn ?? takeInt32(this.nodes);
-    if (this.times.length < node.length) reserveFloat64(this.times, node.length - this.times.length);
-    while (this.times.length < node.length) this.times.push(NaN);
-    const time = takeFloat64(this.times);
+    const times = (this.times ??= new SampleTimesBuilder(node.length, this.tree.budget));
+    while (times.length < node.length) times.push(NaN);
+    this.times = undefined;
+    const columns = times.finish();
+    const unknown = this.faults.unknown > 0;
+    // (a file whose samples all name known ids, as V8 writes them, hands over its columns as they are)
+    if (this.shift === 0 && !unknown) this.tree.adoptSamples(node, columns);
+    else this.adoptAmended(node, columns);
+  }
+
+  /** Hands over the samples with their times moved by a late `startTime`, and those of unknown ids left out. */
+  private adoptAmended(node: Int32Array<ArrayBuffer>, columns: TimeColumns): void {
+    const time = timeColumn({ length: node.length, ...columns });
     this.shifted(time);
     let k = 0;
     for (let i = 0; i < node.length; i++) {
@@ -159,8 +170,7 @@ export class StreamedSamples {
       node[k] = node[i]!;
       time[k++] = time[i]!;
     }
-    // (a file whose samples all name known ids, as V8 writes them, hands over its columns as they are)
-    this.tree.adoptSamples(k === node.length ? node : node.slice(0, k), k === time.length ? time : time.slice(0, k));
+    this.tree.adoptSamples(k === node.length ? node : node.slice(0, k), compactTimes(time.subarray(0, k)));
   }
 
   /** Unknown samples at index `from` or later (those without a time). */

@@ -10,6 +10,7 @@ import { ImportError } from '../../errors';
 import { importProfile } from '../../import-profile';
 import { bytesSource, openSource } from '../../io/source';
 import { cpuprofileImporter } from './cpuprofile';
+import { timeColumn } from '../../../model/sample-times';
 
 const fromText = (text: string, name = 't.cpuprofile') => importProfile(bytesSource(name, text, 7));
 
@@ -78,7 +79,7 @@ describe('V8 .cpuprofile: frames and labels', () => {
     ];
     const p = await fromText(JSON.stringify({ nodes, startTime: 0, endTime: 30, samples: [3, 2, 3], timeDeltas: [1, 10, 10] }), '');
     expect(collapse(p)).toEqual(['main a.js:1:1 1', 'main a.js:1:1;leaf a.js:5:1 2']);
-    expect(Array.from(p.samples!.time)).toEqual([1, 11, 21]);
+    expect(Array.from(timeColumn(p.samples!))).toEqual([1, 11, 21]);
   });
 });
 
@@ -190,6 +191,6 @@ describe('V8 .cpuprofile: damaged and unusual files', () => {
       ),
     );
     expect(p.meta.warnings).toEqual(['"timeDeltas" has 2 entries for 3 samples; the samples without one have no time']);
-    expect(Array.from(p.samples!.time)).toEqual([1005, 1010, NaN]);
+    expect(Array.from(timeColumn(p.samples!))).toEqual([1005, 1010, NaN]);
   });
 });

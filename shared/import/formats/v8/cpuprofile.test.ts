@@ -9,6 +9,7 @@ import { Category, type Profile } from '../../../model/types';
 import { load, speedscope, summary, zeroEx } from '../../../../test/support/cpuprofile';
 import { fixturePath, readText } from '../../../../test/support/files';
 import { cpuprofileImporter } from './cpuprofile';
+import { timeColumn } from '../../../model/sample-times';
 
 const json = (path: string) => JSON.parse(readText(path));
 
@@ -112,11 +113,11 @@ describe('V8 .cpuprofile: against speedscope', () => {
     expect(collapse(p)).toEqual(['(anonymous) 1', '(anonymous);a;b;d 14', '(anonymous);a;c;d 14']);
     // speedscope's stacks_exact, less its '' stack (the time before the first sample), and with
     // the last sample's mean interval, a 34,345 µs span over 28 intervals = 1,226.6 µs, on its stack
-    expect(p.samples!.time[28]! - p.samples!.time[0]!).toBe(34345);
+    expect(timeColumn(p.samples!)[28]! - timeColumn(p.samples!)[0]!).toBe(34345);
     expect(collapse(p, sampleTimeSelf(p)!)).toEqual(['(anonymous) 1060', '(anonymous);a;b;d 17002', '(anonymous);a;c;d 17510']);
     // sample i lasts timeDeltas[i+1]: `"timeDeltas":[11575,1060,1045,…,1143]`
     expect(Array.from(sampleDurations(p.samples!).slice(0, 3))).toEqual([1060, 1045, 1270]);
-    expect(p.samples!.time[0]).toBe(163140599286 + 11575);
+    expect(timeColumn(p.samples!)[0]).toBe(163140599286 + 11575);
     expect(p.meta).toMatchObject({
       producer: 'node --cpu-prof or Chrome DevTools',
       startTime: 163140599286,
@@ -129,7 +130,7 @@ describe('V8 .cpuprofile: against speedscope', () => {
     const path = zeroEx('examples/cpu-profiler/samples-cpu-prof.cpuprofile');
     const p = await load(path);
     expect(p.meta.warnings).toEqual(['1 sample(s) were recorded out of time order (negative timeDeltas); they were put in time order']);
-    const t = p.samples!.time;
+    const t = timeColumn(p.samples!);
     let backwards = 0;
     for (let i = 1; i < t.length; i++) if (t[i]! < t[i - 1]!) backwards++;
     expect(backwards).toBe(0);

@@ -259,7 +259,7 @@ export const cpuprofileImporter: Importer = {
       ct = buildModernTree(raw, tree, warnings);
       return new StreamedSamples(file, tree, modernNode(raw), raw.startTime, keep);
     };
-    const raw = await readRaw(file, source.chunks(), frames, openSamples);
+    const raw = await readRaw(file, source.chunks(), frames, openSamples, (chunk) => source.recycle(chunk));
     const legacy = raw.head !== undefined && raw.ids.length === 0;
     if (!legacy && raw.ids.length === 0)
       throw new ImportError({ file, message: 'not a V8 CPU profile: no "nodes" (and no legacy "head")' });

@@ -15,6 +15,7 @@ import type { Profile } from '../../../model/types';
 import { weighProfile } from '../../../model/weigh';
 import { fileSource, fixturePath, readText } from '../../../../test/support/files';
 import { type RawProfile, rawFunctionKey, readV8Profiles } from '../../../../test/support/v8-raw';
+import { timeColumn } from '../../../model/sample-times';
 
 const dir = (f: string) => fixturePath('corpus/devtools-frontend', f);
 
@@ -202,7 +203,8 @@ describe('V8 samples weighed by time, on DevTools recordings', () => {
         if (key !== '') expect(one.meta.thread).toMatch(new RegExp(`\\(${raw[0]!.pid}/${raw[0]!.tid}\\)$`));
         const s = one.samples!;
         expect(s.length).toBe(raw.reduce((n, r) => n + r.ids.length, 0));
-        for (let i = 1; i < s.length; i++) if (s.time[i]! < s.time[i - 1]!) expect.fail(`${key}: sample ${i} before the one ahead of it`);
+        for (let i = 1, time = timeColumn(s); i < s.length; i++)
+          if (time[i]! < time[i - 1]!) expect.fail(`${key}: sample ${i} before the one ahead of it`);
 
         const p = weighProfile(one, 'time');
         expect(p.unit).toBe('microseconds');
