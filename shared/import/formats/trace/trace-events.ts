@@ -107,6 +107,8 @@ export const traceEventsImporter: Importer = {
         },
       },
       file,
+      // events are parsed into values of their own: the bytes can be read into again
+      (chunk) => source.recycle(chunk),
     );
     if (r.events === 0 && !r.hermes.seen) {
       const what =
