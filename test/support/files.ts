@@ -28,3 +28,30 @@ export function folderSource(path: string): FolderSource {
 export function readText(path: string): string {
   return readFileSync(path, 'utf8');
 }
+
+/**
+ * `bytes` as a source in pieces of `size` that records each piece given back (`recycle`) and
+ * scribbles over it at once, as memory read into again would be: an importer that still reads a
+ * piece it gave back reads spaces.
+ */
+export function scribblingSource(name: string, bytes: Uint8Array, size: number): { source: ByteSource; given: Set<Uint8Array> } {
+  const given = new Set<Uint8Array>();
+  const source: ByteSource = {
+    name,
+    size: bytes.length,
+    stream: () => {
+      let at = 0;
+      return new ReadableStream<Uint8Array>({
+        pull(c) {
+          if (at >= bytes.length) return c.close();
+          c.enqueue(bytes.slice(at, (at += size)));
+        },
+      });
+    },
+    recycle: (chunk) => {
+      given.add(chunk);
+      chunk.fill(0x20);
+    },
+  };
+  return { source, given };
+}

@@ -3,7 +3,7 @@ import { Status } from '../../../shared/diff/diff';
 import { annotateView } from '../../../shared/diff/annotate-view';
 import { stacks } from '../../../test/support/stacks';
 import { buildViewTree } from '../../../shared/view/view-tree';
-import { comparedProfile, diffFor, entryMatchFor } from './derived';
+import { comparedProfile, costFor, diffFor, entryMatchFor } from './derived';
 
 const base = stacks('main@/srv/app/server-baseline.js;work@/srv/app/lib.js 3\nmain@/srv/app/server-baseline.js 1', 'baseline');
 const run = stacks(
@@ -37,5 +37,24 @@ describe('runs compared with the baseline, entry scripts matched', () => {
     };
     expect(colour(true)).toEqual([['main', Status.Changed, 3]]);
     expect(colour(false)).toEqual([['main', Status.New, 7]]);
+  });
+});
+
+describe("a pane's cost against the baseline", () => {
+  it('is the diff’s own, whether or not the diff was made, and says why units do not compare', () => {
+    const a = stacks('main;work 4\nmain;(idle) 6', 'a');
+    const b = stacks('main;work 5\nmain;agent 3\nmain;(idle) 2', 'b');
+    const before = costFor(a, b, 'absolute');
+    expect(before.summary!.change).toBeCloseTo(8 / 4 - 1);
+    const d = diffFor(a, b, 'absolute', 0.1).diff!;
+    const after = costFor(a, b, 'absolute');
+    expect(after.summary).toBe(d);
+    expect([before.summary!.change, before.summary!.baseline.idle, before.summary!.warnings]).toEqual([
+      d.change,
+      d.baseline.idle,
+      d.warnings,
+    ]);
+    const bytes = { ...stacks('main 1', 'c'), unit: 'bytes' as const };
+    expect(costFor(a, bytes, 'relative').error).toMatch(/cannot compare/);
   });
 });

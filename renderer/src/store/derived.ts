@@ -180,7 +180,25 @@ export interface DiffResult {
   error?: string;
 }
 
-const diffCache = new WeakMap<Profile, WeakMap<Profile, { key: string; pair: string; result: DiffResult }>>();
+/** One value per pair of profiles (baseline, run), made again when the key it was made for changes. */
+class PairCache<T> {
+  private readonly byBase = new WeakMap<Profile, WeakMap<Profile, { key: string; value: T }>>();
+  /** the value kept for the pair, whatever its key */
+  entry(a: Profile, b: Profile): { key: string; value: T } | undefined {
+    return this.byBase.get(a)?.get(b);
+  }
+  get(a: Profile, b: Profile, key: string, make: () => T): T {
+    const hit = this.entry(a, b);
+    if (hit?.key === key) return hit.value;
+    let byRun = this.byBase.get(a);
+    if (!byRun) this.byBase.set(a, (byRun = new WeakMap()));
+    const value = make();
+    byRun.set(b, { key, value });
+    return value;
+  }
+}
+
+const diffCache = new PairCache<{ pair: string; result: DiffResult }>();
 
 /** What a comparison's totals depend on: the normalization and each side's range. */
 const pairKey = (normalize: Normalize, baseRange?: RangeWeights, runRange?: RangeWeights) =>
@@ -219,28 +237,22 @@ export function diffFor(
   runRange?: RangeWeights,
 ): DiffResult {
   const pair = pairKey(normalize, baseRange, runRange);
-  const key = `${pair}:${noisePercent}`;
-  let byRun = diffCache.get(baseline);
-  if (!byRun) diffCache.set(baseline, (byRun = new WeakMap()));
-  const hit = byRun.get(run);
-  if (hit?.key === key) return hit.result;
-  let result: DiffResult;
-  try {
-    const { b, r, opts } = comparedPair(baseline, run, normalize, noisePercent, baseRange, runRange);
-    const diff = diffProfiles(b, r, opts);
-    let total = 0;
-    let self = 0;
-    for (let i = 1; i < diff.tree.length; i++) {
-      total = Math.max(total, Math.abs(diff.tree.deltaTotal[i]!));
-      self = Math.max(self, Math.abs(diff.tree.deltaSelf[i]!));
+  return diffCache.get(baseline, run, `${pair}:${noisePercent}`, () => {
+    try {
+      const { b, r, opts } = comparedPair(baseline, run, normalize, noisePercent, baseRange, runRange);
+      const diff = diffProfiles(b, r, opts);
+      let total = 0;
+      let self = 0;
+      for (let i = 1; i < diff.tree.length; i++) {
+        total = Math.max(total, Math.abs(diff.tree.deltaTotal[i]!));
+        self = Math.max(self, Math.abs(diff.tree.deltaSelf[i]!));
+      }
+      return { pair, result: { diff, index: indexDiff(diff), maxDelta: { total, self } } };
+    } catch (e) {
+      if (!(e instanceof DiffError)) throw e;
+      return { pair, result: { maxDelta: { total: 0, self: 0 }, error: e.message } };
     }
-    result = { diff, index: indexDiff(diff), maxDelta: { total, self } };
-  } catch (e) {
-    if (!(e instanceof DiffError)) throw e;
-    result = { maxDelta: { total: 0, self: 0 }, error: e.message };
-  }
-  byRun.set(run, { key, pair, result });
-  return result;
+  }).result;
 }
 
 export interface CostResult {
@@ -249,7 +261,7 @@ export interface CostResult {
   error?: string;
 }
 
-const costCache = new WeakMap<Profile, WeakMap<Profile, { key: string; result: CostResult }>>();
+const costCache = new PairCache<CostResult>();
 
 /**
  * The run's cost against the baseline and why they may not compare, as `diffFor` would give them,
@@ -264,22 +276,17 @@ export function costFor(
   runRange?: RangeWeights,
 ): CostResult {
   const key = pairKey(normalize, baseRange, runRange);
-  const made = diffCache.get(baseline)?.get(run);
+  const made = diffCache.entry(baseline, run)?.value;
   if (made?.pair === key) return made.result.diff ? { summary: made.result.diff } : { error: made.result.error };
-  let byRun = costCache.get(baseline);
-  if (!byRun) costCache.set(baseline, (byRun = new WeakMap()));
-  const hit = byRun.get(run);
-  if (hit?.key === key) return hit.result;
-  let result: CostResult;
-  try {
-    const { b, r, opts } = comparedPair(baseline, run, normalize, 0, baseRange, runRange);
-    result = { summary: summarizeDiff(b, r, opts) };
-  } catch (e) {
-    if (!(e instanceof DiffError)) throw e;
-    result = { error: e.message };
-  }
-  byRun.set(run, { key, result });
-  return result;
+  return costCache.get(baseline, run, key, () => {
+    try {
+      const { b, r, opts } = comparedPair(baseline, run, normalize, 0, baseRange, runRange);
+      return { summary: summarizeDiff(b, r, opts) };
+    } catch (e) {
+      if (!(e instanceof DiffError)) throw e;
+      return { error: e.message };
+    }
+  });
 }
 
 const mergedCache = new WeakMap<ProfileDiff, Profile>();

@@ -3,10 +3,10 @@ import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { Profile } from '../../../model/types';
-import { fixturePath } from '../../../../test/support/files';
+import { fixturePath, scribblingSource } from '../../../../test/support/files';
 import { type RawEvent, frameName, load, rootChildren, stacks } from '../../../../test/support/trace-events';
 import { importProfile } from '../../import-profile';
-import { type ByteSource, bytesSource } from '../../io/source';
+import { bytesSource } from '../../io/source';
 
 describe('trace events: real Node.js traces', () => {
   interface Count {
@@ -110,25 +110,8 @@ describe('trace events: the bytes read', () => {
   it('are given back to be read into again, and the trace is read the same when they are scribbled over at once', async () => {
     // (a Uint8Array, whose slices are copies: a Buffer's would be views of it)
     const bytes = new Uint8Array(gunzipSync(readFileSync(fixturePath('samples/baseline', 'node_trace.1.log.gz'))));
-    const given = new Set<Uint8Array>();
     const size = 1 << 16;
-    const src: ByteSource = {
-      name: 'node_trace.1.log',
-      size: bytes.length,
-      stream: () => {
-        let at = 0;
-        return new ReadableStream<Uint8Array>({
-          pull(c) {
-            if (at >= bytes.length) return c.close();
-            c.enqueue(bytes.slice(at, (at += size)));
-          },
-        });
-      },
-      recycle: (chunk) => {
-        given.add(chunk);
-        chunk.fill(0x20);
-      },
-    };
+    const { source: src, given } = scribblingSource('node_trace.1.log', bytes, size);
     const p = await importProfile(src);
     const plain = await importProfile(bytesSource('node_trace.1.log', bytes));
     expect(p.traceStats).toEqual(plain.traceStats);

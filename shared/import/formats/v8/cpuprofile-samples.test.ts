@@ -6,12 +6,12 @@
 import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { fixturePath } from '../../../../test/support/files';
+import { fixturePath, scribblingSource } from '../../../../test/support/files';
 import { collapse } from '../../../model/collapse';
 import { sampleWeights } from '../../../model/sample-weights';
 import { weighByDefault } from '../../../model/weigh';
 import { importProfile } from '../../import-profile';
-import { type ByteSource, bytesSource } from '../../io/source';
+import { bytesSource } from '../../io/source';
 import { ImportError } from '../../errors';
 import { timeColumn } from '../../../model/sample-times';
 import type { Profile } from '../../../model/types';
@@ -94,26 +94,8 @@ describe('.cpuprofile samples read as they arrive', () => {
   it('give every piece of the file back to its source once read, and read the same from pieces read into again', async () => {
     const text = readFileSync(fixturePath('samples/ddtrace', 'CPU.20261121.233052.6494.0.001.cpuprofile'), 'utf8');
     const bytes = new TextEncoder().encode(text);
-    const given = new Set<Uint8Array>();
     const size = 4096;
-    const src: ByteSource = {
-      name: 't.cpuprofile',
-      size: bytes.length,
-      stream: () => {
-        let at = 0;
-        return new ReadableStream<Uint8Array>({
-          pull(c) {
-            if (at >= bytes.length) return c.close();
-            c.enqueue(bytes.slice(at, (at += size)));
-          },
-        });
-      },
-      // (scribbled over at once, as memory read into again would be)
-      recycle: (chunk) => {
-        given.add(chunk);
-        chunk.fill(0x20);
-      },
-    };
+    const { source: src, given } = scribblingSource('t.cpuprofile', bytes, size);
     const p = await importProfile(src);
     expect(plainTimes(p)).toEqual(plainTimes(await importText(text)));
     expect(given.size).toBeGreaterThan(bytes.length / size - 20);
