@@ -315,6 +315,19 @@ describe('fuzz regressions: work that grew faster than the input', () => {
     expect(out.kind).toBe('profile');
   });
 
+  it('.cpuprofile read a byte at a time: a 5,000-byte string open across 5,000 pieces made giving the pieces back cubic (over 10 s)', async () => {
+    const name = 'x'.repeat(5000);
+    const text = JSON.stringify({
+      nodes: [{ id: 1, callFrame: { functionName: name, url: '', lineNumber: 0, columnNumber: 0 } }],
+      startTime: 0,
+      endTime: 1,
+      samples: [1],
+      timeDeltas: [1],
+    });
+    const out = await bounded(input('x.cpuprofile', text, 1));
+    expect(out.kind).toBe('profile');
+  });
+
   it('Hermes: a frame name of 200,000 "(" made a regular expression backtrack (minutes)', async () => {
     const text = JSON.stringify({
       traceEvents: [],

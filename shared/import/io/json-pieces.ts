@@ -24,9 +24,9 @@ export class Pieces {
   clear(): void {
     this.list = [];
   }
-  /** Whether bytes of `chunk` are still kept. */
-  holds(chunk: Uint8Array): boolean {
-    return this.list.some((p) => p.bytes === chunk);
+  /** The earliest chunk whose bytes are still kept (every chunk read before it is let go), if any. */
+  oldest(): Uint8Array | undefined {
+    return this.list[0]?.bytes;
   }
   /** Decodes bytes [from, to) as UTF-8. */
   text(from: number, to: number): string {

@@ -101,9 +101,9 @@ export class JsonStreamReader {
     this.keepOpen();
   }
 
-  /** Whether the reader still keeps bytes of `chunk` (of an element or value open across chunks). */
-  holds(chunk: Uint8Array): boolean {
-    return this.pieces.holds(chunk);
+  /** The earliest chunk read whose bytes are still kept: the reader keeps none read before it. */
+  oldestKept(): Uint8Array | undefined {
+    return this.pieces.oldest();
   }
 
   finish(): JsonStreamResult {

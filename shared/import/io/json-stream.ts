@@ -55,13 +55,20 @@ export async function streamJson(
   recycle?: (chunk: Uint8Array) => void,
 ): Promise<JsonStreamResult> {
   const reader = new JsonStreamReader(handlers, file);
-  // chunks read whose bytes the reader may still keep (an element open across them)
+  // chunks read, in order, whose bytes the reader may still keep (an element open across them):
+  // it keeps the bytes from some chunk on, so those before the oldest it keeps are let go
   let held: Uint8Array[] = [];
+  let first = 0;
   for await (const chunk of chunks) {
     reader.read(chunk);
     if (!recycle) continue;
     held.push(chunk);
-    if (held.length > 1 || !reader.holds(chunk)) held = held.filter((c) => reader.holds(c) || (recycle(c), false));
+    const oldest = reader.oldestKept();
+    while (first < held.length && held[first] !== oldest) recycle(held[first++]!);
+    if (first > 1024 && first * 2 > held.length) {
+      held = held.slice(first);
+      first = 0;
+    }
   }
   return reader.finish();
 }
