@@ -134,6 +134,27 @@ test('a folder of five repeats opens as one variant; the diff shows intervals an
   await page.mouse.move(0, 0);
   await page.screenshot({ path: 'test-results/repeats-legend.png' });
 
+  // The diff table's CSV carries the same intervals, verdicts and detectable changes, unrounded.
+  await page.getByRole('button', { name: 'Export…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Export' });
+  await dialog.getByLabel('Run to export').selectOption({ label: 'agent' });
+  const [csv] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: 'Diff table CSV' }).click()]);
+  const lines = readFileSync((await csv.path())!, 'utf8').split('\r\n');
+  expect(lines[0]!.split(',').slice(-4)).toEqual(['delta_self_low_us', 'delta_self_high_us', 'beyond_noise', 'detectable_us']);
+  const tracedCsv = lines.find((l) => l.includes(',traced,'))!.split(',');
+  expect(Number(tracedCsv.at(-4))).toBeCloseTo(traced.interval!.low, 3);
+  expect(Number(tracedCsv.at(-3))).toBeCloseTo(traced.interval!.high, 3);
+  expect(tracedCsv.at(-2)).toBe('yes');
+  expect(Number(tracedCsv.at(-1))).toBeCloseTo(traced.detectable!, 3);
+  expect(
+    lines
+      .find((l) => l.includes(`,${noisyName},`))!
+      .split(',')
+      .at(-2),
+  ).toBe('no');
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+
   // Relative: the intervals are of each repeat's share of its own busy CPU, in percentage points.
   await page.getByRole('button', { name: 'Relative', exact: true }).click();
   const shares = compareRepeats(baseProfiles, runProfiles, { measure: 'self', relative: true, weights: (p) => busyWeights(p) });

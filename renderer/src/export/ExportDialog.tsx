@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { rankFunctions } from '../../../shared/diff/diff-query';
 import { host } from '../host/host';
 import { comparedProfile, diffFor, rangeFor } from '../store/derived';
+import { repeatsFor } from '../store/derived-repeats';
 import { useStore } from '../store/store';
 import { diffTableCsv, diffTableMarkdown, foldedText } from './data-export';
 import { exportFileName } from '../host/file-name';
@@ -55,8 +56,12 @@ export function ExportDialog({ onClose }: { onClose(): void }) {
       );
       if (!res.diff) throw new Error(res.error ?? 'no diff');
       const rows = rankFunctions(res.diff, { by: s.diffMeasure });
+      const across = repeatsFor(base, run, s.normalize, s.diffMeasure, s.matchEntry);
+      const repeats = across && { stats: across.stats, byKey: across.byKey, measure: s.diffMeasure };
       const data =
-        kind === 'csv' ? diffTableCsv(res.diff, rows) : diffTableMarkdown(res.diff, rows, { baseline: base.title, run: run.title });
+        kind === 'csv'
+          ? diffTableCsv(res.diff, rows, repeats)
+          : diffTableMarkdown(res.diff, rows, { baseline: base.title, run: run.title }, repeats);
       return host.saveFile({
         defaultName: exportFileName(`${run.title} diff`, kind),
         filters: [{ name: kind === 'csv' ? 'CSV' : 'Markdown', extensions: [kind] }],

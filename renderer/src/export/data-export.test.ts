@@ -1,5 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { diffProfiles } from '../../../shared/diff/diff';
+import { compareRepeats } from '../../../shared/diff/repeats';
+import { meanProfile } from '../../../shared/model/mean';
 import { rankFunctions } from '../../../shared/diff/diff-query';
 import type { Profile } from '../../../shared/model/types';
 import { folded } from '../../../test/support/folded';
@@ -97,6 +99,33 @@ describe('data export', () => {
       .filter((l) => l.startsWith('|')))
       expect(line.split(/(?<!\\)\|/).length).toBe(10);
     expect(diffTableMarkdown(d, [], { baseline: 'a', run: 'b' })).toContain('No function changed');
+  });
+
+  it('adds the interval, the verdict and the detectable change across repeats', async () => {
+    const reps = (texts: string[]) => Promise.all(texts.map((t) => folded(t)));
+    const bs = await reps(['main;work 100\nmain;io 50', 'main;work 104\nmain;io 47', 'main;work 97\nmain;io 52']);
+    const rs = await reps([
+      'main;work 140\nmain;io 49\nmain;agent 30',
+      'main;work 146\nmain;io 51\nmain;agent 33',
+      'main;work 137\nmain;io 48\nmain;agent 29',
+    ]);
+    const stats = compareRepeats(bs, rs, { measure: 'self' });
+    const repeats = { stats, byKey: new Map(stats.functions.map((f) => [f.key, f])), measure: 'self' as const };
+    const d = diffProfiles(meanProfile('b', bs), meanProfile('r', rs));
+    const csv = readCsv(diffTableCsv(d, rankFunctions(d), repeats));
+    expect(csv[0]!.slice(-4)).toEqual(['delta_self_low_samples', 'delta_self_high_samples', 'beyond_noise', 'detectable_samples']);
+    const work = csv.find((r) => r[2] === 'work')!;
+    const want = stats.functions.find((f) => f.key.startsWith('work'))!;
+    expect(Number(work.at(-4))).toBeCloseTo(want.interval!.low, 6);
+    expect(Number(work.at(-3))).toBeCloseTo(want.interval!.high, 6);
+    expect(work.at(-2)).toBe(want.significant ? 'yes' : 'no');
+    expect(Number(work.at(-1))).toBeCloseTo(want.detectable!, 6);
+    expect(csv.find((r) => r[2] === 'agent')!.at(-2)).toBe('yes');
+    const md = diffTableMarkdown(d, rankFunctions(d), { baseline: 'b', run: 'r' }, repeats);
+    expect(md).toContain('3 runs each: Δ self with its 95% interval across the repeats');
+    expect(md).toMatch(/\| Δ self, 95% interval \| beyond noise \| detects \|/);
+    expect(md).toMatch(/\*\*\+\d+% ± \d+%\*\* total/);
+    for (const line of md.split('\n').filter((l) => l.startsWith('|'))) expect(line.split(/(?<!\\)\|/).length).toBe(13);
   });
 
   it('escapes cells and file names', () => {

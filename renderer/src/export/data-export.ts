@@ -10,6 +10,19 @@ import { formatChange, formatDelta, formatShare, formatWeight, shareOf } from '.
 import { collapse } from '../../../shared/model/collapse';
 import { CATEGORY_NAMES, type Profile } from '../../../shared/model/types';
 import { csvText, mdText } from '../../../shared/report/fields';
+import type { FunctionChange, RepeatsComparison } from '../../../shared/diff/repeats';
+import { costPlusMinus, formatDetectable, formatInterval, repeatsCount } from '../diff/repeats-format';
+
+/**
+ * Where the baseline and the run are both several repeats: each function's change across them (by
+ * frame key, in the diff's measure and the table's Δ, self or total) and the whole comparison.
+ */
+export interface RepeatsColumns {
+  stats: RepeatsComparison;
+  byKey: ReadonlyMap<string, FunctionChange>;
+  /** which Δ the intervals are of */
+  measure: 'self' | 'total';
+}
 
 /**
  * Folded stacks (`a;b;c 12`, one line per distinct stack, byte-sorted) of a run. `weights` are
@@ -41,9 +54,10 @@ const WEIGHT_UNITS: Record<string, string> = { microseconds: 'us', nanoseconds: 
  * The diff table as CSV: raw weights in the diff's unit, and the deltas in its measure — weight
  * ('absolute') or percentage points of each run's total ('relative', with the shares alongside).
  */
-export function diffTableCsv(d: ProfileDiff, rows: readonly FunctionDiff[]): string {
+export function diffTableCsv(d: ProfileDiff, rows: readonly FunctionDiff[], repeats?: RepeatsColumns): string {
   const u = WEIGHT_UNITS[d.unit] ?? d.unit;
   const relative = d.measure === 'fraction';
+  const du = relative ? 'pp' : u;
   const header = [
     'rank',
     'status',
@@ -57,6 +71,7 @@ export function diffTableCsv(d: ProfileDiff, rows: readonly FunctionDiff[]): str
     `run_self_${u}`,
     `run_total_${u}`,
     ...(relative ? ['baseline_total_pct', 'run_total_pct', 'delta_self_pp', 'delta_total_pp'] : [`delta_self_${u}`, `delta_total_${u}`]),
+    ...(repeats ? [`delta_${repeats.measure}_low_${du}`, `delta_${repeats.measure}_high_${du}`, 'beyond_noise', `detectable_${du}`] : []),
   ];
   const scale = relative ? 100 : 1;
   const body = rows.map((f, i) => [
@@ -74,22 +89,48 @@ export function diffTableCsv(d: ProfileDiff, rows: readonly FunctionDiff[]): str
     ...(relative ? [shareOf(d, 'baseline', f.baseline.total) * 100, shareOf(d, 'run', f.run.total) * 100] : []),
     f.delta.self * scale,
     f.delta.total * scale,
+    ...(repeats ? repeatCells(repeats.byKey.get(f.key), scale) : []),
   ]);
   return toCsv(header, body);
 }
 
+/** A function's interval, verdict and smallest detectable change across repeats (empty where it has none). */
+function repeatCells(c: FunctionChange | undefined, scale: number): (string | number)[] {
+  if (!c?.interval) return ['', '', '', ''];
+  return [
+    c.interval.low * scale,
+    c.interval.high * scale,
+    c.significant ? 'yes' : 'no',
+    c.detectable === undefined ? '' : c.detectable * scale,
+  ];
+}
+
 /** The diff table as a Markdown report with a headline, formatted as the app shows it. */
-export function diffTableMarkdown(d: ProfileDiff, rows: readonly FunctionDiff[], names: { baseline: string; run: string }): string {
+export function diffTableMarkdown(
+  d: ProfileDiff,
+  rows: readonly FunctionDiff[],
+  names: { baseline: string; run: string },
+  repeats?: RepeatsColumns,
+): string {
   const relative = d.measure === 'fraction';
   const side = (s: 'baseline' | 'run', w: number) => (relative ? formatShare(shareOf(d, s, w)) : formatWeight(w, d.unit));
   const out = [
     `## ${mdText(names.run)} against ${mdText(names.baseline)}`,
     '',
-    `**${formatChange(d.change)}** total (${formatWeight(d.run.total, d.unit)} against ${formatWeight(d.baseline.total, d.unit)})` +
+    `**${formatChange(d.change)}${repeats ? costPlusMinus(repeats.stats.total) : ''}** total ` +
+      `(${formatWeight(d.run.total, d.unit)} against ${formatWeight(d.baseline.total, d.unit)})` +
       `${d.baseline.idle + d.run.idle > 0 ? ', idle left out' : ''}; ` +
       (relative ? 'each run as a share of its own total, deltas in percentage points.' : `deltas in ${d.unit}.`),
     '',
   ];
+  if (repeats)
+    out.splice(
+      3,
+      0,
+      `${repeatsCount(repeats.stats.repeats)}: Δ ${repeats.measure} with its 95% interval across the repeats (Welch's t); ` +
+        'a change is beyond noise after false-discovery-rate control at 5% (Benjamini–Hochberg).',
+      '',
+    );
   if (rows.length === 0) return `${out.join('\n')}No function changed beyond the noise threshold.\n`;
   const table = rows.map((f, i) => [
     String(i + 1),
@@ -100,18 +141,16 @@ export function diffTableMarkdown(d: ProfileDiff, rows: readonly FunctionDiff[],
     side('run', f.run.total),
     formatDelta(d, f.delta.total),
     formatDelta(d, f.delta.self),
+    ...(repeats ? repeatText(d, repeats.byKey.get(f.key)) : []),
   ]);
-  out.push(
-    toMarkdownTable(['#', 'function', 'file', 'status', 'baseline total', 'run total', 'Δ total', 'Δ self'], table, [
-      true,
-      false,
-      false,
-      false,
-      true,
-      true,
-      true,
-      true,
-    ]),
-  );
+  const header = ['#', 'function', 'file', 'status', 'baseline total', 'run total', 'Δ total', 'Δ self'];
+  if (repeats) header.push(`Δ ${repeats.measure}, 95% interval`, 'beyond noise', 'detects');
+  out.push(toMarkdownTable(header, table, [true, false, false, false, true, true, true, true, true, false, true]));
   return out.join('\n');
+}
+
+/** A function's interval, verdict and smallest detectable change, as the app writes them. */
+function repeatText(d: ProfileDiff, c: FunctionChange | undefined): string[] {
+  if (!c?.interval) return ['', '', ''];
+  return [formatInterval(d, c.interval.low, c.interval.high), c.significant ? 'yes' : 'no', formatDetectable(d, c) ?? ''];
 }
