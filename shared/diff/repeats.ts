@@ -199,11 +199,11 @@ export function compareRepeats(base: readonly Profile[], run: readonly Profile[]
   const keys = new Set<string>();
   for (const v of [...bv, ...rv]) for (const k of v.byKey.keys()) keys.add(k);
   const of = (vs: RepeatValues[], key: string, m: 'byKey' | 'shares') => vs.map((v) => v[m].get(key) ?? 0);
-  const functions: FunctionChange[] = [...keys].map((key) => ({
-    key,
-    ...welch(of(bv, key, 'byKey'), of(rv, key, 'byKey')),
-    share: welch(of(bv, key, 'shares'), of(rv, key, 'shares')),
-  }));
+  const functions: FunctionChange[] = [...keys].map((key) => {
+    const compared = welch(of(bv, key, 'byKey'), of(rv, key, 'byKey'));
+    // (compared as shares, the share's change is the one worked out already)
+    return { key, ...compared, share: opts.relative ? compared : welch(of(bv, key, 'shares'), of(rv, key, 'shares')) };
+  });
   const floor = bv.length > 1 && rv.length > 1 ? floorSamples(bv.length, rv.length) : undefined;
   const tested = decide(functions, [...bv, ...rv], floor, opts.fdr ?? 0.05);
   functions.sort((a, b) => Math.abs(b.delta) - Math.abs(a.delta) || (a.key < b.key ? -1 : 1));

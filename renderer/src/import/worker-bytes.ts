@@ -123,6 +123,22 @@ function bodyChunks(body: ReadableStream<Uint8Array>, pool: ChunkPool | undefine
   };
 }
 
+/** A stream of the chunks `open` gives, opened when first read; `early` cancels before that. */
+function chunkStream(open: () => Chunks | Promise<Chunks>, early?: (reason: unknown) => Promise<void>): ReadableStream<Uint8Array> {
+  let chunks: Chunks | undefined;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      chunks ??= await open();
+      const chunk = await chunks.next();
+      if (chunk === undefined) controller.close();
+      else controller.enqueue(chunk);
+    },
+    cancel(reason) {
+      return chunks ? chunks.cancel(reason) : early?.(reason);
+    },
+  });
+}
+
 /**
  * The file as the host streams it from `url`: one request, read as it arrives, into `pool`'s
  * memory where given. Where that request fails before any byte came (a host that cannot stream to
@@ -130,44 +146,26 @@ function bodyChunks(body: ReadableStream<Uint8Array>, pool: ChunkPool | undefine
  * error.
  */
 export function fetchedStream(url: string, fallback?: () => ReadableStream<Uint8Array>, pool?: ChunkPool): ReadableStream<Uint8Array> {
-  let chunks: Chunks | undefined;
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      if (!chunks) {
-        let res: Response | undefined;
-        try {
-          res = await fetch(url, { cache: 'no-store' });
-        } catch (e) {
-          if (!fallback) throw e;
-        }
-        const body = res?.ok ? res.body : null;
-        if (body) chunks = bodyChunks(body, pool);
-        else if (fallback) chunks = chunksOf(fallback());
-        else throw new Error(`reading the file failed (HTTP ${res?.status})`);
-      }
-      const chunk = await chunks.next();
-      if (chunk === undefined) controller.close();
-      else controller.enqueue(chunk);
-    },
-    cancel(reason) {
-      return chunks?.cancel(reason);
-    },
+  return chunkStream(async () => {
+    let res: Response | undefined;
+    try {
+      res = await fetch(url, { cache: 'no-store' });
+    } catch (e) {
+      if (!fallback) throw e;
+    }
+    const body = res?.ok ? res.body : null;
+    if (body) return bodyChunks(body, pool);
+    if (fallback) return chunksOf(fallback());
+    throw new Error(`reading the file failed (HTTP ${res?.status})`);
   });
 }
 
 /** `stream` read into `pool`'s memory where it is a byte stream (a chosen file's), else as it gives its chunks. */
 export function pooledStream(stream: ReadableStream<Uint8Array>, pool: ChunkPool): ReadableStream<Uint8Array> {
-  let chunks: Chunks | undefined;
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const chunk = await (chunks ??= bodyChunks(stream, pool)).next();
-      if (chunk === undefined) controller.close();
-      else controller.enqueue(chunk);
-    },
-    cancel(reason) {
-      return chunks ? chunks.cancel(reason) : stream.cancel(reason);
-    },
-  });
+  return chunkStream(
+    () => bodyChunks(stream, pool),
+    (reason) => stream.cancel(reason),
+  );
 }
 
 /** A host file read a chunk at a time through the window. */
