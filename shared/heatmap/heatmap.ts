@@ -11,7 +11,7 @@
  */
 import { DENSITY_BUCKETS, type Profile, type SampleDensity } from '../model/types';
 import { timeBounds } from '../model/sample-time';
-import { TIME_PIECE, timeReader, timeScratch, timeSlice } from '../model/sample-times';
+import { NO_TIME, TIME_BLOCK, TIME_PIECE, timeReader, timeScratch, timeSlice } from '../model/sample-times';
 import { idleNodes } from './idle';
 import { type RangeOptions, type RangeWeights, selectSamples, weightsOfSamples } from './range';
 
@@ -271,20 +271,34 @@ export function density(profile: Profile, buckets: number, idle: Uint8Array = id
   const start = lo / US_PER_S;
   const end = hi / US_PER_S;
   const span = hi - lo;
-  const counts = new Array<number>(buckets).fill(0);
-  const idleCounts = new Array<number>(buckets).fill(0);
+  const busy = new Float64Array(buckets);
+  const idleBusy = new Float64Array(buckets);
+  const { node } = s;
   const scratch = timeScratch();
   for (let from = 0; from < s.length; from += TIME_PIECE) {
-    const time = timeSlice(s, from, Math.min(s.length, from + TIME_PIECE), scratch);
-    for (let i = from; i < from + time.length; i++) {
-      const us = time[i - from]!;
-      if (!Number.isFinite(us)) continue;
+    const to = Math.min(s.length, from + TIME_PIECE);
+    const base = s.time ? NaN : s.timeBase![from / TIME_BLOCK]!;
+    // a block of small times (model/sample-times) is read as its base plus each offset
+    const offset = Number.isNaN(base) ? undefined : s.timeOffset!;
+    const time = offset ? undefined : timeSlice(s, from, to, scratch);
+    for (let i = from; i < to; i++) {
+      let us: number;
+      if (offset) {
+        const o = offset[i]!;
+        if (o === NO_TIME) continue;
+        us = base + o;
+      } else {
+        us = time![i - from]!;
+        if (!Number.isFinite(us)) continue;
+      }
       // Bucketed in µs, not seconds: no reference to match here, and µs keep more precision.
       const b = span > 0 ? Math.min(buckets - 1, Math.floor(((us - lo) / span) * buckets)) : 0;
-      if (idle[s.node[i]!]) idleCounts[b]!++;
-      else counts[b]!++;
+      if (idle[node[i]!]) idleBusy[b]!++;
+      else busy[b]!++;
     }
   }
+  const counts = Array.from(busy);
+  const idleCounts = Array.from(idleBusy);
   let maxCount = 0;
   for (const c of counts) if (c > maxCount) maxCount = c;
   return { start, end, bucketSeconds: (end - start) / buckets, counts, idleCounts, maxCount };

@@ -13,6 +13,7 @@
  * instead of sorted, the last sample 0), so its totals can be a little lower.
  */
 import { TIME_PIECE, timeReader, timeScratch, timeSlice } from './sample-times';
+import { timeSummary } from './time-summary';
 import type { Profile, SampleTable } from './types';
 
 /**
@@ -41,6 +42,12 @@ export function timeOrder(time: ArrayLike<number>): Int32Array | undefined {
  * `thread` only, when given); 0 with fewer than two.
  */
 export function meanInterval(s: SampleTable, thread?: number): number {
+  if (thread === undefined || (!s.thread && thread === 0)) {
+    const { known, first, last } = timeSummary(s);
+    return known > 1 ? (last - first) / (known - 1) : 0;
+  }
+  const threads = s.thread;
+  if (!threads) return 0;
   let first = NaN;
   let last = NaN;
   let known = 0;
@@ -49,7 +56,7 @@ export function meanInterval(s: SampleTable, thread?: number): number {
     const time = timeSlice(s, lo, Math.min(s.length, lo + TIME_PIECE), scratch);
     for (let i = lo; i < lo + time.length; i++) {
       const t = time[i - lo]!;
-      if (Number.isNaN(t) || (thread !== undefined && (s.thread?.[i] ?? 0) !== thread)) continue;
+      if (Number.isNaN(t) || threads[i] !== thread) continue;
       if (known++ === 0) first = t;
       last = t;
     }
@@ -111,54 +118,21 @@ export function sampleTimeSelf(p: Profile): Float64Array | undefined {
   return self;
 }
 
-const ascending = new WeakMap<object, boolean>();
-
 /**
  * Whether every time is known and none is before the one before it: what the model keeps when
  * every sample has a time (see `timeOrder`). Worked out once per column of times.
  */
 export function inTimeOrder(s: SampleTable): boolean {
-  const column: object | undefined = s.time ?? s.timeOffset;
-  let known = column && ascending.get(column);
-  if (known === undefined) {
-    known = true;
-    const scratch = timeScratch();
-    let before = -Infinity;
-    for (let lo = 0; lo < s.length && known; lo += TIME_PIECE) {
-      const time = timeSlice(s, lo, Math.min(s.length, lo + TIME_PIECE), scratch);
-      for (let i = 0; i < time.length && known; i++) {
-        if (!(time[i]! >= before)) known = false;
-        before = time[i]!;
-      }
-    }
-    if (column) ascending.set(column, known);
-  }
-  return known;
+  return timeSummary(s).ascending;
 }
 
 /** Whether every sample has a time, so that time weights can be worked out. */
 export function hasSampleTimes(s: SampleTable | undefined): s is SampleTable {
-  if (!s || s.length === 0) return false;
-  const scratch = timeScratch();
-  for (let lo = 0; lo < s.length; lo += TIME_PIECE) {
-    const time = timeSlice(s, lo, Math.min(s.length, lo + TIME_PIECE), scratch);
-    for (let i = 0; i < time.length; i++) if (Number.isNaN(time[i]!)) return false;
-  }
-  return true;
+  return !!s && s.length > 0 && timeSummary(s).known === s.length;
 }
 
 /** Earliest and latest timestamps in µs (Infinity / -Infinity when none). */
 export function timeBounds(s: SampleTable): [number, number] {
-  let lo = Infinity;
-  let hi = -Infinity;
-  const scratch = timeScratch();
-  for (let from = 0; from < s.length; from += TIME_PIECE) {
-    const time = timeSlice(s, from, Math.min(s.length, from + TIME_PIECE), scratch);
-    for (let i = 0; i < time.length; i++) {
-      const t = time[i]!;
-      if (t < lo) lo = t;
-      if (t > hi) hi = t;
-    }
-  }
+  const { lo, hi } = timeSummary(s);
   return [lo, hi];
 }
