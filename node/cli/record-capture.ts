@@ -118,8 +118,12 @@ export function writePerfScript(dir: string, startedMs: number, name = PERF_SCRI
   return undefined;
 }
 
-/** /tmp/perf-PID.map of the processes in the script, written since the run started (nothing is left outside DIR). */
-function removeJitMaps(script: string, startedMs: number): void {
+/**
+ * What V8 wrote outside DIR for perf, for the processes in the script, since the run started:
+ * /tmp/perf-PID.map (the JIT map files) and, in the directory the command ran in, the
+ * `isolate-0x…-PID-v8.log` that `--perf-basic-prof` makes V8 open there (nothing is left outside DIR).
+ */
+function removeJitMaps(script: string, startedMs: number, cwd = process.cwd()): void {
   const pids = new Set<string>();
   // A sample header: "comm PID[/TID] [cpu] time: …"; the first 4 MiB of a large file name the processes
   const fd = openSync(script, 'r');
@@ -127,10 +131,14 @@ function removeJitMaps(script: string, startedMs: number): void {
   const head = buf.toString('utf8', 0, readSync(fd, buf, 0, buf.length, 0));
   closeSync(fd);
   for (const m of head.matchAll(/^\S.*?\s(\d+)(?:\/\d+)?\s/gm)) pids.add(m[1]!);
-  for (const name of readdirSync('/tmp')) {
-    const m = /^perf-(\d+)\.map$/.exec(name);
-    if (!m || !pids.has(m[1]!)) continue;
-    const file = join('/tmp', name);
-    if (statSync(file).mtimeMs >= startedMs - 1000) rmSync(file, { force: true });
-  }
+  const remove = (dir: string, pattern: RegExp) => {
+    for (const name of readdirSync(dir)) {
+      const m = pattern.exec(name);
+      if (!m || !pids.has(m[1]!)) continue;
+      const file = join(dir, name);
+      if (statSync(file).mtimeMs >= startedMs - 1000) rmSync(file, { force: true });
+    }
+  };
+  remove('/tmp', /^perf-(\d+)\.map$/);
+  remove(cwd, /^isolate-0x[0-9a-f]+-(\d+)(?:-\d+)?-v8\.log$/);
 }

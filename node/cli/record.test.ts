@@ -130,6 +130,8 @@ describe('flamelens record', () => {
       const pids = new Set(perf.meta.threads!.map((t) => t.pid || t.tid));
       expect(pids.size).toBeGreaterThan(0);
       expect(readdirSync('/tmp').filter((f) => pids.has(/^perf-(\d+)\.map$/.exec(f)?.[1] ?? 'none'))).toEqual([]);
+      // and so is the isolate log `--perf-basic-prof` makes V8 write where the command ran
+      expect(readdirSync(process.cwd()).filter((f) => pids.has(/^isolate-0x[0-9a-f]+-(\d+)/.exec(f)?.[1] ?? 'none'))).toEqual([]);
     }
     if (perfMissing) expect(summary.notes).toEqual([`perf: not captured (${perfMissing})`]);
     else expect(summary.notes).toBeUndefined();
