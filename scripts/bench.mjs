@@ -267,6 +267,13 @@ function makeAppInput({ format, sizeMB, long }) {
 const appRepeat = values.repeat ? Number(values.repeat) : values.quick ? 1 : 3;
 if (withApp) {
   const repeat = appRepeat;
+  // The fixed costs: the app and the command on a file of three lines, where reading is nothing.
+  log('app path: fixed costs (a 3-line folded file)…');
+  const tiny = join(work, 'app-start.folded');
+  writeFileSync(tiny, 'main;serve;handle 3\nmain;serve;parse 2\nmain;idle 1\n');
+  const start = await benchApp({ files: [tiny], repeat, quietMs: 0, port: values.port ? Number(values.port) : undefined });
+  results.appStart = { navigationMs: start.navigationMs, cliMs: start.cliMs, appCpuMs: start.appCpuMs, cliCpuMs: start.cliCpuMs };
+  rmSync(tiny, { force: true });
   for (const spec of appInputs()) {
     log(`app path: ${spec.label ?? spec.format}, ${spec.sizeMB} MB…`);
     const { path, input, pieces } = makeAppInput(spec);

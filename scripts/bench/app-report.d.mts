@@ -23,5 +23,11 @@ export const APP_TARGETS: Record<
   { limit: number; within: boolean; text: string }
 >;
 export function appTargets(a: AppRow): { key: string; what: string; value: string; met: boolean }[];
-export function appTable(rows: AppRow[], repeat: number): string[];
+/** the app path on a file of three lines: its fixed costs */
+export interface AppStart {
+  navigationMs: number;
+  cliMs: number;
+}
+export function appTable(rows: AppRow[], repeat: number, start?: AppStart): string[];
+export function startLines(start: AppStart): string[];
 export function cpuTable(rows: AppRow[]): string[];

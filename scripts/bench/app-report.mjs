@@ -38,7 +38,7 @@ const pad = (s, n) => String(s).padEnd(n);
 const lpad = (s, n) => String(s).padStart(n);
 
 /** The app table's lines: per input, each figure with its target marked (✓ met, ✗ not). */
-export function appTable(rows, repeat) {
+export function appTable(rows, repeat, start) {
   const mark = (a, key) => {
     const t = appTargets(a).find((x) => x.key === key);
     return t === undefined ? ' ' : t.met ? '✓' : '✗';
@@ -54,8 +54,22 @@ export function appTable(rows, repeat) {
   out.push(
     `  (MB = 10^6 bytes. limit: JSON.parse or a bare line split of the same file, best of ${repeat}; CLI, app: medians of ${repeat} alternating runs; task after: the longest main-thread task in the 10 s after the first draw, renderer: the renderer process's peak resident memory (VmHWM, its workers included), CLI RSS: \`flamelens collapse\`'s — each the largest of the runs. ✓/✗: app ≤ 2× CLI, task ≤ 200 ms, renderer < 3× file, CLI < 2× file)`,
   );
+  if (start) out.push(...startLines(start));
   out.push(...cpuTable(rows));
   return out;
+}
+
+/**
+ * The fixed costs, measured on a file of three lines: the app's (the page's own start and first
+ * draw) and the command's (Node starting and loading it). Where the command reads a file in less
+ * than half the app's fixed cost, the app cannot be within 2× of it, however fast it reads.
+ */
+export function startLines(start) {
+  const app = Math.round(start.navigationMs);
+  const cli = Math.round(start.cliMs);
+  return [
+    `Fixed costs (a 3-line folded file, medians): the app ${app} ms from navigation until drawn, the command ${cli} ms; app ≤ 2× the command needs the command to take at least ${Math.round(app / 2)} ms even if the app read the file in no time`,
+  ];
 }
 
 /** The kinds of process whose CPU time the app table shows, in order (others are summed in the total only). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { appTable, appTargets, cpuTable, type AppRow } from './app-report.mjs';
+import { appTable, appTargets, cpuTable, startLines, type AppRow } from './app-report.mjs';
 import { runWithPeak } from './peak-rss.mjs';
 
 const row = (over: Partial<AppRow>): AppRow => ({
@@ -44,6 +44,15 @@ describe('appTable', () => {
     const lines = appTable([row({ cliPerFile: 2.64, cliPeakRssBytes: 264e6 })], 3);
     const line = lines.find((l) => l.startsWith('cpuprofile'))!;
     expect(line).toMatch(/500 ms +1000 ms +1500 ms +1\.50 ✓ +120 ms ✓ +250 MB +2\.50 ✓ +264 MB +2\.64 ✗$/);
+  });
+});
+
+describe('startLines', () => {
+  it('gives the fixed costs and the least time the command must take for the app to be within 2× of it', () => {
+    const [line] = startLines({ navigationMs: 612.4, cliMs: 118.6 });
+    expect(line).toMatch(/the app 612 ms .*the command 119 ms; .*at least 306 ms/);
+    expect(appTable([row({})], 3, { navigationMs: 600, cliMs: 100 }).some((l) => l.includes('at least 300 ms'))).toBe(true);
+    expect(appTable([row({})], 3).some((l) => l.startsWith('Fixed costs'))).toBe(false);
   });
 });
 

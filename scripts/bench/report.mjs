@@ -66,7 +66,7 @@ export function benchText(results, { repeats, appRepeat }) {
   }
   if (results.app.length > 0) {
     out.push('');
-    out.push(...appTable(results.app, appRepeat));
+    out.push(...appTable(results.app, appRepeat, results.appStart));
   }
   if (results.heap.length > 0) {
     out.push('');
