@@ -11,7 +11,8 @@
  */
 import { DENSITY_BUCKETS, type Profile, type SampleDensity } from '../model/types';
 import { timeBounds } from '../model/sample-time';
-import { NO_TIME, TIME_BLOCK, TIME_PIECE, timeReader, timeScratch, timeSlice } from '../model/sample-times';
+import { ascendingWithTimes } from '../model/time-summary';
+import { TIME_BLOCK, TIME_PIECE, timeReader, timeScratch, timeSlice } from '../model/sample-times';
 import { idleNodes } from './idle';
 import { type RangeOptions, type RangeWeights, selectSamples, weightsOfSamples } from './range';
 
@@ -258,6 +259,50 @@ export function coarserDensity(fine: SampleDensity, buckets: number): Density {
   return { start: fine.start, end: fine.end, bucketSeconds: (fine.end - fine.start) / buckets, counts, idleCounts, maxCount };
 }
 
+/** What `countAscending` counts into, and how a time finds its bucket. */
+interface BlockCount {
+  base: number;
+  offset: Uint32Array;
+  node: Int32Array;
+  idle: Uint8Array;
+  busy: Float64Array;
+  idleBusy: Float64Array;
+  bucketOf: (us: number) => number;
+  buckets: number;
+  lo: number;
+  span: number;
+}
+
+/**
+ * Counts samples `from` to `to` of a block of small times in order (the usual long capture): the
+ * bucket changes only where a sample's offset reaches the first offset of a later bucket, found
+ * with `bucketOf` itself, so every sample lands where `bucketOf(base + offset)` puts it without
+ * a division per sample.
+ */
+function countAscending(c: BlockCount, from: number, to: number): void {
+  const { base, offset, node, idle, busy, idleBusy, bucketOf } = c;
+  /** The least offset whose time is in a bucket after `b` (Infinity after the last). */
+  const firstAfter = (b: number): number => {
+    if (b >= c.buckets - 1 || !(c.span > 0)) return Infinity;
+    // a guess from the bucket's width, then moved to the exact place (bucketOf never decreases)
+    let o = Math.max(0, Math.ceil(c.lo + ((b + 1) * c.span) / c.buckets - base));
+    while (o > 0 && bucketOf(base + o - 1) > b) o--;
+    while (bucketOf(base + o) <= b) o++;
+    return o;
+  };
+  let b = bucketOf(base + offset[from]!);
+  let next = firstAfter(b);
+  for (let i = from; i < to; i++) {
+    const o = offset[i]!;
+    if (o >= next) {
+      b = bucketOf(base + o);
+      next = firstAfter(b);
+    }
+    if (idle[node[i]!]) idleBusy[b]!++;
+    else busy[b]!++;
+  }
+}
+
 /**
  * Samples per time bucket across the run, `buckets` equal buckets from the first sample to the
  * last (`idle`: `idleNodes(profile)` when already at hand). Throws `NoSampleTimesError`.
@@ -273,26 +318,22 @@ export function density(profile: Profile, buckets: number, idle: Uint8Array = id
   const span = hi - lo;
   const busy = new Float64Array(buckets);
   const idleBusy = new Float64Array(buckets);
+  // Bucketed in µs, not seconds: no reference to match here, and µs keep more precision.
+  const bucketOf = (us: number): number => (span > 0 ? Math.min(buckets - 1, Math.floor(((us - lo) / span) * buckets)) : 0);
   const { node } = s;
   const scratch = timeScratch();
   for (let from = 0; from < s.length; from += TIME_PIECE) {
     const to = Math.min(s.length, from + TIME_PIECE);
     const base = s.time ? NaN : s.timeBase![from / TIME_BLOCK]!;
-    // a block of small times (model/sample-times) is read as its base plus each offset
-    const offset = Number.isNaN(base) ? undefined : s.timeOffset!;
-    const time = offset ? undefined : timeSlice(s, from, to, scratch);
+    if (!Number.isNaN(base) && ascendingWithTimes(s.timeOffset!, from, to)) {
+      countAscending({ base, offset: s.timeOffset!, node, idle, busy, idleBusy, bucketOf, buckets, lo, span }, from, to);
+      continue;
+    }
+    const time = timeSlice(s, from, to, scratch);
     for (let i = from; i < to; i++) {
-      let us: number;
-      if (offset) {
-        const o = offset[i]!;
-        if (o === NO_TIME) continue;
-        us = base + o;
-      } else {
-        us = time![i - from]!;
-        if (!Number.isFinite(us)) continue;
-      }
-      // Bucketed in µs, not seconds: no reference to match here, and µs keep more precision.
-      const b = span > 0 ? Math.min(buckets - 1, Math.floor(((us - lo) / span) * buckets)) : 0;
+      const us = time[i - from]!;
+      if (!Number.isFinite(us)) continue;
+      const b = bucketOf(us);
       if (idle[node[i]!]) idleBusy[b]!++;
       else busy[b]!++;
     }

@@ -96,27 +96,50 @@ describe('time summary', () => {
   });
 });
 
+/** `density` worked out the plain way: each time's bucket by the formula, idle apart. */
+function plainDensity(time: readonly number[], buckets: number, isIdle: (i: number) => boolean) {
+  const known = time.filter((t) => !Number.isNaN(t));
+  const lo = known.reduce((a, t) => Math.min(a, t), Infinity);
+  const span = known.reduce((a, t) => Math.max(a, t), -Infinity) - lo;
+  const counts = new Array<number>(buckets).fill(0);
+  const idleCounts = new Array<number>(buckets).fill(0);
+  time.forEach((t, i) => {
+    if (Number.isNaN(t)) return;
+    const b = span > 0 ? Math.min(buckets - 1, Math.floor(((t - lo) / span) * buckets)) : 0;
+    (isIdle(i) ? idleCounts : counts)[b]!++;
+  });
+  return { counts, idleCounts };
+}
+
 describe('density of small times', () => {
+  it('puts times on the edge of a bucket where the formula does, in long blocks in order', () => {
+    const asProfile = (s: SampleTable) => ({ samples: s, name: 'p' }) as unknown as Profile;
+    const idle = Uint8Array.of(0, 1, 0);
+    for (const [n, step, buckets] of [
+      [3 * TIME_BLOCK, 1, 1200], // every µs: every edge is a sample's time
+      [2 * TIME_BLOCK + 7, 997, 1200],
+      [TIME_BLOCK + 1, 3, 7],
+      [5000, 0, 1200], // one time for all: one bucket
+    ] as const) {
+      const time = Array.from({ length: n }, (_, i) => 1_700_000_000_000 + i * step + (i % 5 === 0 ? 0 : Math.floor(step / 2)));
+      const d = density(asProfile(table(time, (i) => i % 3)), buckets, idle);
+      const want = plainDensity(time, buckets, (i) => i % 3 === 1);
+      expect(d.counts).toEqual(want.counts);
+      expect(d.idleCounts).toEqual(want.idleCounts);
+    }
+  });
+
   it('counts as the times read one by one do, idle apart', () => {
     fc.assert(
       fc.property(times, fc.integer({ min: 1, max: 40 }), (time, buckets) => {
         const s = table(time, (i) => i % 3);
         const idle = Uint8Array.of(0, 1, 0);
         const p = { samples: s, name: 'p' } as unknown as Profile;
-        const known = time.filter((t) => !Number.isNaN(t));
-        if (known.length === 0) {
+        if (!time.some((t) => !Number.isNaN(t))) {
           expect(() => density(p, buckets, idle)).toThrow();
           return;
         }
-        const lo = known.reduce((a, t) => Math.min(a, t), Infinity);
-        const span = known.reduce((a, t) => Math.max(a, t), -Infinity) - lo;
-        const counts = new Array<number>(buckets).fill(0);
-        const idleCounts = new Array<number>(buckets).fill(0);
-        time.forEach((t, i) => {
-          if (Number.isNaN(t)) return;
-          const b = span > 0 ? Math.min(buckets - 1, Math.floor(((t - lo) / span) * buckets)) : 0;
-          (i % 3 === 1 ? idleCounts : counts)[b]!++;
-        });
+        const { counts, idleCounts } = plainDensity(time, buckets, (i) => i % 3 === 1);
         const d = density(p, buckets, idle);
         expect(d.counts).toEqual(counts);
         expect(d.idleCounts).toEqual(idleCounts);

@@ -85,7 +85,7 @@ class Running {
  * Whether offsets `from` to `to` never go down and are all times: `NO_TIME` is above every offset,
  * so in a run that never goes down it can only end it.
  */
-function ascendingWithTimes(offset: Uint32Array, from: number, to: number): boolean {
+export function ascendingWithTimes(offset: Uint32Array, from: number, to: number): boolean {
   let before = offset[from]!;
   for (let i = from + 1; i < to; i++) {
     const o = offset[i]!;
