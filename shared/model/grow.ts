@@ -79,6 +79,15 @@ export function reserveFloat64(g: GrowFloat64, more: number): void {
 }
 
 /**
+ * Room for `more` values beyond `length`, growing as pushes do (at least doubling): for a caller
+ * that writes a run of values into `data` itself and then moves `length` on.
+ */
+export function roomInt32(g: GrowInt32, more: number): Int32Array {
+  if (g.length + more > g.data.length) reserveInt32(g, Math.max(g.length + more, g.data.length * 2, 1024) - g.length);
+  return g.data;
+}
+
+/**
  * The column's values, right-sized, and the column emptied: when it is exactly full (see
  * `reserveInt32`), its own array, not a copy, so that finishing a column never holds it twice.
  */

@@ -142,6 +142,18 @@ export class SampleTimesBuilder {
     if (this.inBlock === TIME_BLOCK) this.flush();
   }
 
+  /** `times[0]` to `times[count - 1]`, as `count` pushes would. */
+  pushMany(times: Float64Array, count: number): void {
+    for (let i = 0; i < count;) {
+      const k = Math.min(count - i, TIME_BLOCK - this.inBlock);
+      this.block.set(times.subarray(i, i + k), this.inBlock);
+      this.inBlock += k;
+      this.length += k;
+      i += k;
+      if (this.inBlock === TIME_BLOCK) this.flush();
+    }
+  }
+
   /** The block filled so far, as offsets where they give every time back exactly, else kept as Float64. */
   private flush(): void {
     const n = this.inBlock;

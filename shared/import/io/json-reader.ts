@@ -4,6 +4,7 @@
  */
 import { ImportError } from '../errors';
 import type { JsonStreamHandlers, JsonStreamResult } from './json-stream';
+import { NumberRunReader } from './json-numbers';
 import { Pieces } from './json-pieces';
 import {
   BACKSLASH,
@@ -18,7 +19,6 @@ import {
   type ScanState,
   isSpace,
   lastObjectEnd,
-  numberRun,
   objectRun,
   runStart,
   scanElements,
@@ -83,12 +83,14 @@ export class JsonStreamReader {
   private wrongGuesses = 0;
   private rightGuesses = 0;
   private readonly places: boolean;
+  private readonly numbers: NumberRunReader;
 
   constructor(
     private readonly handlers: JsonStreamHandlers,
     private readonly file: string,
   ) {
     this.places = handlers.places ?? true;
+    this.numbers = new NumberRunReader(handlers);
   }
 
   read(chunk: Uint8Array): void {
@@ -307,7 +309,7 @@ export class JsonStreamReader {
   /**
    * In a streamed array at `chunk[from]`: finishes an element begun in an earlier chunk, then
    * takes the elements that follow by guessing (see `objectRun`) or, numbers, as they are (see
-   * `numberRun`). Returns where the exact scan goes on: the start of the first element not
+   * `readNumberRun`). Returns where the exact scan goes on: the start of the first element not
    * handed over.
    */
   private guess(chunk: Uint8Array, from: number): number {
@@ -323,12 +325,10 @@ export class JsonStreamReader {
     }
     this.flush();
     const start = runStart(chunk, j);
-    if (start < 0) return numberRun(chunk, j, this.offset, this.emitNumber);
+    if (start < 0) return this.numbers.run(chunk, j, this.offset, this.arrayKey);
     if (this.wrongGuesses >= MAX_WRONG_GUESSES + this.rightGuesses / 16) return start;
     return this.places ? this.guessElements(chunk, start) : this.guessEnds(chunk, start);
   }
-
-  private readonly emitNumber = (value: number, at: number, length: number) => this.handlers.element(this.arrayKey, value, at, length);
 
   /** Guesses with places: every element's end is guessed, and checked (see `objectRun`). */
   private guessElements(chunk: Uint8Array, start: number): number {

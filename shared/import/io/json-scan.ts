@@ -23,7 +23,6 @@ export const LBRACE = 0x7b;
 export const RBRACE = 0x7d;
 export const LBRACKET = 0x5b;
 export const RBRACKET = 0x5d;
-const MINUS = 0x2d;
 
 /** Byte classes for the value scanner: 0 for bytes that change nothing. */
 const OPEN = 1;
@@ -354,45 +353,4 @@ function lastObjectEndBefore(chunk: Uint8Array, start: number, before: number, k
     if (q < n && chunk[q] === LBRACE && keys.known(chunk, q)) return p + 1;
   }
   return -1;
-}
-
-/**
- * Reads plain integers — `-?(0|[1-9][0-9]*)`, at most 15 digits, so exact as doubles — from
- * `chunk[from]` (between two elements of an array) and hands each with its absolute place to
- * `emit`, as `JSON.parse` would give it: no text is decoded and no string made for the millions
- * of `samples` and `timeDeltas` of a profile. Returns where it stopped: the first element that is
- * anything else, the byte that ends the array, or a number the chunk cuts — all left to the exact
- * scan.
- */
-export function numberRun(
-  chunk: Uint8Array,
-  from: number,
-  base: number,
-  emit: (value: number, offset: number, length: number) => void,
-): number {
-  const n = chunk.length;
-  let j = from;
-  for (;;) {
-    while (j < n && (chunk[j] === COMMA || isSpace(chunk[j]!))) j++;
-    const start = j;
-    let negative = false;
-    if (j < n && chunk[j] === MINUS) {
-      negative = true;
-      j++;
-    }
-    const first = j;
-    let v = 0;
-    while (j < n) {
-      const d = chunk[j]! - 0x30;
-      if (d < 0 || d > 9) break;
-      v = v * 10 + d;
-      j++;
-    }
-    const digits = j - first;
-    // the number must end in the chunk, at a byte that may follow it
-    if (digits === 0 || digits > 15 || (digits > 1 && chunk[first] === 0x30) || j >= n) return start;
-    const c = chunk[j]!;
-    if (c !== COMMA && c !== RBRACKET && !isSpace(c)) return start;
-    emit(negative ? -v : v, base + start, j - start);
-  }
 }

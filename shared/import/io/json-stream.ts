@@ -8,7 +8,8 @@
  *
  * Where elements end is found three ways (./json-scan): arrays of objects by guessing ends from
  * `},{` with `indexOf` and letting the batch's parse prove the guess, arrays of plain integers by
- * reading them straight from the bytes, and anything else — or a guess found wrong — by a scan of
+ * reading them straight from the bytes (./json-numbers: a run at a time to a handler that takes
+ * runs), and anything else — or a guess found wrong — by a scan of
  * every byte. A byte scan of each element cost more than the parse of it.
  *
  * Truncated input — a trace whose process was killed before the closing `]` — is accepted: the
@@ -21,6 +22,15 @@ export { MAX_JSON_VALUE_BYTES } from './json-reader';
 export interface JsonStreamHandlers {
   /** an element of a streamed array; `key` is '' for a top-level array */
   element(key: string, value: unknown, offset: number, length: number): void;
+  /**
+   * A run of elements of a streamed array that are plain integers (at most 15 digits, no leading
+   * zero: exactly what `JSON.parse` gives), `values[0]` to `values[count - 1]`, in place of as
+   * many `element` calls; elements of any other form still come one by one to `element`, in
+   * order. `values` is the reader's own array, good only during the call (the handler may write
+   * into it); `places` says where each of them is in the file, for error messages: it reads the
+   * run's bytes again, so it is for the error path only, and only during the call.
+   */
+  numbers?(key: string, values: Float64Array, count: number, places: NumberPlaces): void;
   /** a complete value directly under the top-level object that is not a streamed array */
   value?(key: string, value: unknown): void;
   /** whether the array under `key` is streamed element by element; others arrive via `value` (default: all arrays stream) */
@@ -32,6 +42,12 @@ export interface JsonStreamHandlers {
    * Default true.
    */
   places?: boolean;
+}
+
+/** Where the numbers of a run handed to `numbers` are in the file. */
+export interface NumberPlaces {
+  /** the byte offset of the run's number `i` */
+  offset(i: number): number;
 }
 
 export interface JsonStreamResult {

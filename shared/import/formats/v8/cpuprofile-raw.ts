@@ -7,7 +7,7 @@ import type { FrameTableBuilder } from '../../../model/builders';
 import { GrowFloat64, GrowInt32, GrowNumbers } from '../../../model/grow';
 import { MAX_WEIGHT, isTime } from '../../../model/types';
 import { ImportError } from '../../errors';
-import { streamJson } from '../../io/json-stream';
+import { type NumberPlaces, streamJson } from '../../io/json-stream';
 import type { StreamedSamples } from './cpuprofile-samples';
 import { IdMap } from './id-map';
 import { type V8CallFrame, internV8Frame } from './v8-frames';
@@ -61,6 +61,10 @@ function preview(v: unknown): string {
   if (v !== null && typeof v === 'object') return 'an object';
   const s = JSON.stringify(v) ?? String(v);
   return s.length > 40 ? `${s.slice(0, 40)}…` : s;
+}
+
+function pushAll(column: GrowNumbers, values: Float64Array, count: number): void {
+  for (let i = 0; i < count; i++) column.push(values[i]!);
 }
 
 function emptyRaw(): Raw {
@@ -133,6 +137,27 @@ class RawReader {
         throw this.error(offset, 'not a V8 CPU profile: the file is a JSON array (a trace?), expected an object with "nodes"');
       case 'traceEvents':
         throw this.error(offset, 'not a V8 CPU profile: this is a trace-event file ("traceEvents")');
+    }
+  }
+
+  /** A run of plain integers of one of the file's arrays (see `JsonStreamHandlers.numbers`). */
+  numbers(key: string, values: Float64Array, count: number, places: NumberPlaces): void {
+    const raw = this.raw;
+    switch (key) {
+      case 'samples':
+        if (raw.streamed === undefined && raw.samples.length === 0 && raw.timeDeltas.length === 0) raw.streamed = this.openSamples?.(raw);
+        if (raw.streamed) return raw.streamed.samples(values, count, places);
+        return pushAll(raw.samples, values, count);
+      case 'timeDeltas':
+        if (raw.streamed) return raw.streamed.deltas(values, count);
+        return pushAll(raw.timeDeltas, values, count);
+      case 'timestamps':
+        return pushAll(raw.timestamps, values, count);
+      case 'nodes':
+      case '':
+      case 'traceEvents':
+        // refused at the first number
+        return this.element(key, values[0], places.offset(0));
     }
   }
 
@@ -223,6 +248,7 @@ export async function readRaw(
     chunks,
     {
       element: (key, v, offset) => reader.element(key, v, offset),
+      numbers: (key, values, count, places) => reader.numbers(key, values, count, places),
       // Offsets serve only error messages, which get them from the stream (see `places`).
       places: false,
       value: (key, v) => reader.value(key, v),

@@ -6,10 +6,12 @@
  * Files in any other order are read as before, whole (`addSamples` in cpuprofile.ts).
  */
 import type { CallTreeBuilder } from '../../../model/builders';
-import { GrowInt32, takeInt32 } from '../../../model/grow';
+import { GrowInt32, roomInt32, takeInt32 } from '../../../model/grow';
 import { SampleTimesBuilder, type TimeColumns, compactTimes, timeColumn } from '../../../model/sample-times';
 import { isTime } from '../../../model/types';
 import { ImportError } from '../../errors';
+import type { NumberPlaces } from '../../io/json-stream';
+import type { IdLookup } from './id-map';
 
 /** The samples added: how many, and their first and last known time (µs). */
 export interface Span {
@@ -40,16 +42,19 @@ export class StreamedSamples {
   private readonly unknownAt: number[] = [];
   private nextUnknown = 0;
   private count = 0;
-  private deltas = 0;
+  private deltaCount = 0;
   private t = 0;
   private latest = -Infinity;
+  /** one element's value, for `sample` and `delta` */
+  private readonly one = new Float64Array(1);
   readonly span: Span = { count: 0, lo: Infinity, hi: -Infinity };
   readonly faults: SampleFaults = { outOfOrder: 0, outOfRange: 0, unknown: 0, firstUnknown: 0, times: 0 };
 
   constructor(
     private readonly file: string,
     private readonly tree: CallTreeBuilder,
-    private readonly nodeOf: (id: number) => number | undefined,
+    /** call-tree node by sample id */
+    private readonly nodeById: IdLookup,
     startTime: number | undefined,
     /** false: only the samples' weight goes into the tree, no sample table is kept */
     private readonly keep: boolean,
@@ -60,51 +65,86 @@ export class StreamedSamples {
     if (this.nodes) this.nodes.budget = tree.budget;
   }
 
-  /** The next element of `samples`. */
+  /** The next element of `samples`, at byte `offset`. */
   sample(id: number, offset: number): void {
-    if (this.deltas > 0)
+    this.one[0] = id;
+    this.samples(this.one, 1, { offset: () => offset });
+  }
+
+  /** The next `count` elements of `samples`; `places` says where they are in the file. */
+  samples(ids: Float64Array, count: number, places: NumberPlaces): void {
+    if (this.deltaCount > 0)
       throw new ImportError({
         file: this.file,
-        offset,
+        offset: places.offset(0),
         message: 'a "samples" array comes after "timeDeltas" began (two "samples" arrays?)',
       });
-    const node = this.nodeOf(id);
-    const j = this.count++;
-    if (node === undefined) {
-      if (this.faults.unknown++ === 0) this.faults.firstUnknown = id;
-      if (this.nodes) this.nodes.push(UNKNOWN);
-      else this.unknownAt.push(j);
-      return;
+    const from = this.count;
+    this.count += count;
+    const { dense } = this.nodeById;
+    const column = this.nodes ? roomInt32(this.nodes, count) : undefined;
+    for (let k = 0; k < count; k++) {
+      const id = ids[k]!;
+      let node = id >= 0 && id < dense.length && (id | 0) === id ? dense[id]! : UNKNOWN;
+      if (node === UNKNOWN) node = this.nodeById.get(id);
+      if (node === UNKNOWN) this.unknown(id, from + k);
+      if (column) column[from + k] = node;
+      else if (node !== UNKNOWN) this.tree.addSelf(node, 1);
     }
-    if (this.nodes) this.nodes.push(node);
-    else this.tree.addSelf(node, 1);
+    if (this.nodes) this.nodes.length = this.count;
+  }
+
+  private unknown(id: number, j: number): void {
+    if (this.faults.unknown++ === 0) this.faults.firstUnknown = id;
+    if (!this.nodes) this.unknownAt.push(j);
   }
 
   /** The next element of `timeDeltas`: the time of the sample of the same index. */
   delta(d: number): void {
-    const j = this.deltas++;
-    if (j >= this.count) return;
-    if (j === 0 && this.nodes) {
+    this.one[0] = d;
+    this.deltas(this.one, 1);
+  }
+
+  /** The next `count` elements of `timeDeltas`: the times of the samples of the same indices (written over `ds`). */
+  deltas(ds: Float64Array, count: number): void {
+    const first = this.deltaCount;
+    this.deltaCount += count;
+    const n = Math.min(count, this.count - first);
+    if (n <= 0) return;
+    if (first === 0 && this.nodes) {
       // Every sample is in: the node column at its size, and room for exactly as many times.
       this.nodeColumn = takeInt32(this.nodes);
       this.times = new SampleTimesBuilder(this.count, this.tree.budget);
     }
-    const t = (this.t += d);
-    // Deltas can be negative (0x's samples-cpu-prof.cpuprofile: `…,329,227,-6,231,…`, V8 having
-    // recorded that sample out of order). Each sample keeps its own time; the model puts samples
-    // in time order (model/sample-time.ts).
-    let time = NaN;
-    if (!isTime(t)) this.faults.outOfRange++;
-    else {
-      if (t < this.latest) this.faults.outOfOrder++;
-      else this.latest = t;
-      time = t;
+    const { span, faults } = this;
+    const someUnknown = faults.unknown > 0;
+    let { t, latest } = this;
+    let { lo, hi } = span;
+    let known = 0;
+    for (let k = 0; k < n; k++) {
+      t += ds[k]!;
+      // Deltas can be negative (0x's samples-cpu-prof.cpuprofile: `…,329,227,-6,231,…`, V8 having
+      // recorded that sample out of order). Each sample keeps its own time; the model puts samples
+      // in time order (model/sample-time.ts).
+      let time = NaN;
+      if (!isTime(t)) faults.outOfRange++;
+      else {
+        if (t < latest) faults.outOfOrder++;
+        else latest = t;
+        time = t;
+      }
+      ds[k] = time;
+      if (someUnknown && this.isUnknown(first + k)) continue;
+      known++;
+      if (time < lo) lo = time;
+      if (time > hi) hi = time;
     }
-    if (this.times) this.times.push(time);
-    if (this.isUnknown(j)) return;
-    this.span.count++;
-    if (time < this.span.lo) this.span.lo = time;
-    if (time > this.span.hi) this.span.hi = time;
+    this.t = t;
+    this.latest = latest;
+    span.lo = lo;
+    span.hi = hi;
+    span.count += known;
+    if (this.times) this.times.pushMany(ds, n);
   }
 
   private isUnknown(j: number): boolean {
@@ -119,7 +159,7 @@ export class StreamedSamples {
    * counted from 0 are moved by it in `finish`.
    */
   lateStart(startTime: number): void {
-    if (this.deltas === 0) this.t = startTime;
+    if (this.deltaCount === 0) this.t = startTime;
     else this.shift = startTime;
   }
 
@@ -140,9 +180,9 @@ export class StreamedSamples {
 
   /** Hands the samples to the tree: the ones without a time have none (NaN), unknown ids are left out. */
   finish(): void {
-    this.faults.times = this.deltas;
+    this.faults.times = this.deltaCount;
     // Samples with no delta: counted, with no time.
-    const timed = Math.min(this.deltas, this.count);
+    const timed = Math.min(this.deltaCount, this.count);
     this.span.count += this.count - timed - this.unknownBeyond(timed);
     if (!this.nodes) {
       this.span.lo += this.shift;

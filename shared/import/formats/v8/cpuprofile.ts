@@ -26,6 +26,7 @@ import { CallTreeBuilder, FrameTableBuilder, finishProfile } from '../../../mode
 import { MAX_WEIGHT, type Profile, type RunMeta, isTime } from '../../../model/types';
 import { MICROSECONDS_PER_SECOND, type Raw, isObject, readRaw } from './cpuprofile-raw';
 import { type SampleFaults, type Span, StreamedSamples } from './cpuprofile-samples';
+import { IdLookup } from './id-map';
 import { ImportError } from '../../errors';
 import type { Importer } from '../../importer';
 import { type V8CallFrame, internV8Frame, producerFromUrls, v8Shape } from './v8-frames';
@@ -257,7 +258,7 @@ export const cpuprofileImporter: Importer = {
       if (raw.ids.length === 0) return undefined;
       noteDuplicates(warnings, raw);
       ct = buildModernTree(raw, tree, warnings);
-      return new StreamedSamples(file, tree, modernNode(raw), raw.startTime, keep);
+      return new StreamedSamples(file, tree, new IdLookup(raw.index, ct), raw.startTime, keep);
     };
     const raw = await readRaw(file, source.chunks(), frames, openSamples, (chunk) => source.recycle(chunk));
     const legacy = raw.head !== undefined && raw.ids.length === 0;

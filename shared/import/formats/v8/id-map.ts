@@ -40,4 +40,56 @@ export class IdMap {
     }
     this.sparse.set(id, value);
   }
+
+  /**
+   * `values` (by index) by id, for the ids the typed array holds: -1 for an id it holds none for
+   * (it may still be in the `Map`).
+   */
+  denseValues(values: Int32Array): Int32Array {
+    const out = new Int32Array(this.dense.length).fill(-1);
+    for (let id = 0; id < out.length; id++) {
+      const i = this.dense[id]!;
+      if (i >= 0) out[id] = values[i]!;
+    }
+    return out;
+  }
+
+  get sparseSize(): number {
+    return this.sparse.size;
+  }
+}
+
+/**
+ * Ids to values through an `IdMap` and a value by index (a V8 node's call-tree node): the dense
+ * ids are one read of a typed array, for the millions of ids of a profile's `samples`.
+ */
+export class IdLookup {
+  /** the value by id, -1 for none (or an id only the map holds: see `get`) */
+  readonly dense: Int32Array;
+  /** whether some ids are only in the map */
+  readonly sparse: boolean;
+
+  constructor(
+    private readonly index: IdMap,
+    private readonly values: Int32Array,
+  ) {
+    this.dense = index.denseValues(values);
+    this.sparse = index.sparseSize > 0;
+  }
+
+  /** The value of `id`, -1 when it has none. */
+  get(id: number): number {
+    const dense = this.dense;
+    if (id >= 0 && id < dense.length && (id | 0) === id) {
+      const v = dense[id]!;
+      if (v >= 0 || !this.sparse) return v;
+    }
+    return this.slow(id);
+  }
+
+  /** An id the typed array does not hold: through the map. */
+  slow(id: number): number {
+    const i = this.index.get(id);
+    return i === undefined ? -1 : this.values[i]!;
+  }
 }
