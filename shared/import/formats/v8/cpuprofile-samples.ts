@@ -81,12 +81,12 @@ export class StreamedSamples {
       });
     const from = this.count;
     this.count += count;
-    const { dense } = this.nodeById;
+    const { dense, values } = this.nodeById;
     const column = this.nodes ? roomInt32(this.nodes, count) : undefined;
     for (let k = 0; k < count; k++) {
       const id = ids[k]!;
-      let node = id >= 0 && id < dense.length && (id | 0) === id ? dense[id]! : UNKNOWN;
-      if (node === UNKNOWN) node = this.nodeById.get(id);
+      const i = id >= 0 && id < dense.length && (id | 0) === id ? dense[id]! : -1;
+      const node = i >= 0 ? values[i]! : this.nodeById.get(id);
       if (node === UNKNOWN) this.unknown(id, from + k);
       if (column) column[from + k] = node;
       else if (node !== UNKNOWN) this.tree.addSelf(node, 1);
