@@ -10,7 +10,7 @@
  *    "nodes":[9,1,1,0,10,0,0,…],"edges":[…],"locations":[…],"strings":["<dummy>",…]}
  *
  * The bulk is three arrays: `nodes` and `edges` are integers, read straight from the bytes into
- * typed arrays (`streamJson` hands each number over as it reads it, no string and no object per
+ * typed arrays (`streamJson` hands them over a run at a time, no string and no object per
  * node), `strings` becomes one string array. Field positions come from `snapshot.meta`; nothing
  * about the layout is assumed but the field names. The graph is then checked (every edge points
  * at a node, every name at a string) and its dominators and retained sizes computed
