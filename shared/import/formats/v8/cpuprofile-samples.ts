@@ -81,12 +81,12 @@ export class StreamedSamples {
       });
     const from = this.count;
     this.count += count;
-    const { dense } = this.nodeById;
+    const { dense, values } = this.nodeById;
     const column = this.nodes ? roomInt32(this.nodes, count) : undefined;
     for (let k = 0; k < count; k++) {
       const id = ids[k]!;
-      let node = id >= 0 && id < dense.length && (id | 0) === id ? dense[id]! : UNKNOWN;
-      if (node === UNKNOWN) node = this.nodeById.get(id);
+      const i = id >= 0 && id < dense.length && (id | 0) === id ? dense[id]! : -1;
+      const node = i >= 0 ? values[i]! : this.nodeById.get(id);
       if (node === UNKNOWN) this.unknown(id, from + k);
       if (column) column[from + k] = node;
       else if (node !== UNKNOWN) this.tree.addSelf(node, 1);
@@ -121,15 +121,17 @@ export class StreamedSamples {
     let { t, latest } = this;
     let { lo, hi } = span;
     let known = 0;
+    let outOfRange = 0;
+    let outOfOrder = 0;
     for (let k = 0; k < n; k++) {
       t += ds[k]!;
       // Deltas can be negative (0x's samples-cpu-prof.cpuprofile: `…,329,227,-6,231,…`, V8 having
       // recorded that sample out of order). Each sample keeps its own time; the model puts samples
       // in time order (model/sample-time.ts).
       let time = NaN;
-      if (!isTime(t)) faults.outOfRange++;
+      if (!isTime(t)) outOfRange++;
       else {
-        if (t < latest) faults.outOfOrder++;
+        if (t < latest) outOfOrder++;
         else latest = t;
         time = t;
       }
@@ -139,6 +141,8 @@ export class StreamedSamples {
       if (time < lo) lo = time;
       if (time > hi) hi = time;
     }
+    faults.outOfRange += outOfRange;
+    faults.outOfOrder += outOfOrder;
     this.t = t;
     this.latest = latest;
     span.lo = lo;

@@ -75,6 +75,32 @@ describe('heap snapshot importer', () => {
   });
 });
 
+describe('heap snapshot numbers in runs', () => {
+  it('read the same graph, and name the byte of a number out of range, for any cut of the file', async () => {
+    const good = tiny();
+    const want = await importProfile(bytesSource('t.heapsnapshot', good));
+    const nodes = good.indexOf('"nodes"');
+    for (let c = nodes; c < good.indexOf('"strings"'); c++) {
+      const p = await importProfile(bytesSource('t.heapsnapshot', new TextEncoder().encode(good), c));
+      expect(p.heap, `chunks of ${c}`).toEqual(want.heap);
+    }
+    // the third number of "edges" (a node's place), past 2^32, then a negative one in "nodes"
+    for (const [from, to, bad] of [
+      ['"edges":[2,2,7]', '"edges":[2,2,4294967296]', '4294967296'],
+      ['"nodes":[9,0,1,0,1,0,0', '"nodes":[9,0,1,0,1,-1,0', '-1'],
+    ] as const) {
+      const text = good.replace(from, to);
+      const at = text.indexOf(to) + to.indexOf(bad);
+      for (let c = 1; c < text.length; c += 3) {
+        const e = await importProfile(bytesSource('bad.heapsnapshot', new TextEncoder().encode(text), c)).catch((x: ImportError) => x);
+        expect(e, `chunks of ${c}`).toBeInstanceOf(ImportError);
+        expect((e as ImportError).offset, `chunks of ${c}`).toBe(at);
+        expect((e as ImportError).message).toContain(`holds ${bad}, expected whole numbers`);
+      }
+    }
+  });
+});
+
 describe('heap snapshot counts the file states', () => {
   it('a node_count that is huge, fractional, negative or not a number does not fail the import', async () => {
     for (const count of ['1e15', '7003.5', '-4', '"many"']) {

@@ -10,7 +10,7 @@
  *    "nodes":[9,1,1,0,10,0,0,…],"edges":[…],"locations":[…],"strings":["<dummy>",…]}
  *
  * The bulk is three arrays: `nodes` and `edges` are integers, read straight from the bytes into
- * typed arrays (`streamJson` hands each number over as it reads it, no string and no object per
+ * typed arrays (`streamJson` hands them over a run at a time, no string and no object per
  * node), `strings` becomes one string array. Field positions come from `snapshot.meta`; nothing
  * about the layout is assumed but the field names. The graph is then checked (every edge points
  * at a node, every name at a string) and its dominators and retained sizes computed
@@ -22,7 +22,7 @@ import { dominatorClassTree } from '../../../heap/class-tree';
 import type { HeapGraph, Profile } from '../../../model/types';
 import { ImportError } from '../../errors';
 import type { Importer } from '../../importer';
-import { streamJson } from '../../io/json-stream';
+import { type JsonStreamHandlers, streamJson } from '../../io/json-stream';
 
 /**
  * Unsigned 32-bit column: every value of `nodes`, `edges` and `locations` fits one. Sized once
@@ -46,6 +46,16 @@ class Column {
       this.data = next;
     }
     this.data[this.length++] = v;
+  }
+  /** `values[0]` to `values[count - 1]`, each a whole number from 0 to 2^32 - 1. */
+  pushMany(values: Float64Array, count: number): void {
+    if (this.length + count > this.data.length) {
+      const next = new Uint32Array(Math.max(1024, this.length + count, Math.ceil(this.data.length * 1.5)));
+      next.set(this.data.subarray(0, this.length));
+      this.data = next;
+    }
+    this.data.set(values.subarray(0, count), this.length);
+    this.length += count;
   }
   finish(): Uint32Array {
     return this.length === this.data.length ? this.data : this.data.slice(0, this.length);
@@ -104,34 +114,45 @@ export const heapsnapshotImporter: Importer = {
       if (key === 'trace_function_infos') return (functions ??= new Column(0));
       return undefined;
     };
-    const result = await streamJson(
-      source.chunks(),
-      {
-        places: false,
-        element(key, v, offset) {
-          if (key === 'strings') {
-            if (typeof v !== 'string') fail(offset, `"strings" holds ${JSON.stringify(v)?.slice(0, 40)}, expected only strings`);
-            strings.push(v as string);
-            return;
-          }
-          const col = column(key);
-          if (col === undefined) {
-            if (key === '') fail(offset, 'not a V8 heap snapshot: the file is a JSON array, expected an object with "snapshot"');
-            return; // samples: not used
-          }
-          if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > MAX_U32)
-            fail(offset, `"${key}" holds ${JSON.stringify(v)?.slice(0, 40)}, expected whole numbers from 0 to ${MAX_U32}`);
-          col.push(v as number);
-        },
-        value(key, v) {
-          if (key === 'snapshot') snapshot = isObject(v) ? v : fail(undefined, '"snapshot" is not an object');
-          if (key === 'trace_tree') traceTree = v;
-        },
-        // the trace tree nests: one value (allocation stacks are few), read whole
-        streams: (key) => key !== 'trace_tree',
+    const handlers: JsonStreamHandlers = {
+      places: false,
+      element(key, v, offset) {
+        if (key === 'strings') {
+          if (typeof v !== 'string') fail(offset, `"strings" holds ${JSON.stringify(v)?.slice(0, 40)}, expected only strings`);
+          strings.push(v as string);
+          return;
+        }
+        const col = column(key);
+        if (col === undefined) {
+          if (key === '') fail(offset, 'not a V8 heap snapshot: the file is a JSON array, expected an object with "snapshot"');
+          return; // samples: not used
+        }
+        if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > MAX_U32)
+          fail(offset, `"${key}" holds ${JSON.stringify(v)?.slice(0, 40)}, expected whole numbers from 0 to ${MAX_U32}`);
+        col.push(v as number);
       },
-      file,
-    );
+      // runs of whole numbers: one check and one copy per run
+      numbers(key, values, count, places) {
+        const col = column(key);
+        if (col === undefined) {
+          // refused at the first number, or not used
+          if (key === 'strings' || key === '') handlers.element(key, values[0], places.offset(0), 0);
+          return;
+        }
+        for (let i = 0; i < count; i++) {
+          const v = values[i]!;
+          if (v < 0 || v > MAX_U32) handlers.element(key, v, places.offset(i), 0);
+        }
+        col.pushMany(values, count);
+      },
+      value(key, v) {
+        if (key === 'snapshot') snapshot = isObject(v) ? v : fail(undefined, '"snapshot" is not an object');
+        if (key === 'trace_tree') traceTree = v;
+      },
+      // the trace tree nests: one value (allocation stacks are few), read whole
+      streams: (key) => key !== 'trace_tree',
+    };
+    const result = await streamJson(source.chunks(), handlers, file);
     if (result.root !== 'object') fail(0, 'not a V8 heap snapshot: expected a JSON object with "snapshot"');
     if (result.truncated) fail(result.bytes, 'the file ends before the snapshot is complete (cut off while being written or copied?)');
     const graph = checkGraph(file, snapshot, nodes?.finish(), edges?.finish(), strings, locations?.finish());

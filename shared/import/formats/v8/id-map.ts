@@ -42,16 +42,11 @@ export class IdMap {
   }
 
   /**
-   * `values` (by index) by id, for the ids the typed array holds: -1 for an id it holds none for
-   * (it may still be in the `Map`).
+   * The typed array of the dense ids: index by id, -1 for an id it holds none for (it may still be
+   * in the `Map`). Replaced as it grows: good until the next `set`.
    */
-  denseValues(values: Int32Array): Int32Array {
-    const out = new Int32Array(this.dense.length).fill(-1);
-    for (let id = 0; id < out.length; id++) {
-      const i = this.dense[id]!;
-      if (i >= 0) out[id] = values[i]!;
-    }
-    return out;
+  get denseIndex(): Int32Array {
+    return this.dense;
   }
 
   get sparseSize(): number {
@@ -60,20 +55,22 @@ export class IdMap {
 }
 
 /**
- * Ids to values through an `IdMap` and a value by index (a V8 node's call-tree node): the dense
- * ids are one read of a typed array, for the millions of ids of a profile's `samples`.
+ * Ids to values through an `IdMap` and a value by index (a V8 node's call-tree node), once every
+ * id is in the map: a dense id costs two reads of typed arrays, for the millions of ids of a
+ * profile's `samples`, and no memory of its own.
  */
 export class IdLookup {
-  /** the value by id, -1 for none (or an id only the map holds: see `get`) */
+  /** index by id, -1 for none (or an id only the map holds: see `get`) */
   readonly dense: Int32Array;
   /** whether some ids are only in the map */
   readonly sparse: boolean;
 
   constructor(
     private readonly index: IdMap,
-    private readonly values: Int32Array,
+    /** the value by index */
+    readonly values: Int32Array,
   ) {
-    this.dense = index.denseValues(values);
+    this.dense = index.denseIndex;
     this.sparse = index.sparseSize > 0;
   }
 
@@ -81,14 +78,10 @@ export class IdLookup {
   get(id: number): number {
     const dense = this.dense;
     if (id >= 0 && id < dense.length && (id | 0) === id) {
-      const v = dense[id]!;
-      if (v >= 0 || !this.sparse) return v;
+      const i = dense[id]!;
+      if (i >= 0) return this.values[i]!;
+      if (!this.sparse) return -1;
     }
-    return this.slow(id);
-  }
-
-  /** An id the typed array does not hold: through the map. */
-  slow(id: number): number {
     const i = this.index.get(id);
     return i === undefined ? -1 : this.values[i]!;
   }
