@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { GrowFloat64, GrowInt32, GrowNumbers, reserveFloat64, reserveInt32, takeFloat64, takeInt32 } from './grow';
+import { GrowFloat64, GrowInt32, GrowNumbers, PiecedInt32, reserveFloat64, reserveInt32, takeFloat64, takeInt32 } from './grow';
 
 describe('GrowNumbers', () => {
   it('keeps 32-bit integers in 4 bytes each and every other number exactly, in order', () => {
@@ -70,5 +71,37 @@ describe('reserve and take', () => {
     const fOut = takeFloat64(f);
     expect([...fOut.subarray(1497)]).toEqual([1497 / 4, 1498 / 4, 1499 / 4]);
     expect(fGrown.buffer.byteLength).toBe(0);
+  });
+});
+
+describe('PiecedInt32', () => {
+  it('gives back the values written in runs of any length, across pieces, as one array of their number', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 150_000 }), { maxLength: 8 }), (runs) => {
+        const column = new PiecedInt32();
+        const pieces = new Set<Int32Array>();
+        let next = 0;
+        for (const run of runs)
+          for (let left = run; left > 0;) {
+            const piece = column.current();
+            pieces.add(piece);
+            const n = Math.min(left, piece.length - column.filled);
+            for (let k = 0; k < n; k++) piece[column.filled + k] = next++ ^ 0x5a5a;
+            column.wrote(n);
+            left -= n;
+          }
+        expect(column.length).toBe(next);
+        const out = column.take();
+        expect(out.length).toBe(next);
+        let wrong = 0;
+        for (let i = 0; i < next; i++) if (out[i] !== (i ^ 0x5a5a)) wrong++;
+        expect(wrong).toBe(0);
+        // every piece is given back once copied, and the column starts again empty
+        for (const p of pieces) expect(p.buffer.byteLength).toBe(0);
+        expect(column.length).toBe(0);
+        expect(column.take().length).toBe(0);
+      }),
+      { numRuns: 25 },
+    );
   });
 });

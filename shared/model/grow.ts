@@ -79,15 +79,6 @@ export function reserveFloat64(g: GrowFloat64, more: number): void {
 }
 
 /**
- * Room for `more` values beyond `length`, growing as pushes do (at least doubling): for a caller
- * that writes a run of values into `data` itself and then moves `length` on.
- */
-export function roomInt32(g: GrowInt32, more: number): Int32Array {
-  if (g.length + more > g.data.length) reserveInt32(g, Math.max(g.length + more, g.data.length * 2, 1024) - g.length);
-  return g.data;
-}
-
-/**
  * The column's values, right-sized, and the column emptied: when it is exactly full (see
  * `reserveInt32`), its own array, not a copy, so that finishing a column never holds it twice.
  */
@@ -103,6 +94,65 @@ export function takeFloat64(g: GrowFloat64): Float64Array<ArrayBuffer> {
   g.data = new Float64Array(0);
   g.length = 0;
   return out;
+}
+
+/** Values in the first piece of a `PiecedInt32`; later pieces grow with the column, up to `MAX_PIECE`. */
+const MIN_PIECE = 1 << 16;
+const MAX_PIECE = 1 << 20;
+
+/**
+ * An append-only Int32 column kept in pieces while it fills and made one array once, when taken:
+ * for a column whose size is known only at its end (a long capture's sample nodes, 10 M of them).
+ * A doubling column copies itself at every doubling and holds the old array beside the new one
+ * (64 MB at 16 M capacity beside 32 MB), then copies again to its size; this one copies each
+ * value once, and gives each piece back as soon as it is copied.
+ */
+export class PiecedInt32 {
+  private readonly full: Int32Array[] = [];
+  private piece = new Int32Array(0);
+  private at = 0;
+  length = 0;
+
+  constructor(private readonly budget?: BuildBudget) {}
+
+  /** The piece being filled, with room for at least one value from `filled` on. */
+  current(): Int32Array {
+    if (this.at === this.piece.length) {
+      if (this.piece.length > 0) this.full.push(this.piece);
+      const n = Math.min(MAX_PIECE, Math.max(MIN_PIECE, this.length));
+      this.piece = allocate(this.budget, n * 4, () => new Int32Array(n));
+      this.at = 0;
+    }
+    return this.piece;
+  }
+
+  /** Where in the current piece the next value goes. */
+  get filled(): number {
+    return this.at;
+  }
+
+  /** `n` values were written into the current piece from `filled` on. */
+  wrote(n: number): void {
+    this.at += n;
+    this.length += n;
+  }
+
+  /** The values, one array of their number; the column is emptied. */
+  take(): Int32Array<ArrayBuffer> {
+    const out = allocate(this.budget, this.length * 4, () => new Int32Array(this.length));
+    let o = 0;
+    for (const p of [...this.full, this.piece.subarray(0, this.at)]) {
+      out.set(p, o);
+      o += p.length;
+      // given back now, not at the next full collection
+      (p.buffer as MovableBuffer).transfer?.(0);
+    }
+    this.full.length = 0;
+    this.piece = new Int32Array(0);
+    this.at = 0;
+    this.length = 0;
+    return out;
+  }
 }
 
 /** `ArrayBuffer.prototype.transfer` (ES2024; the project's library types stop at ES2023). */

@@ -6,7 +6,7 @@
  * Files in any other order are read as before, whole (`addSamples` in cpuprofile.ts).
  */
 import type { CallTreeBuilder } from '../../../model/builders';
-import { GrowInt32, roomInt32, takeInt32 } from '../../../model/grow';
+import { PiecedInt32 } from '../../../model/grow';
 import { SampleTimesBuilder, type TimeColumns, compactTimes, timeColumn } from '../../../model/sample-times';
 import { isTime } from '../../../model/types';
 import { ImportError } from '../../errors';
@@ -34,7 +34,7 @@ const UNKNOWN = -1;
 
 export class StreamedSamples {
   /** call-tree node of each sample, UNKNOWN for an id not in the file (kept samples only) */
-  private readonly nodes: GrowInt32 | undefined;
+  private readonly nodes: PiecedInt32 | undefined;
   private nodeColumn: Int32Array<ArrayBuffer> | undefined;
   /** the samples' times, in the table's small form (model/sample-times), made once every sample is in */
   private times: SampleTimesBuilder | undefined;
@@ -60,9 +60,8 @@ export class StreamedSamples {
     private readonly keep: boolean,
   ) {
     this.t = startTime ?? 0;
-    this.nodes = keep ? new GrowInt32() : undefined;
     // (the columns the tree takes over: charged to its budget as they grow)
-    if (this.nodes) this.nodes.budget = tree.budget;
+    this.nodes = keep ? new PiecedInt32(tree.budget) : undefined;
   }
 
   /** The next element of `samples`, at byte `offset`. */
@@ -82,16 +81,24 @@ export class StreamedSamples {
     const from = this.count;
     this.count += count;
     const { dense, values } = this.nodeById;
-    const column = this.nodes ? roomInt32(this.nodes, count) : undefined;
-    for (let k = 0; k < count; k++) {
-      const id = ids[k]!;
-      const i = id >= 0 && id < dense.length && (id | 0) === id ? dense[id]! : -1;
-      const node = i >= 0 ? values[i]! : this.nodeById.get(id);
-      if (node === UNKNOWN) this.unknown(id, from + k);
-      if (column) column[from + k] = node;
-      else if (node !== UNKNOWN) this.tree.addSelf(node, 1);
+    const nodes = this.nodes;
+    // (the column is filled piece by piece: a run may end one piece and begin the next)
+    for (let k = 0; k < count;) {
+      const start = k;
+      const piece = nodes?.current();
+      // sample k of the run goes to piece[k + shift]
+      const shift = nodes ? nodes.filled - start : 0;
+      const end = piece ? Math.min(count, start + piece.length - nodes!.filled) : count;
+      for (; k < end; k++) {
+        const id = ids[k]!;
+        const i = id >= 0 && id < dense.length && (id | 0) === id ? dense[id]! : -1;
+        const node = i >= 0 ? values[i]! : this.nodeById.get(id);
+        if (node === UNKNOWN) this.unknown(id, from + k);
+        if (piece) piece[k + shift] = node;
+        else if (node !== UNKNOWN) this.tree.addSelf(node, 1);
+      }
+      nodes?.wrote(end - start);
     }
-    if (this.nodes) this.nodes.length = this.count;
   }
 
   private unknown(id: number, j: number): void {
@@ -113,7 +120,7 @@ export class StreamedSamples {
     if (n <= 0) return;
     if (first === 0 && this.nodes) {
       // Every sample is in: the node column at its size, and room for exactly as many times.
-      this.nodeColumn = takeInt32(this.nodes);
+      this.nodeColumn = this.nodes.take();
       this.times = new SampleTimesBuilder(this.count, this.tree.budget);
     }
     const { span, faults } = this;
@@ -187,13 +194,14 @@ export class StreamedSamples {
     this.faults.times = this.deltaCount;
     // Samples with no delta: counted, with no time.
     const timed = Math.min(this.deltaCount, this.count);
+    if (this.nodes && !this.nodeColumn) this.nodeColumn = this.nodes.take();
     this.span.count += this.count - timed - this.unknownBeyond(timed);
     if (!this.nodes) {
       this.span.lo += this.shift;
       this.span.hi += this.shift;
       return;
     }
-    const node = this.nodeColumn ?? takeInt32(this.nodes);
+    const node = this.nodeColumn!;
     const times = (this.times ??= new SampleTimesBuilder(node.length, this.tree.budget));
     while (times.length < node.length) times.push(NaN);
     this.times = undefined;
@@ -221,7 +229,7 @@ export class StreamedSamples {
   private unknownBeyond(from: number): number {
     let n = 0;
     if (this.nodes) {
-      const node = this.nodeColumn ?? this.nodes.data;
+      const node = this.nodeColumn!;
       for (let i = from; i < this.count; i++) if (node[i] === UNKNOWN) n++;
     } else for (const j of this.unknownAt) if (j >= from) n++;
     return n;
