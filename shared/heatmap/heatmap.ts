@@ -259,7 +259,19 @@ export function coarserDensity(fine: SampleDensity, buckets: number): Density {
   return { start: fine.start, end: fine.end, bucketSeconds: (fine.end - fine.start) / buckets, counts, idleCounts, maxCount };
 }
 
-/** What `countAscending` counts into, and how a time finds its bucket. */
+/** Equal time buckets from `lo` over `span` µs. */
+interface Buckets {
+  lo: number;
+  span: number;
+  count: number;
+}
+
+/** The bucket of a time in µs. Bucketed in µs, not seconds: no reference to match here, and µs keep more precision. */
+function bucketOf(us: number, { lo, span, count }: Buckets): number {
+  return span > 0 ? Math.min(count - 1, Math.floor(((us - lo) / span) * count)) : 0;
+}
+
+/** What `countAscending` reads and counts into. */
 interface BlockCount {
   base: number;
   offset: Uint32Array;
@@ -267,35 +279,33 @@ interface BlockCount {
   idle: Uint8Array;
   busy: Float64Array;
   idleBusy: Float64Array;
-  bucketOf: (us: number) => number;
-  buckets: number;
-  lo: number;
-  span: number;
+  buckets: Buckets;
 }
 
 /**
  * Counts samples `from` to `to` of a block of small times in order (the usual long capture): the
  * bucket changes only where a sample's offset reaches the first offset of a later bucket, found
- * with `bucketOf` itself, so every sample lands where `bucketOf(base + offset)` puts it without
+ * with `bucketOf` itself, so every sample lands where `bucketOf` puts its time without
  * a division per sample.
  */
 function countAscending(c: BlockCount, from: number, to: number): void {
-  const { base, offset, node, idle, busy, idleBusy, bucketOf } = c;
+  const { base, offset, node, idle, busy, idleBusy, buckets } = c;
+  const { lo, span, count } = buckets;
   /** The least offset whose time is in a bucket after `b` (Infinity after the last). */
   const firstAfter = (b: number): number => {
-    if (b >= c.buckets - 1 || !(c.span > 0)) return Infinity;
+    if (b >= count - 1 || !(span > 0)) return Infinity;
     // a guess from the bucket's width, then moved to the exact place (bucketOf never decreases)
-    let o = Math.max(0, Math.ceil(c.lo + ((b + 1) * c.span) / c.buckets - base));
-    while (o > 0 && bucketOf(base + o - 1) > b) o--;
-    while (bucketOf(base + o) <= b) o++;
+    let o = Math.max(0, Math.ceil(lo + ((b + 1) * span) / count - base));
+    while (o > 0 && bucketOf(base + o - 1, buckets) > b) o--;
+    while (bucketOf(base + o, buckets) <= b) o++;
     return o;
   };
-  let b = bucketOf(base + offset[from]!);
+  let b = bucketOf(base + offset[from]!, buckets);
   let next = firstAfter(b);
   for (let i = from; i < to; i++) {
     const o = offset[i]!;
     if (o >= next) {
-      b = bucketOf(base + o);
+      b = bucketOf(base + o, buckets);
       next = firstAfter(b);
     }
     if (idle[node[i]!]) idleBusy[b]!++;
@@ -318,22 +328,21 @@ export function density(profile: Profile, buckets: number, idle: Uint8Array = id
   const span = hi - lo;
   const busy = new Float64Array(buckets);
   const idleBusy = new Float64Array(buckets);
-  // Bucketed in µs, not seconds: no reference to match here, and µs keep more precision.
-  const bucketOf = (us: number): number => (span > 0 ? Math.min(buckets - 1, Math.floor(((us - lo) / span) * buckets)) : 0);
+  const edges: Buckets = { lo, span, count: buckets };
   const { node } = s;
   const scratch = timeScratch();
   for (let from = 0; from < s.length; from += TIME_PIECE) {
     const to = Math.min(s.length, from + TIME_PIECE);
     const base = s.time ? NaN : s.timeBase![from / TIME_BLOCK]!;
     if (!Number.isNaN(base) && ascendingWithTimes(s.timeOffset!, from, to)) {
-      countAscending({ base, offset: s.timeOffset!, node, idle, busy, idleBusy, bucketOf, buckets, lo, span }, from, to);
+      countAscending({ base, offset: s.timeOffset!, node, idle, busy, idleBusy, buckets: edges }, from, to);
       continue;
     }
     const time = timeSlice(s, from, to, scratch);
     for (let i = from; i < to; i++) {
       const us = time[i - from]!;
       if (!Number.isFinite(us)) continue;
-      const b = bucketOf(us);
+      const b = bucketOf(us, edges);
       if (idle[node[i]!]) idleBusy[b]!++;
       else busy[b]!++;
     }

@@ -80,24 +80,29 @@ export class StreamedSamples {
       });
     const from = this.count;
     this.count += count;
-    const { dense, values } = this.nodeById;
+    const lookup = this.nodeById;
     const nodes = this.nodes;
+    if (!nodes) {
+      // only their weight goes into the tree
+      for (let k = 0; k < count; k++) {
+        const node = lookup.get(ids[k]!);
+        if (node === UNKNOWN) this.unknown(ids[k]!, from + k);
+        else this.tree.addSelf(node, 1);
+      }
+      return;
+    }
     // (the column is filled piece by piece: a run may end one piece and begin the next)
     for (let k = 0; k < count;) {
-      const start = k;
-      const piece = nodes?.current();
-      // sample k of the run goes to piece[k + shift]
-      const shift = nodes ? nodes.filled - start : 0;
-      const end = piece ? Math.min(count, start + piece.length - nodes!.filled) : count;
-      for (; k < end; k++) {
-        const id = ids[k]!;
-        const i = id >= 0 && id < dense.length && (id | 0) === id ? dense[id]! : -1;
-        const node = i >= 0 ? values[i]! : this.nodeById.get(id);
-        if (node === UNKNOWN) this.unknown(id, from + k);
-        if (piece) piece[k + shift] = node;
-        else if (node !== UNKNOWN) this.tree.addSelf(node, 1);
+      const piece = nodes.current();
+      const at = nodes.filled;
+      const n = Math.min(count - k, piece.length - at);
+      for (let q = 0; q < n; q++) {
+        const node = lookup.get(ids[k + q]!);
+        if (node === UNKNOWN) this.unknown(ids[k + q]!, from + k + q);
+        piece[at + q] = node;
       }
-      nodes?.wrote(end - start);
+      nodes.wrote(n);
+      k += n;
     }
   }
 

@@ -39,21 +39,20 @@ class Column {
   constructor(stated: number) {
     this.data = allocate(Number.isInteger(stated) && stated > 0 && stated <= MAX_PREALLOCATE ? stated : 0);
   }
+  /** Room for `more` values after `length`: grown by half, or to fit, when short. */
+  private room(more: number): void {
+    if (this.length + more <= this.data.length) return;
+    const next = new Uint32Array(Math.max(1024, this.length + more, Math.ceil(this.data.length * 1.5)));
+    next.set(this.data.subarray(0, this.length));
+    this.data = next;
+  }
   push(v: number): void {
-    if (this.length === this.data.length) {
-      const next = new Uint32Array(Math.max(1024, Math.ceil(this.data.length * 1.5)));
-      next.set(this.data);
-      this.data = next;
-    }
+    if (this.length === this.data.length) this.room(1);
     this.data[this.length++] = v;
   }
   /** `values[0]` to `values[count - 1]`, each a whole number from 0 to 2^32 - 1. */
   pushMany(values: Float64Array, count: number): void {
-    if (this.length + count > this.data.length) {
-      const next = new Uint32Array(Math.max(1024, this.length + count, Math.ceil(this.data.length * 1.5)));
-      next.set(this.data.subarray(0, this.length));
-      this.data = next;
-    }
+    this.room(count);
     this.data.set(values.subarray(0, count), this.length);
     this.length += count;
   }

@@ -61,14 +61,14 @@ export class IdMap {
  */
 export class IdLookup {
   /** index by id, -1 for none (or an id only the map holds: see `get`) */
-  readonly dense: Int32Array;
+  private readonly dense: Int32Array;
   /** whether some ids are only in the map */
-  readonly sparse: boolean;
+  private readonly sparse: boolean;
 
   constructor(
     private readonly index: IdMap,
     /** the value by index */
-    readonly values: Int32Array,
+    private readonly values: Int32Array,
   ) {
     this.dense = index.denseIndex;
     this.sparse = index.sparseSize > 0;
