@@ -12,3 +12,5 @@ export function benchApp(opts: { files: string[]; repeat?: number; quietMs?: num
   cliPeakRssBytes: number;
   runs: unknown[];
 }>;
+/** The pid of the browser process launched with `mark` on its command line (Linux), or undefined. */
+export function browserPid(mark: string): number | undefined;

@@ -65,7 +65,7 @@ function rendererPeakBytes(browserPid) {
 }
 
 /** The pid of the browser process launched with `mark` on its command line (Linux), or undefined. */
-function browserPid(mark) {
+export function browserPid(mark) {
   try {
     for (const p of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
       let cmd;
