@@ -1,6 +1,7 @@
 /**
  * Crash recovery keeps big comparisons without freezing the window: each profile is stored once
- * by its import worker, and a change writes only a small record.
+ * (by its import worker, its big arrays by the window once the run is drawn), and a change writes
+ * only a small record.
  */
 import { rmSync, statSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
@@ -43,33 +44,54 @@ async function record(
   );
 }
 
-/** For each key, the columns its stored profile keeps as files (see renderer/src/workspace/profile-columns.ts). */
+/**
+ * For each key, the columns its stored profile keeps as files (see
+ * renderer/src/workspace/profile-columns.ts) whose file is there, whole.
+ */
 async function storedColumns(page: import('@playwright/test').Page, keys: string[]): Promise<string[]> {
-  return page.evaluate(
-    (keys) =>
-      new Promise<string[]>((resolve, reject) => {
-        const req = indexedDB.open('flamelens');
-        req.onsuccess = () => {
-          const store = req.result.transaction('profiles').objectStore('profiles');
-          const out: string[] = [];
-          let left = keys.length;
-          keys.forEach((k, i) => {
-            const get = store.get(k);
-            get.onsuccess = () => {
-              const v = get.result as { columns?: { group: string; field: string }[] } | undefined;
-              out[i] = (v?.columns ?? [])
-                .map((c) => `${c.group}.${c.field}`)
-                .sort()
-                .join(' ');
-              if (--left === 0) resolve(out);
-            };
+  return page.evaluate(async (keys) => {
+    const d = await new Promise<IDBDatabase>((resolve, reject) => {
+      const req = indexedDB.open('flamelens');
+      req.onsuccess = () => resolve(req.result);
+      req.onerror = () => reject(req.error);
+    });
+    const records = await Promise.all(
+      keys.map(
+        (k) =>
+          new Promise<{ columns?: { group: string; field: string; type: string; length: number }[] } | undefined>((resolve, reject) => {
+            const get = d.transaction('profiles').objectStore('profiles').get(k);
+            get.onsuccess = () => resolve(get.result);
             get.onerror = () => reject(get.error);
-          });
-        };
-        req.onerror = () => reject(req.error);
+          }),
+      ),
+    );
+    const dir = await (await navigator.storage.getDirectory()).getDirectoryHandle('profile-columns', { create: true });
+    const bytesPer: Record<string, number> = {
+      Int8Array: 1,
+      Uint8Array: 1,
+      Int16Array: 2,
+      Uint16Array: 2,
+      Int32Array: 4,
+      Uint32Array: 4,
+      Float32Array: 4,
+      Float64Array: 8,
+    };
+    const whole = async (k: string, c: { group: string; field: string; type: string; length: number }) => {
+      try {
+        const file = await (await dir.getFileHandle(`${encodeURIComponent(k)}~${c.group}.${c.field}`)).getFile();
+        return file.size === c.length * bytesPer[c.type]!;
+      } catch {
+        return false;
+      }
+    };
+    return Promise.all(
+      records.map(async (v, i) => {
+        const there: string[] = [];
+        for (const c of v?.columns ?? []) if (await whole(keys[i]!, c)) there.push(`${c.group}.${c.field}`);
+        return there.sort().join(' ');
       }),
-    keys,
-  );
+    );
+  }, keys);
 }
 
 test('four big runs are kept for recovery without a long task, and come back after a reload', async ({ page }) => {
@@ -108,8 +130,8 @@ test('four big runs are kept for recovery without a long task, and come back aft
     (await page.evaluate(() => (window as unknown as { longTasks: { start: number; duration: number }[] }).longTasks)).filter(
       (x) => x.start >= from && x.start < to,
     );
-  // Each profile's sample columns went to files of their own, written from the worker's memory,
-  // not into IndexedDB as a structured clone (a second copy of the profile while it is drawn).
+  // Each profile's sample columns went to files of their own, whole, written from the arrays'
+  // memory, not into IndexedDB as a structured clone (a second copy of the profile while it is drawn).
   const keys = (await record(page))!.workspace.runs.map((r) => r.key);
   await expect.poll(() => storedColumns(page, keys), { timeout: 60_000 }).toEqual(keys.map(() => 'samples.node samples.timeOffset'));
   // Storing four profiles and the record took no long task of the window.

@@ -1,5 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { FromWorker, ToWorker } from './protocol';
+
+/** What the window writes of a stored profile after the worker (../workspace/profile-store). */
+const finishProfileWrite = vi.hoisted(() => vi.fn(async (..._: unknown[]) => undefined));
+vi.mock('../workspace/profile-store', () => ({ finishProfileWrite }));
 
 /** A stand-in for the import worker: records what it is sent, and says what the test tells it to. */
 class FakeWorker {
@@ -93,5 +97,31 @@ describe('beginImport', () => {
     const job = client.beginImport(source);
     job.listen(listener().cb);
     expect(() => job.listen(listener().cb)).toThrow(/one listener/);
+  });
+
+  it('writes the arrays the worker left from the profile it handed over, and only then says the profile is stored', async () => {
+    const job = client.beginImport(source, 'page:run-1');
+    const w = FakeWorker.made.at(-1)!;
+    const { heard, cb } = listener();
+    job.listen(cb);
+    w.say({ type: 'done', profile });
+    const later = [{ group: 'samples', field: 'node', type: 'Int32Array', length: 3 }];
+    w.say({ type: 'stored', ok: true, later });
+    expect(w.terminated).toBe(true);
+    expect(finishProfileWrite).toHaveBeenLastCalledWith('page:run-1', profile, later);
+    expect(heard).toEqual(['done']);
+    await vi.waitFor(() => expect(heard).toEqual(['done', 'stored true']));
+  });
+
+  it('says the profile is not stored when the window cannot write what the worker left', async () => {
+    vi.spyOn(console, 'warn').mockImplementationOnce(() => undefined);
+    finishProfileWrite.mockRejectedValueOnce(new Error('no room'));
+    const job = client.beginImport(source, 'page:run-2');
+    const w = FakeWorker.made.at(-1)!;
+    const { heard, cb } = listener();
+    job.listen(cb);
+    w.say({ type: 'done', profile });
+    w.say({ type: 'stored', ok: true, later: [{ group: 'samples', field: 'node', type: 'Int32Array', length: 3 }] });
+    await vi.waitFor(() => expect(heard).toEqual(['done', 'stored false']));
   });
 });

@@ -8,6 +8,7 @@ import type { ImportErrorData } from '../../../shared/import/errors';
 import type { ChosenItem, FileRef } from '../../../shared/ipc/contract';
 import type { Profile } from '../../../shared/model/types';
 import { host } from '../host/host';
+import { finishProfileWrite } from '../workspace/profile-store';
 import type { FromWorker, ImportedRepeats, ToWorker, WorkerFile, WorkerSource } from './protocol';
 import type { ReadAnswer, ReadRequest } from './worker-bytes';
 
@@ -75,7 +76,8 @@ export function dropWarmImportWorker(): void {
 
 /**
  * Imports a source in a worker of its own. With `storeKey` the worker also stores the profile
- * for crash recovery (see ../workspace/profile-store) and stays until that write ends. What the
+ * for crash recovery (see ../workspace/profile-store) and stays until that write ends; the big
+ * arrays it leaves are then written from the window, and `stored` reports once they are. What the
  * worker reports before `listen` is kept, in order, so an import can start before the app is up
  * (./initial-imports); a worker that reads through the window (the Electron host) is answered
  * from the start.
@@ -90,6 +92,8 @@ export function beginImport(source: WorkerSource, storeKey?: string): PendingImp
   let finished = false;
   /** the worker is gone: nothing more comes from it */
   let stopped = false;
+  /** the profile of `done`, until the window has written what the worker left of its store */
+  let handedOver: Profile | undefined;
   const finish = () => {
     finished = true;
     stopped = true;
@@ -108,12 +112,24 @@ export function beginImport(source: WorkerSource, storeKey?: string): PendingImp
       case 'done':
         if (storeKey === undefined) finish();
         else finished = true;
+        handedOver = msg.profile;
         report((c) => c.done(msg.profile, msg.thread, msg.repeats));
         break;
       case 'stored':
         stopped = true;
         worker.terminate();
-        report((c) => c.stored?.(msg.ok));
+        // The big arrays the worker left are written from the profile it handed over.
+        if (msg.ok && msg.later && storeKey !== undefined && handedOver) {
+          const ok = await finishProfileWrite(storeKey, handedOver, msg.later).then(
+            () => true,
+            (e: unknown) => {
+              console.warn('Flamelens could not store a profile for recovery:', e);
+              return false;
+            },
+          );
+          report((c) => c.stored?.(ok));
+        } else report((c) => c.stored?.(msg.ok));
+        handedOver = undefined;
         break;
       case 'error':
         finish();

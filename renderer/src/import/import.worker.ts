@@ -14,6 +14,7 @@ import { threadFilesRun } from '../../../shared/runs/group-sources';
 import type { FromWorker, ImportedRepeats, ToWorker, WorkerFile, WorkerSource } from './protocol';
 import { profileBuffers } from './protocol';
 import { beginProfileWrite, openAhead } from '../workspace/profile-store';
+import type { StoredColumn } from '../workspace/profile-columns';
 import { ChunkReader, byteSource as fileSource } from './worker-bytes';
 import { pacedProgress } from './progress';
 import { importRepeats } from './repeats';
@@ -70,12 +71,15 @@ self.onmessage = async (ev: MessageEvent<ToWorker>) => {
     const density = fineDensity(profile);
     if (density) profile.density = density;
     // The store copies the profile when the write starts, so its buffers can be handed over at
-    // once; the write itself finishes while the window already draws the run.
+    // once; the write itself finishes while the window already draws the run. The big arrays
+    // are left for the window to write once it has drawn the run: the run is not drawn later for
+    // the disk.
     // A store that cannot be written (no IndexedDB, no room) costs the recovery, never the import.
     let written: Promise<void> | undefined;
+    let later: StoredColumn[] | undefined;
     if (msg.storeKey) {
       try {
-        written = (await beginProfileWrite(msg.storeKey, profile)).written;
+        ({ written, later } = await beginProfileWrite(msg.storeKey, profile, { columnsLater: true }));
       } catch (e) {
         written = Promise.reject(e instanceof Error ? e : new Error(String(e)));
         written.catch(() => undefined);
@@ -87,7 +91,7 @@ self.onmessage = async (ev: MessageEvent<ToWorker>) => {
     post(done, [profile, ...(repeats?.profiles ?? [])].flatMap(profileBuffers));
     if (written)
       await written.then(
-        () => post({ type: 'stored', ok: true }),
+        () => post(later ? { type: 'stored', ok: true, later } : { type: 'stored', ok: true }),
         (e: unknown) => post({ type: 'stored', ok: false, error: e instanceof Error ? e.message : String(e) }),
       );
   } catch (e) {

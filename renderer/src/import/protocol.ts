@@ -2,6 +2,7 @@
 import type { ImportErrorData } from '../../../shared/import/errors';
 import type { ImportOptions } from '../../../shared/import/importer';
 import type { Profile } from '../../../shared/model/types';
+import type { StoredColumn } from '../workspace/profile-columns';
 import type { ReadAnswer, ReadRequest } from './worker-bytes';
 
 /**
@@ -38,8 +39,11 @@ export type FromWorker =
    * under a root frame (shared/model/threads), and `thread` is the one shown first (`PID:TID`)
    */
   | { type: 'done'; profile: Profile; thread?: string; repeats?: ImportedRepeats }
-  /** after `done`, when a `storeKey` was given: whether the profile is stored */
-  | { type: 'stored'; ok: boolean; error?: string }
+  /**
+   * after `done`, when a `storeKey` was given: whether the profile is stored; `later`: its big
+   * arrays, which the window writes from the profile it was handed (../workspace/profile-store)
+   */
+  | { type: 'stored'; ok: boolean; error?: string; later?: StoredColumn[] }
   | { type: 'error'; error: ImportErrorData };
 
 /**

@@ -3,13 +3,43 @@ import { importProfile } from '../../../shared/import/import-profile';
 import type { Profile } from '../../../shared/model/types';
 import { sampleWeights } from '../../../shared/model/sample-weights';
 import { fileSource, fixturePath } from '../../../test/support/files';
-import { COLUMN_BYTES, columnFile, isSplitRecord, joinColumns, pruneColumns, splitProfile, writeColumns } from './profile-columns';
+import {
+  COLUMN_BYTES,
+  LATER_SLICE,
+  columnFile,
+  isSplitRecord,
+  joinColumns,
+  pruneColumns,
+  recordForLater,
+  splitProfile,
+  writeColumns,
+  writeColumnsLater,
+} from './profile-columns';
 import { timeColumn } from '../../../shared/model/sample-times';
 
 /** The Origin Private File System as a worker sees it, in memory: files by name. */
 const files = new Map<string, Uint8Array>();
+/** The size of each write to a writable stream, in order. */
+const streamed: number[] = [];
 class FakeFileHandle {
   constructor(readonly name: string) {}
+  /** As a browser's: what is written goes to a file of its own, which takes this one's place on `close`. */
+  async createWritable() {
+    const name = this.name;
+    const parts: Uint8Array[] = [];
+    return {
+      write: async (b: Uint8Array) => {
+        streamed.push(b.byteLength);
+        parts.push(b.slice());
+      },
+      close: async () => {
+        const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+        parts.reduce((at, p) => (out.set(p, at), at + p.length), 0);
+        files.set(name, out);
+      },
+      abort: async () => void (parts.length = 0),
+    };
+  }
   async createSyncAccessHandle() {
     const name = this.name;
     return {
@@ -127,5 +157,55 @@ describe('writeColumns and joinColumns', () => {
     await pruneColumns(new Set(['a:2']));
     expect([...files.keys()].every((f) => f.startsWith(`${encodeURIComponent('a:2')}~`))).toBe(true);
     expect(files.size).toBe(3);
+  });
+});
+
+describe('recordForLater and writeColumnsLater', () => {
+  it('name the big arrays in the record and write them a slice at a time, giving the same profile back', async () => {
+    files.clear();
+    streamed.length = 0;
+    // one column past a slice and a half, so that it is written in two
+    const n = (LATER_SLICE / 4) * 1.5 + 3;
+    const node = new Int32Array(n).map((_, i) => (i * 2654435761) | 0);
+    const profile = {
+      ...big,
+      samples: { ...big.samples!, length: n, node, time: new Float64Array(n).map((_, i) => i * 1.5), weight: undefined },
+    };
+    const record = recordForLater(profile)!;
+    expect(record.columns.map((c) => `${c.group}.${c.field} ${c.type} ${c.length}`)).toEqual([
+      `samples.node Int32Array ${n}`,
+      `samples.time Float64Array ${n}`,
+    ]);
+    expect(record.profile.samples!.node).toBeNull();
+    // nothing is written until asked
+    expect(files.size).toBe(0);
+    await writeColumnsLater('page:run 2', profile, record.columns);
+    expect(Math.max(...streamed)).toBe(LATER_SLICE);
+    expect(streamed.reduce((a, b) => a + b, 0)).toBe(n * 4 + n * 8);
+    const back = await joinColumns('page:run 2', record);
+    const same = (a: ArrayBufferView, b: ArrayBufferView) =>
+      Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength));
+    expect(back.samples!.node).toBeInstanceOf(Int32Array);
+    expect(same(back.samples!.node, node)).toBe(true);
+    expect(back.samples!.time).toBeInstanceOf(Float64Array);
+    expect(same(back.samples!.time!, profile.samples.time)).toBe(true);
+    expect({ ...back.samples, node: null, time: null }).toEqual({ ...profile.samples, node: null, time: null });
+    expect(back.tree).toBe(profile.tree);
+  });
+
+  it('refuse a profile whose array is not the one the record names, leaving no file for it', async () => {
+    files.clear();
+    const record = recordForLater(big)!;
+    const other = { ...big, samples: { ...big.samples!, time: big.samples!.time!.subarray(1) } };
+    await expect(writeColumnsLater('k', other, record.columns)).rejects.toThrow(/samples\.time is not the Float64Array of \d+ values/);
+    expect(files.has(columnFile('k', { group: 'samples', field: 'time' }))).toBe(false);
+  });
+
+  it('leave a small profile to be stored whole', () => {
+    const small = {
+      ...big,
+      samples: { ...big.samples!, node: big.samples!.node.slice(0, 10), time: undefined, weight: undefined, length: 10 },
+    };
+    expect(recordForLater(small)).toBeUndefined();
   });
 });

@@ -1,13 +1,15 @@
 /**
- * A stored profile's big typed arrays (a long capture's sample columns: 200 MB for 10 M samples)
- * kept as files of the Origin Private File System, written by the import worker straight from the
- * arrays' memory with a synchronous access handle. IndexedDB would first make a structured clone
- * of them — a second copy of the whole profile in the window's process, and another on its way to
- * the browser — at the moment the run is also being drawn. What stays in IndexedDB is the rest of
- * the profile, with each such array replaced by `null` and named in `columns`.
+ * A stored profile's big typed arrays (a long capture's sample columns: 80 MB for 10 M samples)
+ * kept as files of the Origin Private File System, written straight from the arrays' memory.
+ * IndexedDB would first make a structured clone of them — a second copy of the whole profile in
+ * the window's process, and another on its way to the browser — at the moment the run is also
+ * being drawn. What stays in IndexedDB is the rest of the profile, with each such array replaced
+ * by `null` and named in `columns`.
  *
- * Where a synchronous access handle cannot be had (the window's thread, a browser without OPFS),
- * `writeColumns` says so and the profile is stored whole, as before.
+ * Two ways to write them: `writeColumns`, at once, with a synchronous access handle (a worker),
+ * and `writeColumnsLater`, a slice at a time through a writable stream (the window, once the run
+ * is drawn: the import does not wait for the disk). A file appears whole, or not at all.
+ * Where neither can be had (a browser without OPFS) the profile is stored whole, as before.
  */
 import type { Profile } from '../../../shared/model/types';
 
@@ -84,15 +86,28 @@ async function directory(): Promise<FileSystemDirectoryHandle> {
   return (await navigator.storage.getDirectory()).getDirectoryHandle(DIR, { create: true });
 }
 
-/** Whether this thread can write columns (a dedicated worker where OPFS is at hand). */
-function canWrite(): boolean {
+/** The part of `FileSystemWritableFileStream` used here. */
+interface WritableFile {
+  createWritable(): Promise<{ write(bytes: Uint8Array): Promise<void>; close(): Promise<void>; abort(): Promise<void> }>;
+}
+
+/** Whether this thread has OPFS files with `method` (a dedicated worker has both; the window only the writable stream). */
+function canWrite(method: 'createSyncAccessHandle' | 'createWritable'): boolean {
   return (
     typeof FileSystemFileHandle !== 'undefined' &&
-    'createSyncAccessHandle' in FileSystemFileHandle.prototype &&
+    method in FileSystemFileHandle.prototype &&
     typeof navigator !== 'undefined' &&
     typeof navigator.storage?.getDirectory === 'function'
   );
 }
+
+/** Whether `writeColumnsLater` can write here. */
+export function canWriteLater(): boolean {
+  return canWrite('createWritable');
+}
+
+/** What `writeColumnsLater` writes at once: the window is held only for copying this much. */
+export const LATER_SLICE = 4 << 20;
 
 /**
  * Writes the profile's big arrays to files under `key`, from their own memory; returns the record
@@ -100,7 +115,7 @@ function canWrite(): boolean {
  * arrays, or no synchronous access here).
  */
 export async function writeColumns(key: string, profile: Profile): Promise<SplitRecord | undefined> {
-  if (!canWrite()) return undefined;
+  if (!canWrite('createSyncAccessHandle')) return undefined;
   const { rest, columns } = splitProfile(profile);
   if (columns.length === 0) return undefined;
   const dir = await directory();
@@ -116,7 +131,50 @@ export async function writeColumns(key: string, profile: Profile): Promise<Split
       handle.close();
     }
   }
+  return splitRecord(rest, columns);
+}
+
+function splitRecord(rest: Profile, columns: StoredColumn[]): SplitRecord {
   return { splitProfile: 1, profile: rest, columns: columns.map(({ group, field, type, length }) => ({ group, field, type, length })) };
+}
+
+/**
+ * The record to put in IndexedDB for a profile whose big arrays `writeColumnsLater` will write,
+ * or undefined when it has none (or they cannot be written that way here).
+ */
+export function recordForLater(profile: Profile): SplitRecord | undefined {
+  if (!canWriteLater()) return undefined;
+  const { rest, columns } = splitProfile(profile);
+  return columns.length === 0 ? undefined : splitRecord(rest, columns);
+}
+
+/** The array `profile[group][field]` that `c` names, checked against it. */
+function columnOf(profile: Profile, c: StoredColumn): View {
+  const v = (profile as unknown as Record<string, Record<string, unknown> | undefined>)[c.group]?.[c.field];
+  if (!ArrayBuffer.isView(v) || v.constructor.name !== c.type || (v as View).length !== c.length)
+    throw new Error(`the profile's ${c.group}.${c.field} is not the ${c.type} of ${c.length} values its record names`);
+  return v as View;
+}
+
+/**
+ * Writes the arrays of `profile` that a split record names (`recordForLater`), a slice at a
+ * time: each write copies one slice and the rest waits for the disk without holding the thread.
+ */
+export async function writeColumnsLater(key: string, profile: Profile, columns: StoredColumn[]): Promise<void> {
+  const dir = await directory();
+  for (const c of columns) {
+    const view = columnOf(profile, c);
+    const bytes = new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
+    const file = (await dir.getFileHandle(columnFile(key, c), { create: true })) as unknown as WritableFile;
+    const out = await file.createWritable();
+    try {
+      for (let at = 0; at < bytes.byteLength; at += LATER_SLICE) await out.write(bytes.subarray(at, at + LATER_SLICE));
+      await out.close();
+    } catch (e) {
+      await out.abort().catch(() => undefined);
+      throw e;
+    }
+  }
 }
 
 /** The whole profile of a split record, its arrays read back from their files. */

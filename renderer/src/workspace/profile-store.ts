@@ -5,11 +5,13 @@
  *
  * Used from the window and from import workers alike: a worker stores the profile it imported
  * before it hands it over, so a profile of any size reaches the store without the window
- * encoding or copying it. A worker writes the profile's big arrays to files of their own from
- * their memory (./profile-columns), so that they are never copied for the store either.
+ * encoding or copying it. The profile's big arrays go to files of their own, from their memory
+ * (./profile-columns), so that they are never copied for the store either: written by the worker
+ * before it hands the profile over, or, with `columnsLater`, by the window once the run is drawn.
  */
 import type { Profile } from '../../../shared/model/types';
-import { isSplitRecord, joinColumns, pruneColumns, writeColumns } from './profile-columns';
+import type { StoredColumn } from './profile-columns';
+import { isSplitRecord, joinColumns, pruneColumns, recordForLater, writeColumns, writeColumnsLater } from './profile-columns';
 
 const DB = 'flamelens';
 /** 1: one `recovery` store holding a whole encoded workspace; 2: adds `profiles`. */
@@ -70,21 +72,54 @@ export function openAhead(): void {
  * Starts storing a profile and returns once its data has been copied (IndexedDB clones the value
  * when `put` is called), so the caller may transfer the profile's buffers right away. `written`
  * settles when the write is on disk.
+ *
+ * With `columnsLater`, the big arrays are not written here: `later` names them, for
+ * `finishProfileWrite` to write from wherever the profile goes (the window), and until it has, the
+ * stored profile cannot be read back. Without, they are written now where this thread can (a
+ * worker), else stored with the rest.
  */
-export async function beginProfileWrite(key: string, profile: Profile): Promise<{ written: Promise<void> }> {
+export async function beginProfileWrite(
+  key: string,
+  profile: Profile,
+  opts: { columnsLater?: boolean } = {},
+): Promise<{ written: Promise<void>; later?: StoredColumn[] }> {
   const d = await open();
+  const forLater = opts.columnsLater ? recordForLater(profile) : undefined;
   // Columns that could not be written as files (no room, no OPFS) go with the rest, as a clone.
-  const split = await writeColumns(key, profile).catch(() => undefined);
+  const split = forLater ?? (await writeColumns(key, profile).catch(() => undefined));
   const t = d.transaction(PROFILES, 'readwrite');
   const written = done(t);
   t.objectStore(PROFILES).put(split ?? profile, key);
-  return { written };
+  return forLater ? { written, later: forLater.columns } : { written };
 }
 
+/** Resolves on the next frame after this moment, or after `ms` where frames do not come (a hidden window). */
+function nextFrame(ms = 500): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    if (typeof requestAnimationFrame === 'function')
+      requestAnimationFrame(() => {
+        clearTimeout(timer);
+        setTimeout(resolve, 0);
+      });
+  });
+}
+
+/**
+ * Writes the big arrays a worker left (`later` of `beginProfileWrite`) from `profile`, the same
+ * profile handed over, after the window has drawn the frame it is drawing: a slice at a time, so
+ * that no task of the window's is long.
+ */
+export async function finishProfileWrite(key: string, profile: Profile, later: StoredColumn[]): Promise<void> {
+  await nextFrame();
+  await writeColumnsLater(key, profile, later);
+}
+
+/** Stores a profile (the window's: its big arrays go to files a slice at a time, never as a clone); resolves once it is all on disk. */
 export async function writeProfile(key: string, profile: Profile): Promise<void> {
-  await (
-    await beginProfileWrite(key, profile)
-  ).written;
+  const { written, later } = await beginProfileWrite(key, profile, { columnsLater: true });
+  await written;
+  if (later) await writeColumnsLater(key, profile, later);
 }
 
 export async function readProfile(key: string): Promise<Profile | undefined> {
