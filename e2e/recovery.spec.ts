@@ -5,7 +5,7 @@
  */
 import { rmSync, statSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { generatedRuns } from './support';
+import { generatedLongRun, generatedRuns } from './support';
 
 const RUNS = 4;
 /**
@@ -164,4 +164,41 @@ test('four big runs are kept for recovery without a long task, and come back aft
     await panes.locator('.pane-facts [title="total weight"], .pane-facts [title="every sample, idle included"]').allInnerTexts(),
   ).toEqual(totals);
   await expect(page.getByRole('searchbox').first()).toHaveValue('fastify');
+});
+
+test('a run whose big arrays cannot go to files is kept whole instead, and comes back after a reload', async ({ page }) => {
+  test.setTimeout(120_000);
+  // 400,000 samples: columns of 1.6 MB, written to files by the window once the run is drawn
+  const { dir: longDir, file } = generatedLongRun('recovery-whole', 400_000);
+  try {
+    // The window cannot write files (a full disk, say); the import worker, which left the arrays to it, can.
+    await page.addInitScript(() => {
+      FileSystemFileHandle.prototype.createWritable = () => Promise.reject(new DOMException('no room', 'QuotaExceededError'));
+    });
+    await page.goto('./');
+    const panes = page.getByRole('region', { name: /^Run / });
+    await expect(panes).not.toHaveCount(0);
+    while ((await panes.count()) > 0)
+      await page
+        .getByRole('button', { name: /^Remove / })
+        .first()
+        .click();
+    await page.getByLabel('Open profile files').setInputFiles([file]);
+    await expect(panes.first().locator('g.frame').nth(19)).toBeAttached({ timeout: 60_000 });
+    const facts = () =>
+      panes.locator('.pane-facts [title="total weight"], .pane-facts [title="every sample, idle included"]').allInnerTexts();
+    const totals = await facts();
+    expect(totals).toHaveLength(1);
+    await expect.poll(async () => (await record(page))?.runs, { timeout: 30_000 }).toBe(1);
+    // no column files: the profile is in IndexedDB whole
+    const keys = (await record(page))!.workspace.runs.map((r) => r.key);
+    expect(await storedColumns(page, keys)).toEqual(['']);
+    await page.reload();
+    await page.getByRole('alert').getByRole('button', { name: 'Restore' }).click();
+    await expect(panes).toHaveCount(1);
+    await expect(panes.first().locator('g.frame').nth(19)).toBeAttached({ timeout: 60_000 });
+    expect(await facts()).toEqual(totals);
+  } finally {
+    rmSync(longDir, { recursive: true, force: true });
+  }
 });

@@ -5,7 +5,7 @@ import { basename, join } from 'node:path';
 import { type Locator, type Page, expect } from '@playwright/test';
 import { PNG } from 'pngjs';
 // @ts-expect-error: a plain ES module of the benchmark, without types
-import { generateCpuprofile } from '../scripts/bench/generate.mjs';
+import { generateCpuprofile, generateLongCpuprofile } from '../scripts/bench/generate.mjs';
 
 export const SAMPLE_BASELINE = 'assets/samples/baseline.cpuprofile';
 export const SAMPLE_AGENT = 'assets/samples/dd-trace.cpuprofile';
@@ -81,4 +81,12 @@ export function generatedRuns(tag: string, count: number, size: number, hhmm: st
     files.push(path);
   }
   return { dir, files };
+}
+
+/** A long capture of `samples` samples (the ddtrace run's call tree, its samples repeated), named as `node --cpu-prof` names it, in a new folder. */
+export function generatedLongRun(tag: string, samples: number): { dir: string; file: string } {
+  const dir = mkdtempSync(join(tmpdir(), `flamelens-${tag}-`));
+  const file = join(dir, 'CPU.20261127.120000.4242.0.001.cpuprofile');
+  generateLongCpuprofile(file, samples);
+  return { dir, file };
 }

@@ -115,11 +115,22 @@ export async function finishProfileWrite(key: string, profile: Profile, later: S
   await writeColumnsLater(key, profile, later);
 }
 
-/** Stores a profile (the window's: its big arrays go to files a slice at a time, never as a clone); resolves once it is all on disk. */
+/**
+ * Stores a profile from the window, and resolves once it is all on disk: its big arrays go to
+ * files a slice at a time; where they cannot (no room, no files here), the whole profile goes
+ * to IndexedDB as a clone, as it did before there were files.
+ */
 export async function writeProfile(key: string, profile: Profile): Promise<void> {
   const { written, later } = await beginProfileWrite(key, profile, { columnsLater: true });
   await written;
-  if (later) await writeColumnsLater(key, profile, later);
+  if (!later) return;
+  try {
+    await writeColumnsLater(key, profile, later);
+  } catch {
+    await (
+      await beginProfileWrite(key, profile)
+    ).written;
+  }
 }
 
 export async function readProfile(key: string): Promise<Profile | undefined> {
