@@ -5,9 +5,11 @@
  */
 import { rmSync, statSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { generatedLongRun, generatedRuns } from './support';
+import { generatedLongRun, generatedRuns, openInsteadOfSample } from './support';
 
 const RUNS = 4;
+/** A pane's total, whichever its profile has. */
+const TOTALS = '.pane-facts [title="total weight"], .pane-facts [title="every sample, idle included"]';
 /**
  * Each file: the real dd-trace profile repeated to 100 MB (the benchmark's .cpuprofile:
  * 354,000 samples, 487,000 nodes); the test took 16–27 s (37–41 s with making the files) on a loaded 2-core machine.
@@ -104,21 +106,10 @@ test('four big runs are kept for recovery without a long task, and come back aft
       for (const e of list.getEntries()) w.longTasks.push({ start: e.startTime, duration: e.duration });
     }).observe({ type: 'longtask', buffered: true });
   });
-  await page.goto('./');
-  const panes = page.getByRole('region', { name: /^Run / });
-  // The bundled sample comparison opens first: clear it.
-  await expect(panes).not.toHaveCount(0);
-  while ((await panes.count()) > 0)
-    await page
-      .getByRole('button', { name: /^Remove / })
-      .first()
-      .click();
-  await page.getByLabel('Open profile files').setInputFiles(files);
+  const panes = await openInsteadOfSample(page, files);
   await expect(panes).toHaveCount(RUNS);
   for (let i = 0; i < RUNS; i++) await expect(panes.nth(i).locator('g.frame').nth(19)).toBeAttached({ timeout: 120_000 });
-  const totals = await panes
-    .locator('.pane-facts [title="total weight"], .pane-facts [title="every sample, idle included"]')
-    .allInnerTexts();
+  const totals = await panes.locator(TOTALS).allInnerTexts();
   expect(totals).toHaveLength(RUNS);
   const drawnAt = await page.evaluate(
     () => new Promise<number>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(performance.now())))),
@@ -160,9 +151,7 @@ test('four big runs are kept for recovery without a long task, and come back aft
   await expect(panes).toHaveCount(RUNS);
   for (let i = 0; i < RUNS; i++) await expect(panes.nth(i).locator('g.frame').nth(19)).toBeAttached({ timeout: 60_000 });
   // The same runs, with the same figures, and the search that was typed.
-  expect(
-    await panes.locator('.pane-facts [title="total weight"], .pane-facts [title="every sample, idle included"]').allInnerTexts(),
-  ).toEqual(totals);
+  expect(await panes.locator(TOTALS).allInnerTexts()).toEqual(totals);
   await expect(page.getByRole('searchbox').first()).toHaveValue('fastify');
 });
 
@@ -175,18 +164,9 @@ test('a run whose big arrays cannot go to files is kept whole instead, and comes
     await page.addInitScript(() => {
       FileSystemFileHandle.prototype.createWritable = () => Promise.reject(new DOMException('no room', 'QuotaExceededError'));
     });
-    await page.goto('./');
-    const panes = page.getByRole('region', { name: /^Run / });
-    await expect(panes).not.toHaveCount(0);
-    while ((await panes.count()) > 0)
-      await page
-        .getByRole('button', { name: /^Remove / })
-        .first()
-        .click();
-    await page.getByLabel('Open profile files').setInputFiles([file]);
+    const panes = await openInsteadOfSample(page, [file]);
     await expect(panes.first().locator('g.frame').nth(19)).toBeAttached({ timeout: 60_000 });
-    const facts = () =>
-      panes.locator('.pane-facts [title="total weight"], .pane-facts [title="every sample, idle included"]').allInnerTexts();
+    const facts = () => panes.locator(TOTALS).allInnerTexts();
     const totals = await facts();
     expect(totals).toHaveLength(1);
     await expect.poll(async () => (await record(page))?.runs, { timeout: 30_000 }).toBe(1);

@@ -72,6 +72,23 @@ export function pngStats(buf: Buffer): { width: number; height: number; colored:
  * (`CPU.20261121.<hhmm><nn>.<pid>.0.001.cpuprofile`, one process each from `firstPid`): the real
  * dd-trace profile repeated to `size` bytes.
  */
+/**
+ * Opens the app, takes away the bundled sample comparison it opens with, and opens `files` with
+ * the Open button's input instead; returns the panes.
+ */
+export async function openInsteadOfSample(page: Page, files: string[]): Promise<Locator> {
+  await page.goto('./');
+  const panes = page.getByRole('region', { name: /^Run / });
+  await expect(panes).not.toHaveCount(0);
+  while ((await panes.count()) > 0)
+    await page
+      .getByRole('button', { name: /^Remove / })
+      .first()
+      .click();
+  await page.getByLabel('Open profile files').setInputFiles(files);
+  return panes;
+}
+
 export function generatedRuns(tag: string, count: number, size: number, hhmm: string, firstPid: number): { dir: string; files: string[] } {
   const dir = mkdtempSync(join(tmpdir(), `flamelens-${tag}-`));
   const files: string[] = [];

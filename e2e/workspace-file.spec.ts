@@ -5,7 +5,7 @@
 import { rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { generatedRuns } from './support';
+import { generatedRuns, openInsteadOfSample } from './support';
 
 const RUNS = 4;
 /** Each file: the real dd-trace profile repeated to this size. */
@@ -123,15 +123,7 @@ async function drawn(page: Page): Promise<void> {
 
 test('four big runs are saved to a .flamelens file and opened from it without a long task', async ({ page, browser }) => {
   test.setTimeout(300_000);
-  await page.goto('./');
-  const panes = page.getByRole('region', { name: /^Run / });
-  await expect(panes).not.toHaveCount(0);
-  while ((await panes.count()) > 0)
-    await page
-      .getByRole('button', { name: /^Remove / })
-      .first()
-      .click();
-  await page.getByLabel('Open profile files').setInputFiles(files);
+  const panes = await openInsteadOfSample(page, files);
   await drawn(page);
   const totals = await panes.locator(TOTALS).allInnerTexts();
   expect(totals).toHaveLength(RUNS);
