@@ -68,11 +68,6 @@ export function pngStats(buf: Buffer): { width: number; height: number; colored:
 }
 
 /**
- * `count` big `.cpuprofile` runs in a new temporary folder, named as `node --cpu-prof` names them
- * (`CPU.20261121.<hhmm><nn>.<pid>.0.001.cpuprofile`, one process each from `firstPid`): the real
- * dd-trace profile repeated to `size` bytes.
- */
-/**
  * Opens the app, takes away the bundled sample comparison it opens with, and opens `files` with
  * the Open button's input instead; returns the panes.
  */
@@ -89,6 +84,11 @@ export async function openInsteadOfSample(page: Page, files: string[]): Promise<
   return panes;
 }
 
+/**
+ * `count` big `.cpuprofile` runs in a new temporary folder, named as `node --cpu-prof` names them
+ * (`CPU.20261121.<hhmm><nn>.<pid>.0.001.cpuprofile`, one process each from `firstPid`): the real
+ * dd-trace profile repeated to `size` bytes.
+ */
 export function generatedRuns(tag: string, count: number, size: number, hhmm: string, firstPid: number): { dir: string; files: string[] } {
   const dir = mkdtempSync(join(tmpdir(), `flamelens-${tag}-`));
   const files: string[] = [];

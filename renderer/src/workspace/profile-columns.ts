@@ -101,11 +101,6 @@ function canWrite(method: 'createSyncAccessHandle' | 'createWritable'): boolean 
   );
 }
 
-/** Whether `writeColumnsLater` can write here. */
-export function canWriteLater(): boolean {
-  return canWrite('createWritable');
-}
-
 /** What `writeColumnsLater` writes at once: the window is held only for copying this much. */
 export const LATER_SLICE = 4 << 20;
 
@@ -143,7 +138,7 @@ function splitRecord(rest: Profile, columns: StoredColumn[]): SplitRecord {
  * or undefined when it has none (or they cannot be written that way here).
  */
 export function recordForLater(profile: Profile): SplitRecord | undefined {
-  if (!canWriteLater()) return undefined;
+  if (!canWrite('createWritable')) return undefined;
   const { rest, columns } = splitProfile(profile);
   return columns.length === 0 ? undefined : splitRecord(rest, columns);
 }
