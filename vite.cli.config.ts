@@ -3,7 +3,10 @@ import { builtinModules } from 'node:module';
 import { resolve } from 'node:path';
 import { defineConfig } from 'vite';
 
-/** The `flamelens` command line and the local server, bundled for plain Node (no Electron). */
+/**
+ * The `flamelens` command line and the local server, bundled for plain Node (no Electron), and
+ * the entry of the server's parse threads (node/server/parse-pool.ts).
+ */
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 
 export default defineConfig({
@@ -16,7 +19,7 @@ export default defineConfig({
     sourcemap: true,
     ssr: true,
     lib: {
-      entry: { flamelens: resolve('node/cli/index.ts') },
+      entry: { flamelens: resolve('node/cli/index.ts'), 'parse-thread': resolve('node/server/parse-thread.ts') },
       formats: ['es'],
       fileName: (_format, name) => `${name}.js`,
     },

@@ -65,6 +65,8 @@ export interface FileRegistry {
   chooseAll(paths: readonly string[]): Promise<ResolvedItems>;
   /** true when `token` was issued by this registry */
   has(token: unknown): boolean;
+  /** the path behind a token this registry issued; UnknownTokenError for any other */
+  pathOf(token: unknown): string;
   /** up to `length` (≤ MAX_CHUNK) bytes from `offset`; empty at or past the end */
   readChunk(token: unknown, offset: unknown, length: unknown): Promise<Uint8Array>;
   /**
@@ -129,8 +131,7 @@ export function createFileRegistry(): FileRegistry {
   }
 
   async function readChunk(token: unknown, offset: unknown, length: unknown): Promise<Uint8Array> {
-    const path = typeof token === 'string' ? pathByToken.get(token) : undefined;
-    if (path === undefined) throw new UnknownTokenError();
+    const path = pathOf(token);
     const range = checkChunkRange(offset, length);
     const handle = await open(path, 'r');
     try {
@@ -151,8 +152,7 @@ export function createFileRegistry(): FileRegistry {
   }
 
   async function openStream(token: unknown) {
-    const path = typeof token === 'string' ? pathByToken.get(token) : undefined;
-    if (path === undefined) throw new UnknownTokenError();
+    const path = pathOf(token);
     const handle = await open(path, 'r');
     try {
       const { size } = await handle.stat();
@@ -164,7 +164,13 @@ export function createFileRegistry(): FileRegistry {
     }
   }
 
-  return { choose, chooseAll, has: (t) => typeof t === 'string' && pathByToken.has(t), readChunk, openStream };
+  function pathOf(token: unknown): string {
+    const path = typeof token === 'string' ? pathByToken.get(token) : undefined;
+    if (path === undefined) throw new UnknownTokenError();
+    return path;
+  }
+
+  return { choose, chooseAll, has: (t) => typeof t === 'string' && pathByToken.has(t), pathOf, readChunk, openStream };
 }
 
 /** "cannot open /x/y.cpuprofile: no such file or directory" */

@@ -5,7 +5,7 @@
  * or until that window is closed.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { accessSync, constants, mkdtempSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdtempSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { findAppRoot, rendererDirOf } from '../host/app-root';
 import { samplePaths } from '../host/launch-args';
 import { hasDisplay } from './electron-binary';
+import { type FileParser, threadParser } from './parse-pool';
 import { startServer } from './serve';
 
 export interface OpenInBrowserOptions {
@@ -90,12 +91,22 @@ export function browserArgs(url: string, userDataDir: string, asRootOnLinux: boo
   ];
 }
 
+/**
+ * The server's parser: threads running the bundled `parse-thread.js` beside this file (the
+ * built command); none when run from the sources, where the window reads every file itself.
+ */
+function parserOption(): { parser?: FileParser } {
+  const script = join(dirname(fileURLToPath(import.meta.url)), 'parse-thread.js');
+  return existsSync(script) ? { parser: threadParser(script) } : {};
+}
+
 export async function openInBrowser(opts: OpenInBrowserOptions): Promise<void> {
   const log = opts.log ?? ((line: string) => process.stdout.write(`${line}\n`));
   const appRoot = findAppRoot(dirname(fileURLToPath(import.meta.url)));
   const items = opts.files.length > 0 ? opts.files.map((f) => resolve(f)) : samplePaths(appRoot);
   const server = await startServer({
     items,
+    ...parserOption(),
     rendererDir: opts.rendererDir ?? rendererDirOf(appRoot),
     ...(opts.port !== undefined ? { port: opts.port } : {}),
     ...(opts.secret !== undefined ? { secret: opts.secret } : {}),

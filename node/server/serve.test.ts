@@ -5,6 +5,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChosenItem } from '../../shared/ipc/contract';
 import { CONTENT_SECURITY_POLICY } from '../host/csp';
+import { readParsedProfile } from '../../shared/workspace/parsed-profile';
+import type { ParseRequest } from './parse-file';
+import { type FileParser, inProcessParser } from './parse-pool';
 import { type RunningServer, hostAllowed, secretMatches, startServer } from './serve';
 
 let dir: string;
@@ -198,6 +201,57 @@ describe('api', () => {
     expect((await get('/api/')).status).toBe(404);
     expect((await get('/api/recent')).status).toBe(404);
     expect((await get('/api/files/')).status).toBe(404);
+  });
+});
+
+describe('files parsed by the server', () => {
+  /** A server on one folded file with `parser`, and that file's token. */
+  async function withParser(parser: FileParser): Promise<{ url: string; token: string; close: () => Promise<void> }> {
+    const file = join(dir, 'stacks.folded');
+    writeFileSync(file, 'main;handler;work 3\nmain;gc 1\n');
+    const s = await startServer({ items: [file], rendererDir: join(dir, 'renderer'), parser });
+    const items = (await (await fetch(`${s.url}api/initial-items`)).json()) as ChosenItem[];
+    return { url: s.url, token: items[0]!.kind === 'file' ? items[0]!.file.token : '', close: () => s.close() };
+  }
+
+  it('answers with the profile, every thread kept when asked, and only for files named on the command line', async () => {
+    const s = await withParser(inProcessParser());
+    try {
+      const r = await fetch(`${s.url}api/parsed/${encodeURIComponent(s.token)}?threads=all`);
+      expect(r.status).toBe(200);
+      const answer = await readParsedProfile(r.body!, 'stacks.folded');
+      expect('profile' in answer && answer.profile.tree.total[0]).toBe(4);
+      expect((await fetch(`${s.url}api/parsed/not-a-token`)).status).toBe(404);
+      expect((await fetch(`${s.url}api/parsed/${encodeURIComponent(join(dir, 'secret.txt'))}`)).status).toBe(404);
+    } finally {
+      await s.close();
+    }
+    // a server without a parser has no such address: the window reads the file itself
+    expect((await get('/api/parsed/x')).status).toBe(404);
+  });
+
+  it('asks its parser as the window asked, and stops the parse when the window goes away', async () => {
+    const asked: ParseRequest[] = [];
+    let cancelled = 0;
+    let closed = 0;
+    const parser: FileParser = {
+      parse(req, onEvent) {
+        asked.push(req);
+        onEvent({ type: 'progress', read: 1, size: 10 });
+        return { done: new Promise<void>(() => undefined), cancel: () => void cancelled++ };
+      },
+      close: async () => void closed++,
+    };
+    const s = await withParser(parser);
+    const gone = new AbortController();
+    const r = await fetch(`${s.url}api/parsed/${encodeURIComponent(s.token)}`, { signal: gone.signal });
+    const reader = r.body!.getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toBe('{"progress":[1,10]}\n');
+    expect(asked).toEqual([{ path: join(dir, 'stacks.folded'), keepThreads: false }]);
+    gone.abort();
+    await expect.poll(() => cancelled).toBe(1);
+    await s.close();
+    expect(closed).toBe(1);
   });
 });
 

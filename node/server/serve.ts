@@ -5,6 +5,9 @@
  *   GET /api/files/<token>?offset=N&length=M     → those bytes of a file named there
  *   GET /api/stream/<token>                      → the whole file, streamed (the import worker
  *                                                  reads it as it arrives)
+ *   GET /api/parsed/<token>?threads=all          → the file parsed here, as progress lines and a
+ *                                                  profile block (shared/workspace/parsed-profile),
+ *                                                  where the server has a parser
  * and nothing else: no directory listings, no paths outside the renderer folder, no other files
  * than the ones named on the command line, loopback only, and a Host check so that a web page
  * using DNS rebinding cannot read them either.
@@ -22,6 +25,8 @@ import type { AddressInfo } from 'node:net';
 import { type ChosenItem, MAX_CHUNK } from '../../shared/ipc/contract';
 import { InvalidArgumentError, UnknownTokenError, createFileRegistry } from '../host/files';
 import { COMMON_HEADERS, findStaticFile } from '../host/static-files';
+import { answerBytes } from './parse-file';
+import type { FileParser } from './parse-pool';
 import { serveRecord } from './record-route';
 import { send } from './reply';
 
@@ -39,6 +44,11 @@ export interface ServerOptions {
    * a new random one when omitted
    */
   secret?: string;
+  /**
+   * parses files for the window (`/api/parsed/`), closed with the server; without one, the
+   * window reads every file itself
+   */
+  parser?: FileParser;
 }
 
 export interface RunningServer {
@@ -64,7 +74,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
 
   let port = 0;
   const server = createServer((req, res) => {
-    handle(req, res, { rendererDir, items, registry, port, secret: Buffer.from(secret) }).catch((err: unknown) => {
+    handle(req, res, { rendererDir, items, registry, port, secret: Buffer.from(secret), parser: opts.parser }).catch((err: unknown) => {
       if (!res.headersSent) send(res, 500, 'text/plain; charset=utf-8', 'internal error');
       else res.destroy();
       console.error(`flamelens server: ${(err as Error).message}`);
@@ -79,7 +89,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
-      }),
+      }).then(() => opts.parser?.close()),
   };
 }
 
@@ -99,6 +109,7 @@ interface Context {
   registry: ReturnType<typeof createFileRegistry>;
   port: number;
   secret: Buffer;
+  parser: FileParser | undefined;
 }
 
 /** Whether the path's first segment is the secret, compared in constant time. */
@@ -144,6 +155,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, ctx: Context): 
   }
   if (path.startsWith('/api/files/')) return serveChunk(req, res, ctx, path.slice('/api/files/'.length), url);
   if (path.startsWith('/api/stream/')) return serveStream(req, res, ctx, path.slice('/api/stream/'.length));
+  if (path.startsWith('/api/parsed/') && ctx.parser) return serveParsed(req, res, ctx, ctx.parser, path.slice('/api/parsed/'.length), url);
   if (path.startsWith('/api/')) return send(res, 404, 'text/plain; charset=utf-8', 'not found');
   return serveStatic(req, res, ctx.rendererDir, path);
 }
@@ -211,6 +223,34 @@ async function serveStream(req: IncomingMessage, res: ServerResponse, ctx: Conte
     });
     opened.stream.pipe(res);
   });
+}
+
+/**
+ * The file parsed by `parser`, streamed as it goes: progress lines, then the profile block, the
+ * import's error, or why it was not parsed here. A window that goes away stops the parse.
+ */
+async function serveParsed(
+  req: IncomingMessage,
+  res: ServerResponse,
+  ctx: Context,
+  parser: FileParser,
+  rawToken: string,
+  url: URL,
+): Promise<void> {
+  let path: string;
+  try {
+    path = ctx.registry.pathOf(decodeURIComponent(rawToken));
+  } catch {
+    return send(res, 404, 'text/plain; charset=utf-8', 'unknown file');
+  }
+  res.writeHead(200, { ...COMMON_HEADERS, 'Content-Type': 'application/octet-stream', 'Cache-Control': 'no-store' });
+  if (req.method === 'HEAD') return void res.end();
+  const job = parser.parse({ path, keepThreads: url.searchParams.get('threads') === 'all' }, (e) => {
+    for (const bytes of answerBytes(e)) res.write(bytes);
+    if (e.type !== 'progress') res.end();
+  });
+  res.on('close', () => job.cancel());
+  await job.done;
 }
 
 /** A query parameter as a number: only plain decimal digits count; anything else is NaN. */

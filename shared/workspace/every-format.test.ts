@@ -3,7 +3,6 @@
  * profile, field by field: the list of formats comes from the importers, so a new format cannot
  * be left out of the workspace file.
  */
-import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { computeDominators } from '../heap/dominators';
 import { fineDensity } from '../heatmap/heatmap';
@@ -15,6 +14,7 @@ import { weighByDefault } from '../model/weigh';
 import { fileSource, fixturePath, folderSource } from '../../test/support/files';
 import { DEFAULT_VIEW, type Workspace } from './workspace';
 import { decodeWorkspace, encodeWorkspace } from './workspace-file';
+import { digest } from '../../test/support/digest';
 
 /** A file other tools wrote, for each format (a Record: a new FormatId without one does not compile). */
 const FILES: Record<FormatId, string> = {
@@ -36,19 +36,6 @@ async function asTheAppHoldsIt(id: FormatId): Promise<Profile> {
   const density = fineDensity(p);
   if (density) p.density = density;
   return p;
-}
-
-/** The value with each typed array as its type, length and a hash of its bytes (deep equality of big arrays is slow). */
-function digest(v: unknown): unknown {
-  if (ArrayBuffer.isView(v)) {
-    const hash = createHash('sha256')
-      .update(new Uint8Array(v.buffer, v.byteOffset, v.byteLength))
-      .digest('hex');
-    return `${v.constructor.name}(${v.byteLength} bytes) ${hash}`;
-  }
-  if (Array.isArray(v)) return v.map(digest);
-  if (typeof v === 'object' && v !== null) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, digest(x)]));
-  return v;
 }
 
 const profiles = new Map<FormatId, Profile>();

@@ -297,6 +297,16 @@ function readMeta(c: JsonCheck, v: unknown, path: string): RunMeta {
   if (thread !== undefined) meta.thread = thread;
   if (defaultThread !== undefined) meta.defaultThread = defaultThread;
   if (threads !== undefined) meta.threads = threads;
+  const runtime = c.opt(o, 'runtime', path, (x, p) => {
+    const r = c.obj(x, p);
+    const out: NonNullable<RunMeta['runtime']> = {};
+    for (const k of ['node', 'v8'] as const) {
+      const version = c.opt(r, k, p, (y, q) => c.str(y, q, 200));
+      if (version !== undefined) out[k] = version;
+    }
+    return out;
+  });
+  if (runtime !== undefined) meta.runtime = runtime;
   return meta;
 }
 

@@ -6,9 +6,9 @@
  *
  * Version 2, on disk: one gzip member (CompressionStream 'gzip') holding
  *   line 1: the workspace document (./workspace `workspaceDocument`), its runs without profiles;
- *   then, for each run in order (and after it, each of its repeats': ./workspace-repeats): one line `{"sections":[n0, n1, …],"profile":{…}}` — the profile
- *   in ./profile-codec's form with each numeric column written `{"section": k}` — followed by
- *   those sections' bytes (little-endian, n0 then n1 …).
+ *   then, for each run in order (and after it, each of its repeats': ./workspace-repeats), the
+ *   profile as a block (./profile-block): a line `{"sections":[n0, n1, …],"profile":{…}}`, then
+ *   those sections' bytes.
  * JSON.stringify never writes a raw newline, so each line is one JSON text. A file whose first
  * line is the whole document (version 1, and hand-edited files, profiles embedded as base64) is
  * read as before.
@@ -16,9 +16,8 @@
 import { ImportError } from '../import/errors';
 import { inflateWithin } from '../import/io/inflate-budget';
 import type { Profile } from '../model/types';
-import { littleEndianBytes } from './base64';
 import { type Json, JsonCheck, WorkspaceError } from './json-check';
-import { type PutColumn, profileToJson } from './profile-codec';
+import { ByteReader, jsonLine, parseLine, profileBlock, readProfileBlock } from './profile-block';
 import { blockCount, profileBlocks, profilesInOrder } from './workspace-repeats';
 import {
   type DecodeOptions,
@@ -40,19 +39,11 @@ const NEWLINE = 10;
 
 type Piece = Uint8Array<ArrayBuffer>;
 
-const encoder = new TextEncoder();
-const line = (v: unknown): Piece => encoder.encode(`${JSON.stringify(v)}\n`) as Piece;
-
 async function* pieces(head: WorkspaceHead, profileOf: (i: number) => Promise<Profile>): AsyncGenerator<Piece> {
-  yield line(workspaceDocument(head));
+  yield jsonLine(workspaceDocument(head));
   for (let i = 0; i < blockCount(head.runs); i++) {
-    const columns: Uint8Array[] = [];
-    const put: PutColumn = (a) => {
-      columns.push(littleEndianBytes(a));
-      return { section: columns.length - 1 };
-    };
-    const profile = profileToJson(await profileOf(i), put);
-    yield line({ sections: columns.map((c) => c.length), profile });
+    const { head: blockHead, columns } = profileBlock(await profileOf(i));
+    yield blockHead;
     for (const c of columns) for (let at = 0; at < c.length; at += PIECE) yield c.subarray(at, at + PIECE) as Piece;
   }
 }
@@ -86,131 +77,6 @@ export async function encodeWorkspace(ws: Workspace): Promise<Uint8Array> {
   return concat(parts);
 }
 
-/** Reads bytes from a stream by lines and by counts, refusing to go past a total. */
-class ByteReader {
-  private buffered: Uint8Array[] = [];
-  private size = 0;
-  private done = false;
-  private total = 0;
-  constructor(
-    private readonly reader: ReadableStreamDefaultReader<Uint8Array>,
-    public limit: number,
-    private readonly fail: (why: 'too-large' | 'damaged', e?: unknown) => never,
-  ) {}
-
-  private async more(): Promise<boolean> {
-    if (this.done) return false;
-    let next: Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>['read']>>;
-    try {
-      next = await this.reader.read();
-    } catch (e) {
-      return this.fail('damaged', e);
-    }
-    if (next.done) {
-      this.done = true;
-      return false;
-    }
-    this.total += next.value.length;
-    if (this.total > this.limit) {
-      await this.reader.cancel().catch(() => undefined);
-      this.fail('too-large');
-    }
-    this.buffered.push(next.value);
-    this.size += next.value.length;
-    return true;
-  }
-
-  /** Exactly `n` bytes in one fresh buffer, or what there was when the stream ended sooner. */
-  private take(n: number): Uint8Array {
-    const out = new Uint8Array(n);
-    let o = 0;
-    while (o < n) {
-      const c = this.buffered[0]!;
-      const k = Math.min(c.length, n - o);
-      out.set(c.subarray(0, k), o);
-      o += k;
-      if (k === c.length) this.buffered.shift();
-      else this.buffered[0] = c.subarray(k);
-    }
-    this.size -= n;
-    return out;
-  }
-
-  /** `n` bytes; fewer only at the end of the stream. */
-  async bytes(n: number): Promise<Uint8Array> {
-    // Collected as they come, not allocated from `n` first: a file cannot claim memory it does not hold.
-    while (this.size < n && (await this.more()));
-    return this.take(Math.min(n, this.size));
-  }
-
-  /** Bytes up to the next newline (dropped), or to the end; `ended` when there was no newline. */
-  async line(): Promise<{ bytes: Uint8Array; ended: boolean }> {
-    let seen = 0;
-    let chunk = 0;
-    for (;;) {
-      for (; chunk < this.buffered.length; chunk++) {
-        const at = this.buffered[chunk]!.indexOf(NEWLINE);
-        if (at >= 0) {
-          const bytes = this.take(seen + at);
-          this.take(1);
-          return { bytes, ended: false };
-        }
-        seen += this.buffered[chunk]!.length;
-      }
-      if (!(await this.more())) return { bytes: this.take(this.size), ended: true };
-    }
-  }
-
-  async atEnd(): Promise<boolean> {
-    return this.size === 0 && !(await this.more());
-  }
-}
-
-/** The profile's `{"section": k}` columns replaced by those sections' bytes. */
-function withSections(c: JsonCheck, v: unknown, sections: Uint8Array[], path: string): unknown {
-  if (Array.isArray(v)) return v.map((x, i) => withSections(c, x, sections, `${path}[${i}]`));
-  if (typeof v !== 'object' || v === null) return v;
-  const o = v as Json;
-  const keys = Object.keys(o);
-  if (keys.length === 1 && keys[0] === 'section') {
-    const k = c.num(o.section, `${path}.section`, { int: true, min: 0, max: sections.length - 1 });
-    return sections[k];
-  }
-  const out: Json = {};
-  for (const key of keys) Object.defineProperty(out, key, { value: withSections(c, o[key], sections, `${path}.${key}`), enumerable: true });
-  return out;
-}
-
-function parse(c: JsonCheck, bytes: Uint8Array, where: string): unknown {
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    c.fail(where, 'is not a Flamelens workspace (not UTF-8 text once decompressed)');
-  }
-  try {
-    return JSON.parse(text);
-  } catch (e) {
-    c.fail(where, `is damaged: not valid JSON (${e instanceof Error ? e.message : String(e)})`);
-  }
-}
-
-/** Run i's profile block: its line, then its sections' bytes. */
-async function readProfileBlock(c: JsonCheck, r: ByteReader, i: number): Promise<unknown> {
-  const path = `runs[${i}].profile`;
-  const { bytes, ended } = await r.line();
-  if (ended && bytes.length === 0) c.fail('runs', `the file ends before run ${i + 1}'s profile (it may be truncated)`);
-  const block = c.obj(parse(c, bytes, path), path);
-  const sizes = c.arr(block.sections, `${path} sections`, 256).map((n, k) => c.num(n, `${path} sections[${k}]`, { int: true, min: 0 }));
-  const sections: Uint8Array[] = [];
-  for (const n of sizes) {
-    const got = await r.bytes(n);
-    if (got.length < n) c.fail(path, `the file ends inside the profile's data (it may be truncated)`);
-    sections.push(got);
-  }
-  return withSections(c, block.profile, sections, path);
-}
-
 /**
  * Reads a `.flamelens` file from a stream of its bytes (gzipped or, for hand-edited files, plain
  * JSON). Every failure is a `WorkspaceError` whose message names the file and what is wrong.
@@ -239,7 +105,7 @@ export async function readWorkspaceStream(
     if (!doc) {
       // One JSON text: version 1, or a hand-edited file (perhaps over many lines).
       const whole = ended ? top : concat([top, new Uint8Array([NEWLINE]), await r.bytes(Infinity)]);
-      return readWorkspaceDocument(c, upgradeDocument(c.obj(parse(c, whole, ''), ''), c, opts.migrations));
+      return readWorkspaceDocument(c, upgradeDocument(c.obj(parseLine(c, whole, ''), ''), c, opts.migrations));
     }
     const parsed = upgradeDocument(doc, c, opts.migrations);
     if (opts.maxBytes === undefined) r.limit = MAX_STREAMED_BYTES;

@@ -165,6 +165,16 @@ describe('workspace file', () => {
     expect(p.tree.total[0]).toBeCloseTo(weighByDefault(all).tree.total[0]!, 3);
   });
 
+  it('keeps the Node.js and V8 versions a trace names', async () => {
+    const node = await importProfile(fileSource(fixturePath('samples/ddtrace/node_trace.1.log.gz')));
+    expect(node.meta.runtime?.node).toMatch(/^\d+\.\d+\.\d+$/);
+    const back = await decodeWorkspace(
+      await encodeWorkspace({ ...ws, runs: [{ ...ws.runs[0]!, profile: node }, ...ws.runs.slice(1)] }),
+      'runtime.flamelens',
+    );
+    expect(back.runs[0]!.profile.meta.runtime).toEqual(node.meta.runtime);
+  });
+
   it('leaves out a time range on a run without sample timestamps, and says so', async () => {
     const cells = { a: { column: 0, row: 49 }, b: { column: 1, row: 0 }, rows: 50, includeIdle: false };
     const bytes = await encodeWorkspace({

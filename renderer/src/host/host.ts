@@ -27,6 +27,12 @@ export interface Host {
    * or where that fetch fails, the worker reads through `readFileChunk`.
    */
   fileUrl?: (token: string) => string;
+  /**
+   * Where the host serves a chosen file parsed (the local server's `/api/parsed/`: a profile
+   * block instead of the file's bytes, shared/workspace/parsed-profile), where it can; a worker
+   * whose file is not parsed there reads it through `fileUrl`.
+   */
+  parsedUrl?: (token: string) => string;
   /** native open dialog, where there is one */
   openDialog?: (kind: OpenDialogKind) => Promise<ChosenItem[]>;
   /**
@@ -122,6 +128,7 @@ function webHost(): Host {
       }
     },
     fileUrl: streamUrl,
+    parsedUrl: (token) => new URL(`./api/parsed/${encodeURIComponent(token)}`, document.baseURI).href,
     async readFileChunk(token, offset, length) {
       const res = await fetch(`./api/files/${encodeURIComponent(token)}?offset=${offset}&length=${length}`);
       if (!res.ok) throw new Error(`reading the file failed (HTTP ${res.status})`);

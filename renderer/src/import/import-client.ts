@@ -34,7 +34,16 @@ export interface PendingImport extends ImportJob {
 
 export function refToWorkerFile(f: FileRef): WorkerFile {
   const url = host.fileUrl?.(f.token);
-  return { kind: 'token', token: f.token, name: f.name, size: f.size, path: f.path, ...(url ? { url } : {}) };
+  const parsed = host.parsedUrl?.(f.token);
+  return {
+    kind: 'token',
+    token: f.token,
+    name: f.name,
+    size: f.size,
+    path: f.path,
+    ...(url ? { url } : {}),
+    ...(parsed ? { parsed } : {}),
+  };
 }
 
 export function chosenToSource(item: ChosenItem): WorkerSource {

@@ -18,6 +18,8 @@ import type { StoredColumn } from '../workspace/profile-columns';
 import { ChunkReader, byteSource as fileSource } from './worker-bytes';
 import { pacedProgress } from './progress';
 import { importRepeats } from './repeats';
+import { parsedByHost } from './host-parsed';
+import { namedAsReadInWindow } from '../../../shared/import/read-in-window';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -44,17 +46,32 @@ const onProgress = pacedProgress((read, size) => post({ type: 'progress', read, 
  */
 async function importSource(source: WorkerSource): Promise<{ profile: Profile; thread?: string; repeats?: ImportedRepeats }> {
   if (source.kind === 'threads') return importThreadFiles(source.name, source.files);
-  if (source.kind === 'repeats')
-    return importRepeats(source.name, source.files, async (f) => weighByDefault(await importProfile(byteSource(f), { options: {} })));
-  const profile = weighByDefault(await importProfile(toImportSource(source), { options: { keepThreads: true }, onProgress }));
+  if (source.kind === 'repeats') return importRepeats(source.name, source.files, async (f) => weighByDefault(await importFile(f, false)));
+  const profile = weighByDefault(
+    source.kind === 'folder'
+      ? await importProfile(toImportSource(source), { options: { keepThreads: true }, onProgress })
+      : await importFile(source, true, onProgress),
+  );
   if (!hasThreadRoots(profile)) return { profile };
   return { profile, thread: profile.meta.defaultThread ?? ALL_THREADS };
+}
+
+/**
+ * A file's profile as the import returns it: parsed by the host where it does that (its profile
+ * comes instead of its bytes: ./host-parsed), else read here.
+ */
+async function importFile(f: WorkerFile, keepThreads: boolean, progress?: typeof onProgress): Promise<Profile> {
+  if (f.kind === 'token' && f.parsed && !namedAsReadInWindow(f.name)) {
+    const profile = await parsedByHost(f.parsed, f.name, keepThreads, progress);
+    if (profile) return profile;
+  }
+  return importProfile(byteSource(f), { options: keepThreads ? { keepThreads } : {}, ...(progress ? { onProgress: progress } : {}) });
 }
 
 /** One `.cpuprofile` per thread of a process (`node --cpu-prof`), the main thread's first. */
 async function importThreadFiles(name: string, files: WorkerFile[]): Promise<{ profile: Profile; thread: string }> {
   const read: { name: string; profile: Profile }[] = [];
-  for (const f of files) read.push({ name: f.name, profile: await importProfile(byteSource(f), { options: {} }) });
+  for (const f of files) read.push({ name: f.name, profile: await importFile(f, false) });
   const profile = weighByDefault(threadFilesRun(name, read));
   return { profile, thread: threadKey(profile.meta.threads![0]!) };
 }

@@ -11,8 +11,11 @@ import type { ReadAnswer, ReadRequest } from './worker-bytes';
  */
 export type WorkerFile =
   | { kind: 'file'; file: File; name: string; path?: string }
-  /** `url`: where the worker fetches the whole file itself (see `Host.fileUrl`) */
-  | { kind: 'token'; token: string; name: string; size: number; path?: string; url?: string };
+  /**
+   * `url`: where the worker fetches the whole file itself (see `Host.fileUrl`); `parsed`: where
+   * it fetches the file parsed by the host (see `Host.parsedUrl`)
+   */
+  | { kind: 'token'; token: string; name: string; size: number; path?: string; url?: string; parsed?: string };
 export type WorkerSource =
   | WorkerFile
   | { kind: 'folder'; name: string; path?: string; files: WorkerFile[] }

@@ -1,0 +1,119 @@
+/**
+ * Runs the server's parses (./parse-file), each in a worker thread of its own: a file whose
+ * parse fails, runs out of memory or is cancelled takes only its thread down, never the server,
+ * and every parse starts with fresh memory. One thread is kept started ahead, so that a parse
+ * asked for starts at once rather than after its thread has loaded the importers; at most
+ * `size` parse at once, the others wait their turn.
+ */
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import { type ParseEvent, type ParseRequest, parseFile } from './parse-file';
+
+export interface ParseJob {
+  /** settles once the last event has been given */
+  done: Promise<void>;
+  /** stops the parse (its thread ends); no event follows */
+  cancel(): void;
+}
+
+export interface FileParser {
+  /** parses a file, giving each event to `onEvent`; the last is `done`, `error` or `declined` */
+  parse(req: ParseRequest, onEvent: (e: ParseEvent) => void): ParseJob;
+  close(): Promise<void>;
+}
+
+/** Old-generation memory a parse thread may use: more than any import within its budget needs. */
+const THREAD_HEAP_MB = 4096;
+
+export function threadParser(script: string, size = Math.max(1, availableParallelism())): FileParser {
+  let spare: Worker | undefined;
+  let running = 0;
+  let closed = false;
+  const waiting: (() => void)[] = [];
+  const live = new Set<Worker>();
+  const start = () => {
+    const w = new Worker(script, { resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_MB } });
+    // The server keeps the process alive; a thread alone does not.
+    w.unref();
+    live.add(w);
+    w.once('exit', () => live.delete(w));
+    return w;
+  };
+  const take = (): Worker => {
+    const w = spare ?? start();
+    spare = undefined;
+    return w;
+  };
+  // The next spare starts once a parse has ended, not beside it: on a machine of few cores,
+  // loading a thread's importers slowed the parse under way.
+  const replenish = () => {
+    if (!closed && spare === undefined && running === 0) spare = start();
+  };
+  spare = start();
+
+  function parse(req: ParseRequest, onEvent: (e: ParseEvent) => void): ParseJob {
+    let cancelled = false;
+    let worker: Worker | undefined;
+    const run = (): Promise<void> =>
+      new Promise<void>((resolve) => {
+        let ended = false;
+        const end = (last?: ParseEvent) => {
+          if (ended) return;
+          ended = true;
+          if (last && !cancelled) onEvent(last);
+          void worker?.terminate();
+          resolve();
+        };
+        worker = take();
+        worker.on('message', (e: ParseEvent) => {
+          if (cancelled) return;
+          if (e.type === 'progress') onEvent(e);
+          else end(e);
+        });
+        worker.on('error', (e) => end({ type: 'declined', why: `the server's parse failed: ${e.message}` }));
+        worker.on('exit', () => end({ type: 'declined', why: "the server's parse ended without a result" }));
+        worker.postMessage(req);
+      });
+    const done = (async () => {
+      if (running >= size) await new Promise<void>((go) => waiting.push(go));
+      running++;
+      try {
+        if (!cancelled) await run();
+      } finally {
+        running--;
+        waiting.shift()?.();
+        replenish();
+      }
+    })();
+    return {
+      done,
+      cancel() {
+        cancelled = true;
+        void worker?.terminate();
+      },
+    };
+  }
+
+  return {
+    parse,
+    async close() {
+      closed = true;
+      spare = undefined;
+      await Promise.all([...live].map((w) => w.terminate()));
+    },
+  };
+}
+
+/** The same parses in this thread (tests, and where no thread script is at hand). */
+export function inProcessParser(): FileParser {
+  return {
+    parse(req, onEvent) {
+      let cancelled = false;
+      const done = parseFile(req, (e) => {
+        if (!cancelled) onEvent(e);
+      });
+      return { done, cancel: () => void (cancelled = true) };
+    },
+    close: async () => undefined,
+  };
+}
