@@ -49,6 +49,12 @@ test('a range picked on the heatmap is what the flamegraph shows', async ({ page
     const box = (await canvas.boundingBox())!;
     return [box.x + column * cw + cw / 2, box.y + row * ch + ch / 2] as const;
   };
+  // The grid stays where it is under the pointer while the hint under it changes (the hint once
+  // sized the dialog: a shorter one moved the grid, and a click meant for a cell missed it).
+  const before = await canvas.boundingBox();
+  await page.mouse.move(...(await cellPoint(0, 49)));
+  await expect(dialog.getByRole('status')).toContainText('s into the run');
+  expect(await canvas.boundingBox()).toEqual(before);
   await page.mouse.click(...(await cellPoint(0, 49)));
   await expect(dialog.getByRole('status')).toContainText('Now click the last cell');
   await page.mouse.click(...(await cellPoint(1, 0)));

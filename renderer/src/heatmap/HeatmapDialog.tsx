@@ -57,16 +57,18 @@ function RunHeatmap({ runId, title, profile }: { runId: string; title: string; p
     setAnchor(null);
     close();
   };
-  const tip = hover
+  const hovered = hover
     ? (() => {
         const r = cellRange(hm, hover);
         const n = hm.values[hover.column]![hover.row]!;
         const t0 = (profile.meta.startTime ?? hm.start * 1e6) / 1e6;
         return `${(r.start - t0).toFixed(3)}–${(r.end - t0).toFixed(3)} s into the run: ${n} sample${n === 1 ? '' : 's'}`;
       })()
-    : anchor
-      ? 'Now click the last cell of the range'
-      : 'Drag across cells, or click a start cell and then an end cell';
+    : undefined;
+  // Once a first cell is picked, the hint says what to do next, with the cell under the pointer.
+  const tip = anchor
+    ? `Now click the last cell of the range${hovered ? ` · ${hovered}` : ''}`
+    : (hovered ?? 'Drag across cells, or click a start cell and then an end cell');
   return (
     <Modal className="heatmap-dialog" label={`Heatmap of ${title}`} onClose={close}>
       <header>
@@ -124,8 +126,9 @@ function RunHeatmap({ runId, title, profile }: { runId: string; title: string; p
         />
       </div>
       <footer>
-        <span role="status">{tip}</span>
-        <span className="spacer" />
+        <span role="status" title={tip}>
+          {tip}
+        </span>
         <span className="scale">
           0{' '}
           <span
