@@ -58,15 +58,29 @@ test.afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** What a pane shows of its run: its facts line and every frame drawn, with its figures. */
-async function shown(page: Page, i: number): Promise<{ facts: string; frames: (string | null)[] }> {
+/**
+ * What a pane shows of its run, once it has stopped changing: its facts line and the text of every
+ * frame drawn, in order of text (boxes are reused from draw to draw, so the document's order says
+ * nothing), the root aside (it is named after the run, which the command line names by its folder).
+ */
+async function shown(page: Page, i: number): Promise<{ facts: string; frames: string[] }> {
   const p = page.locator('section.pane').nth(i);
   await expectDrawn(p, 3);
-  return {
-    facts: await p.locator('.pane-facts').innerText(),
-    // (the root frame is named after the run, which the command line names by its folder)
-    frames: (await p.locator('g.frame').evaluateAll((gs) => gs.map((g) => g.textContent))).slice(1),
+  const read = async () => {
+    const title = await p.locator('.pane-title').innerText();
+    const frames = (await p.locator('g.frame').evaluateAll((gs) => gs.map((g) => g.textContent ?? ''))).sort();
+    const root = frames.indexOf(title);
+    if (root >= 0) frames.splice(root, 1);
+    return { facts: await p.locator('.pane-facts').innerText(), frames };
   };
+  let last = await read();
+  for (let tries = 0; tries < 20; tries++) {
+    await page.waitForTimeout(150);
+    const now = await read();
+    if (JSON.stringify(now) === JSON.stringify(last)) return now;
+    last = now;
+  }
+  return last;
 }
 
 test('the server parses the text formats and the window shows what it shows for the files read by itself', async ({
