@@ -30,6 +30,8 @@ export default defineConfig({
     // the version the About box shows
     define: { __FLAMELENS_VERSION__: JSON.stringify(version) },
     worker: { format: 'es' },
+    // (the statistics of repeated runs load @stdlib code that would otherwise try an eval at start)
+    resolve: { alias: { '@stdlib/assert-has-generator-support': resolve('renderer/vendor/has-generator-support.cjs') } },
     build: {
       outDir: resolve('out/renderer'),
       // FLAMELENS_NO_MINIFY=1 keeps function names readable in CPU profiles (bench-ui --profile).
