@@ -104,7 +104,7 @@ export function threadParser(script: string, size = Math.max(1, availableParalle
   };
 }
 
-/** The same parses in this thread (tests, and where no thread script is at hand). */
+/** The same parses in this thread, for tests of what uses a parser (the server's route). */
 export function inProcessParser(): FileParser {
   return {
     parse(req, onEvent) {

@@ -64,19 +64,25 @@ export class ByteReader {
     return true;
   }
 
-  /** Exactly `n` bytes in one fresh buffer, or what there was when the stream ended sooner. */
-  private take(n: number): Uint8Array {
-    const out = new Uint8Array(n);
-    let o = 0;
-    while (o < n) {
+  /** Moves buffered bytes into `out` from `at` on, as many as fit; returns where they end. */
+  private drainInto(out: Uint8Array, at: number): number {
+    let o = at;
+    while (o < out.length && this.buffered.length > 0) {
       const c = this.buffered[0]!;
-      const k = Math.min(c.length, n - o);
+      const k = Math.min(c.length, out.length - o);
       out.set(c.subarray(0, k), o);
       o += k;
+      this.size -= k;
       if (k === c.length) this.buffered.shift();
       else this.buffered[0] = c.subarray(k);
     }
-    this.size -= n;
+    return o;
+  }
+
+  /** Exactly `n` buffered bytes (there must be that many) in one fresh buffer. */
+  private take(n: number): Uint8Array {
+    const out = new Uint8Array(n);
+    this.drainInto(out, 0);
     return out;
   }
 
@@ -95,19 +101,8 @@ export class ByteReader {
     // 80 MB column gathered in pieces, then joined, took 160 MB). Memory not yet written to is
     // only reserved, so a stream that ends sooner costs what it held.
     const out = new Uint8Array(n);
-    let o = 0;
-    for (;;) {
-      while (o < n && this.buffered.length > 0) {
-        const c = this.buffered[0]!;
-        const k = Math.min(c.length, n - o);
-        out.set(c.subarray(0, k), o);
-        o += k;
-        this.size -= k;
-        if (k === c.length) this.buffered.shift();
-        else this.buffered[0] = c.subarray(k);
-      }
-      if (o === n || !(await this.more())) break;
-    }
+    let o = this.drainInto(out, 0);
+    while (o < n && (await this.more())) o = this.drainInto(out, o);
     return o === n ? out : out.slice(0, o);
   }
 

@@ -61,8 +61,10 @@ declare global {
   }
 }
 
-/** Where the host serves a chosen file whole, relative to the page (the local server and Electron's app protocol alike). */
-const streamUrl = (token: string) => new URL(`./api/stream/${encodeURIComponent(token)}`, document.baseURI).href;
+/** Where the host serves a chosen file, relative to the page: `stream`, whole (the local server and Electron's app protocol alike); `parsed`, parsed (the local server). */
+const fileApiUrl = (route: 'stream' | 'parsed') => (token: string) =>
+  new URL(`./api/${route}/${encodeURIComponent(token)}`, document.baseURI).href;
+const streamUrl = fileApiUrl('stream');
 
 function electronHost(api: FlamelensApi): Host {
   return {
@@ -128,7 +130,7 @@ function webHost(): Host {
       }
     },
     fileUrl: streamUrl,
-    parsedUrl: (token) => new URL(`./api/parsed/${encodeURIComponent(token)}`, document.baseURI).href,
+    parsedUrl: fileApiUrl('parsed'),
     async readFileChunk(token, offset, length) {
       const res = await fetch(`./api/files/${encodeURIComponent(token)}?offset=${offset}&length=${length}`);
       if (!res.ok) throw new Error(`reading the file failed (HTTP ${res.status})`);

@@ -5,7 +5,7 @@
  */
 import { toImportErrorData } from '../../../shared/import/errors';
 import { importProfile } from '../../../shared/import/import-profile';
-import type { ByteSource, ImportSource } from '../../../shared/import/io/source';
+import type { ByteSource } from '../../../shared/import/io/source';
 import { ALL_THREADS, hasThreadRoots, threadKey } from '../../../shared/model/threads';
 import type { Profile } from '../../../shared/model/types';
 import { weighByDefault } from '../../../shared/model/weigh';
@@ -30,11 +30,6 @@ function post(msg: FromWorker, transfer: Transferable[] = []): void {
 const chunks = new ChunkReader((msg) => post(msg));
 const byteSource = (f: WorkerFile): ByteSource => fileSource(f, chunks);
 
-function toImportSource(s: WorkerFile | Extract<WorkerSource, { kind: 'folder' }>): ImportSource {
-  if (s.kind === 'folder') return { name: s.name, files: s.files.map(byteSource) };
-  return byteSource(s);
-}
-
 /** Progress every 100 ms at most: each report renders the window again (./progress). */
 const onProgress = pacedProgress((read, size) => post({ type: 'progress', read, size }), 100);
 
@@ -49,7 +44,7 @@ async function importSource(source: WorkerSource): Promise<{ profile: Profile; t
   if (source.kind === 'repeats') return importRepeats(source.name, source.files, async (f) => weighByDefault(await importFile(f, false)));
   const profile = weighByDefault(
     source.kind === 'folder'
-      ? await importProfile(toImportSource(source), { options: { keepThreads: true }, onProgress })
+      ? await importProfile({ name: source.name, files: source.files.map(byteSource) }, { options: { keepThreads: true }, onProgress })
       : await importFile(source, true, onProgress),
   );
   if (!hasThreadRoots(profile)) return { profile };
