@@ -4,9 +4,26 @@ import { idleNodes } from '../heatmap/heatmap';
 import type { Profile } from '../model/types';
 import { load } from '../../test/support/cpuprofile';
 import { fixturePath } from '../../test/support/files';
-import { type ChartBox, type TimeAxis, boxExtent, chartBoxes, hasTimeAxis, sampleAt, timeAxis } from './time-order';
+import { type ChartBox, LATE, type TimeAxis, boxExtent, chartBoxes, hasTimeAxis, sampleAt, sampleSpan, timeAxis } from './time-order';
 
 const AGENT = fixturePath('samples/ddtrace/CPU.20261121.233052.6494.0.001.cpuprofile');
+const AGENT_PERF = fixturePath('samples/ddtrace/perf.script.txt');
+const FUNCAB = fixturePath('corpus/FlameGraph/test/perf-funcab-cmd-01.txt');
+
+/**
+ * The samples of a perf script file read straight from its text: each sample's header line's
+ * timestamp (µs, from its digits) and period (µs; NaN where the line has none), in time order.
+ */
+function rawPerfSamples(path: string): { t: number; period: number }[] {
+  const out: { t: number; period: number }[] = [];
+  for (const line of readFileSync(path, 'utf8').split('\n')) {
+    const m = /\s(\d+)\.(\d{6}):\s+(?:(\d+)\s+)?[\w-]+:/.exec(line);
+    if (!m || /^\s/.test(line)) continue;
+    out.push({ t: Number(m[1]) * 1e6 + Number(m[2]), period: m[3] === undefined ? NaN : Number(m[3]) / 1000 });
+  }
+  // stable: samples of one instant keep their order in the file
+  return out.map((x, i) => ({ ...x, i })).sort((a, b) => a.t - b.t || a.i - b.i);
+}
 
 /** µs to a thousandth (the last sample's mean interval is a fraction, summed in another order). */
 const us = (t: number) => (Math.round(t * 1000) / 1000).toFixed(3);
@@ -162,6 +179,80 @@ describe('the time-order chart of a real .cpuprofile', () => {
       if (++checked === 200) break;
     }
     expect(checked).toBe(200);
+  });
+});
+
+async function axisOf(path: string): Promise<{ p: Profile; a: TimeAxis }> {
+  const p = await load(path);
+  const a = timeAxis(p, idleNodes(p));
+  if (!hasTimeAxis(a)) throw new Error(a.reason);
+  return { p, a };
+}
+
+describe('the time-order chart of a perf capture', () => {
+  it('draws a cpu-clock sample one period long where the next comes more than 1.5 periods later, else until the next: as read from the raw file', async () => {
+    const { a } = await axisOf(AGENT_PERF);
+    const raw = rawPerfSamples(AGENT_PERF);
+    expect(raw.length).toBe(267);
+    expect(a.node.length).toBe(raw.length);
+    const n = raw.length;
+    const mean = (raw[n - 1]!.t - raw[0]!.t) / (n - 1);
+    let gaps = 0;
+    for (let i = 0; i < n; i++) {
+      const { t, period } = raw[i]!;
+      let end: number;
+      if (i === n - 1) end = t + Math.min(mean, period);
+      else if (raw[i + 1]!.t - t > LATE * period) {
+        end = t + period;
+        gaps++;
+      } else end = raw[i + 1]!.t;
+      const [x0, x1] = sampleSpan(a, i);
+      expect(x0 + a.origin, String(i)).toBeCloseTo(t, 3);
+      expect(x1 + a.origin, String(i)).toBeCloseTo(end, 3);
+    }
+    // the main thread sleeps between bursts: 4 s without a sample
+    expect(gaps).toBeGreaterThan(0);
+  });
+
+  it('draws nothing where the process slept, and no box spans a gap', async () => {
+    const { a } = await axisOf(AGENT_PERF);
+    const raw = rawPerfSamples(AGENT_PERF);
+    // the longest stretch without a sample, from the raw file
+    let at = 0;
+    for (let i = 1; i < raw.length; i++) if (raw[i]!.t - raw[i - 1]!.t > raw[at + 1]!.t - raw[at]!.t) at = i - 1;
+    const sleepFrom = raw[at]!.t + raw[at]!.period - a.origin;
+    const sleepTo = raw[at + 1]!.t - a.origin;
+    expect(sleepTo - sleepFrom).toBeGreaterThan(3e6);
+    for (const columns of [300, 2000, a.node.length * 2]) {
+      const boxes = chartBoxes(a, 0, a.span, columns);
+      expect(boxes.length).toBeGreaterThan(0);
+      // (a column is drawn whole: a box may reach into the gap by less than one)
+      const slack = a.span / columns;
+      expect(boxes.filter((b) => b.x1 > sleepFrom + slack && b.x0 < sleepTo - slack)).toEqual([]);
+    }
+    // the sample before the sleep is a box of its own, one period long
+    const before = chartBoxes(a, 0, a.span, a.node.length * 2).filter((b) => b.sample === at && b.depth === 1);
+    expect(before).toHaveLength(1);
+    expect(boxExtent(a, before[0]!.node, at).x1).toBeCloseTo(sleepFrom, 3);
+  });
+
+  it("without periods, takes the usual interval between a thread's samples: a sample a little late still continues the stack", async () => {
+    const { a } = await axisOf(FUNCAB);
+    const raw = rawPerfSamples(FUNCAB);
+    expect(raw.every((x) => Number.isNaN(x.period))).toBe(true);
+    const gaps = raw.slice(1).map((x, i) => x.t - raw[i]!.t);
+    const median = [...gaps].sort((x, y) => x - y)[gaps.length >> 1]!;
+    expect(a.period?.(0)).toBeCloseTo(median, 3);
+    // every interval of this capture is under 1.5 of the usual one: drawn as the chart without periods draws it
+    expect(Math.max(...gaps)).toBeLessThan(LATE * median);
+    const plain: TimeAxis = { ...a, period: undefined };
+    for (const columns of [200, a.node.length * 2])
+      expect(chartBoxes(a, 0, a.span, columns)).toEqual(chartBoxes(plain, 0, a.span, columns));
+  });
+
+  it('leaves the samples of V8 profiles as they are: each lasts until the next', async () => {
+    const { a } = await agentAxis();
+    expect(a.period).toBeUndefined();
   });
 });
 

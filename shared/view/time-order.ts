@@ -13,11 +13,19 @@
  * `boxExtent` finds a box's exact time span when asked (a click, a tooltip).
  *
  * A sample lasts until the next one (the last one the mean interval), as `sample-time.ts` weighs
- * samples; idle samples (`idleNodes`) are gaps.
+ * samples, except where samples have a period and the next one is more than `LATE` periods away:
+ * then it lasts one period, and a gap follows. perf's `cpu-clock` samples are taken only while
+ * the thread runs, each standing for one period of CPU time (its weight), so a thread asleep for
+ * seconds between two of them shows a gap, not the sample before it stretched over the sleep
+ * (speedscope draws that stretch); a next sample a little late (the clock's jitter, a short
+ * preemption) still continues the stack. The period of samples weighed in events or counted
+ * (perf's `cycles`, a capture without periods) is the usual interval between a thread's samples;
+ * V8's profiles have none (V8 samples idle time too). Idle samples (`idleNodes`) are gaps too.
  */
 import type { Profile } from '../model/types';
 import { inTimeOrder } from '../model/sample-time';
 import { timeReader } from '../model/sample-times';
+import { sampleWeights } from '../model/sample-weights';
 
 /** A run's samples as the chart reads them. */
 export interface TimeAxis {
@@ -27,7 +35,9 @@ export interface TimeAxis {
   time: (i: number) => number;
   /** each sample's leaf node */
   node: Int32Array;
-  /** how long the last sample lasts (the mean interval), µs */
+  /** sample `i`'s period, µs (see the file's comment); absent: every sample lasts until the next */
+  period?: (i: number) => number;
+  /** how long the last sample lasts (the mean interval, or its period where less), µs */
   lastDuration: number;
   /** µs from `origin` to the end of the last sample */
   span: number;
@@ -56,12 +66,15 @@ export function timeAxis(p: Profile, idle: Uint8Array): TimeAxis | NoTimeAxis {
   const first = time(0);
   const start = p.meta.startTime;
   const origin = start !== undefined && start <= first ? start : first;
+  const period = periodOf(p, time);
   // the mean interval (`meanInterval`), from the ends
-  const lastDuration = s.length > 1 ? (time(s.length - 1) - first) / (s.length - 1) : 0;
+  const mean = s.length > 1 ? (time(s.length - 1) - first) / (s.length - 1) : 0;
+  const lastDuration = period ? Math.min(mean || Infinity, period(s.length - 1)) : mean;
   return {
     origin,
     time,
     node: s.node,
+    ...(period ? { period } : {}),
     lastDuration,
     span: time(s.length - 1) + lastDuration - origin,
     idle,
@@ -75,11 +88,58 @@ export function hasTimeAxis(a: TimeAxis | NoTimeAxis): a is TimeAxis {
   return 'time' in a;
 }
 
+/** A sample whose next comes more than this many periods later lasts one period (see the file's comment). */
+export const LATE = 1.5;
+
+/** How many samples' intervals `usualInterval` looks at: enough for a steady median, from the start. */
+const USUAL_OF = 100_000;
+
+/**
+ * Each sample's period (see the file's comment), or undefined where samples last until the next
+ * one: only perf samples a thread while it runs; V8's profilers (.cpuprofile, a trace's samples)
+ * sample idle time too.
+ */
+function periodOf(p: Profile, time: (i: number) => number): ((i: number) => number) | undefined {
+  const s = p.samples!;
+  if (p.format !== 'perf-script') return undefined;
+  if (p.unit === 'nanoseconds') {
+    const w = sampleWeights(s, p.unit);
+    return (i) => w[i]! / 1000;
+  }
+  const usual = usualInterval(time, s.length, s.thread);
+  return usual > 0 ? () => usual : undefined;
+}
+
+/**
+ * The median interval between consecutive samples of one thread, µs, over the first `USUAL_OF`
+ * samples (0 with none): the sampling period where the file does not say it. Intervals between
+ * samples of different threads (taken at the same tick on several processors) are not intervals.
+ */
+function usualInterval(time: (i: number) => number, n: number, thread: ArrayLike<number> | undefined): number {
+  const m = Math.min(n, USUAL_OF);
+  const lastOf = new Map<number, number>();
+  const gaps = new Float64Array(m);
+  let k = 0;
+  for (let i = 0; i < m; i++) {
+    const th = thread ? thread[i]! : 0;
+    const before = lastOf.get(th);
+    const t = time(i);
+    if (before !== undefined && t > before) gaps[k++] = t - before;
+    lastOf.set(th, t);
+  }
+  if (k === 0) return 0;
+  const sorted = gaps.subarray(0, k).sort();
+  return sorted[k >> 1]!;
+}
+
 /** When sample `i` starts and ends, µs from the origin. */
 export function sampleSpan(a: TimeAxis, i: number): [number, number] {
   const t = a.time(i) - a.origin;
-  const next = i + 1 < a.node.length ? a.time(i + 1) - a.origin : t + a.lastDuration;
-  return [t, next];
+  if (i + 1 >= a.node.length) return [t, t + a.lastDuration];
+  const next = a.time(i + 1) - a.origin;
+  if (!a.period) return [t, next];
+  const period = a.period(i);
+  return [t, next - t > LATE * period ? t + period : next];
 }
 
 /**
@@ -213,7 +273,8 @@ export function chartBoxes(a: TimeAxis, t0: number, t1: number, columns: number,
 
 /**
  * The exact time span of the box of `node` holding sample `sample`: the consecutive non-idle
- * samples around it whose stacks pass through `node`. µs from the origin, and how many samples.
+ * samples around it, with no gap between, whose stacks pass through `node`. µs from the origin,
+ * and how many samples.
  */
 export function boxExtent(a: TimeAxis, node: number, sample: number): { x0: number; x1: number; samples: number } {
   const end = a.end[node]!;
@@ -221,10 +282,12 @@ export function boxExtent(a: TimeAxis, node: number, sample: number): { x0: numb
     const leaf = a.node[i]!;
     return leaf >= node && leaf < end && !a.idle[leaf];
   };
+  // (a sample that ends before the next starts leaves a gap, which ends the box)
+  const joined = (i: number) => sampleSpan(a, i)[1] === sampleSpan(a, i + 1)[0];
   let lo = sample;
   let hi = sample;
-  while (lo > 0 && inside(lo - 1)) lo--;
-  while (hi + 1 < a.node.length && inside(hi + 1)) hi++;
+  while (lo > 0 && inside(lo - 1) && joined(lo - 1)) lo--;
+  while (hi + 1 < a.node.length && inside(hi + 1) && joined(hi)) hi++;
   return { x0: sampleSpan(a, lo)[0], x1: sampleSpan(a, hi)[1], samples: hi - lo + 1 };
 }
 
