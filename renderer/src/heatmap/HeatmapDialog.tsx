@@ -4,6 +4,7 @@ import type { Profile } from '../../../shared/model/types';
 import { heatmapFor } from '../store/derived';
 import { useStore } from '../store/store';
 import { heatColor, paintHeatmap } from './paint';
+import { cellText } from './cell-text';
 import { Modal } from '../app/Modal';
 
 const ROW_CHOICES = [25, 50, 100];
@@ -61,8 +62,7 @@ function RunHeatmap({ runId, title, profile }: { runId: string; title: string; p
     ? (() => {
         const r = cellRange(hm, hover);
         const n = hm.values[hover.column]![hover.row]!;
-        const t0 = (profile.meta.startTime ?? hm.start * 1e6) / 1e6;
-        return `${(r.start - t0).toFixed(3)}–${(r.end - t0).toFixed(3)} s into the run: ${n} sample${n === 1 ? '' : 's'}`;
+        return cellText(r, (profile.meta.startTime ?? hm.start * 1e6) / 1e6, n);
       })()
     : undefined;
   // Once a first cell is picked, the hint says what to do next, with the cell under the pointer.
