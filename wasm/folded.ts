@@ -17,12 +17,46 @@ let prevFrames: i32 = 0;
 let prevEnds: usize = 0;
 let prevNodes: usize = 0;
 
+// Stacks are remembered so that a line met again is known from one look-up instead of a walk.
+// Collapsers (stackcollapse-*.pl, `flamelens collapse`) write each stack once, though: there the
+// remembered stacks are never met again and their bytes, as many as the file's, fill the budget
+// the call tree needs, after which every line is left to the importer's much slower reading. So
+// once `TRY_STACKS` new stacks have come with fewer than one line met again for `RARE` of them,
+// or once the stacks remembered take `STACK_BYTES` of the budget, stacks are no longer
+// remembered (nor looked up) and every line is walked; the last walked is copied to `spare`, for
+// the next line's walk to compare with.
+const TRY_STACKS: i32 = 16384;
+const RARE: i32 = 4;
+const STACK_BYTES: usize = 32 << 20;
+export let remember = true;
+let newStacks: i32 = 0;
+let metAgain: i32 = 0;
+let stackBytes: usize = 0;
+let spare: usize = 0;
+let spareCap: usize = 0;
+
 export function resetFolded(): void {
   prevEnds = alloc((<usize>MAX_WALK) << 2);
   prevNodes = alloc((<usize>MAX_WALK) << 2);
   prevFrames = 0;
+  remember = true;
+  newStacks = 0;
+  metAgain = 0;
+  stackBytes = 0;
+  spare = 0;
+  spareCap = 0;
   resetNodes();
   resetFrames();
+}
+
+/** A copy of the stack `p[0, n)` that stays while the next line is read (see `spare`). */
+function keepWalked(p: usize, n: usize): usize {
+  if (n > spareCap) {
+    spareCap = n > 4096 ? n * 2 : 8192;
+    spare = alloc(spareCap);
+  }
+  memory.copy(spare, p, n);
+  return spare;
 }
 
 /**
@@ -56,8 +90,32 @@ export function scanFolded(p: usize, end: usize, last: bool): usize {
       continue;
     }
     const stack = q - 1 - p;
+    if (!remember) {
+      // Every line is walked (see `remember`); one that is not surely a stack is the importer's.
+      let frames = plainStack(p, p + stack);
+      if (frames > MAX_WALK - 1) frames = 0;
+      // (room for the nodes, and for its frames' labels, should they all be new)
+      if (frames == 0 || !hasRoom(stack + 16 * <usize>frames)) {
+        emit(SLOW, p, e, 0, 1);
+        p = nl + 1;
+        continue;
+      }
+      if (out + 2 * frames + 1 > OUT_CAP) {
+        full();
+        break;
+      }
+      const node = walk(p, p + stack, 0);
+      readCount(q, e);
+      emit(AT_NODE, p, e, node, 1);
+      p = nl + 1;
+      continue;
+    }
     let id = find(p, stack, STACK);
-    if (id < 0) {
+    if (id >= 0) metAgain++;
+    else {
+      newStacks++;
+      stackBytes += stack;
+      if ((newStacks >= TRY_STACKS && metAgain * RARE < newStacks) || stackBytes > STACK_BYTES) remember = false;
       // A new stack is walked here when it surely is one, as the importer reads it (no line
       // break but \n in it, something visible), and its records fit this call.
       let frames = plainStack(p, p + stack);
@@ -88,14 +146,19 @@ export function scanFolded(p: usize, end: usize, last: bool): usize {
       setValue(id, walk(p, p + stack, keyOf(id)));
     }
     const node = valueOf(id);
-    let w: u64 = 0;
-    for (let i = q; i < e; i++) w = w * 10 + <u64>(load<u8>(i) - 0x30);
-    setNumbers(<f64>w, 0);
+    readCount(q, e);
     if (node >= 0) emit(AT_NODE, p, e, node, 1);
     else emit(KNOWN, p, e, id, 1);
     p = nl + 1;
   }
   return p < end ? p : end;
+}
+
+/** The count `q[0, e)` (1 to 15 plain digits), given as the record's number. */
+function readCount(q: usize, e: usize): void {
+  let w: u64 = 0;
+  for (let i = q; i < e; i++) w = w * 10 + <u64>(load<u8>(i) - 0x30);
+  setNumbers(<f64>w, 0);
 }
 
 /**
@@ -129,8 +192,8 @@ function plainStack(p: usize, e: usize): i32 {
 }
 
 /**
- * Walks the stack `p[0, e)` (at most MAX_WALK frames, kept in the table at `kept`) down the call
- * tree, its frames split at `;`; returns the node it leads to.
+ * Walks the stack `p[0, e)` (at most MAX_WALK frames, kept in the table at `kept`, or copied to
+ * `spare` when `kept` is 0) down the call tree, its frames split at `;`; returns the node it leads to.
  */
 function walk(p: usize, e: usize, kept: usize): i32 {
   const n = e - p;
@@ -169,7 +232,7 @@ function walk(p: usize, e: usize, kept: usize): i32 {
     more = b < e;
     a = b + 1;
   }
-  prevPtr = kept;
+  prevPtr = kept != 0 ? kept : keepWalked(p, n);
   prevLen = n;
   prevFrames = f;
   return parent;

@@ -8,7 +8,7 @@
 // the caller reads, folded.ts and perf.ts read the two formats, runs.ts finds perf call chains
 // met before.
 import { alloc, findNl, resetMemory } from './memory';
-import { resetFolded, scanFolded } from './folded';
+import { remember, resetFolded, scanFolded } from './folded';
 import { lineWords, resetPerf, scanPerf, wholeRuns } from './perf';
 import { hungry, numberArea, out, pending, recordArea, resetRecords, startRecords } from './records';
 import { resetTable } from './table';
@@ -105,4 +105,8 @@ export function unread(): usize {
 /** perf script: runs of frame lines recognised whole so far. */
 export function runsFound(): i32 {
   return wholeRuns;
+}
+/** Folded stacks: 1 while stacks are still remembered, 0 once every line is walked (folded.ts). */
+export function remembersStacks(): i32 {
+  return remember ? 1 : 0;
 }

@@ -13,6 +13,7 @@ import { collapse } from '../../model/collapse';
 import { foldedImporter } from '../formats/folded/folded';
 import { perfScriptImporter } from '../formats/perf/perf-script';
 import { foldedLine, perfSample } from '../../../test/fuzz/gen-text';
+import { digest } from '../../../test/support/digest';
 import { REC, Rec, scanRecords, setLineScannerEnabled } from './line-scanner';
 import { bytesSource, openSource } from './source';
 
@@ -222,6 +223,70 @@ describe('what the scanner recognises', () => {
     }
     // and the whole file imports as it does line by line
     await agree('x.perf', text, 997);
+  });
+});
+
+/** Whether the scanner, having read the folded `text`, still remembers the stacks it met. */
+async function remembersAtEnd(text: string, chunk: number): Promise<boolean> {
+  let remembers = true;
+  await scanRecords(await openSource(bytesSource('x.folded', text, chunk)), 'x.folded', 'folded', (b) => {
+    remembers = b.remembersStacks;
+  });
+  return remembers;
+}
+
+/** A small deterministic generator (xorshift), for files too big to write out here. */
+function random(seed: number): () => number {
+  let x = seed;
+  return () => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    return (x >>> 0) / 2 ** 32;
+  };
+}
+
+/** `n` distinct stacks of 2 to 13 frames named from a small set (so that lines share prefixes). */
+function distinctStacks(n: number, seed: number): string[] {
+  const rnd = random(seed);
+  const seen = new Set<string>();
+  while (seen.size < n) {
+    const depth = 2 + Math.floor(rnd() * 12);
+    seen.add(
+      Array.from({ length: depth }, () => `fn${Math.floor(rnd() * 40)}_${rnd() < 0.5 ? 'app/lib' : 'node_modules/dd-trace/src'}`).join(';'),
+    );
+  }
+  return [...seen];
+}
+
+describe('folded stacks written once each, as collapsers write them', () => {
+  // odd lines after the scanner has stopped remembering stacks: read as text, as before
+  const odd = ['', 'not a line', 'a;b 1.5', 'a\r;b 3', 'a;b\u2028c 2', 'x;y 9007199254740993', '\ufeffa;b 4', ' \t 3', 'a;b\t7'];
+
+  it('are no longer remembered after the first 16,384 when few come again, and import as line by line, in any order', async () => {
+    const stacks = distinctStacks(17_000, 7);
+    const rnd = random(11);
+    const counted = (x: string) => `${x} ${1 + Math.floor(rnd() * 500)}`;
+    const shuffled = stacks.map(counted);
+    const sorted = [...stacks].sort().map(counted);
+    // one line in fifty met again (a stack split across two processes' output), and odd lines late
+    const someAgain = shuffled.flatMap((l, i) => (i % 50 === 49 ? [l, shuffled[i - 30]!] : [l]));
+    for (const lines of [shuffled, sorted, someAgain]) {
+      const text = `${[...lines, ...odd, ...lines.slice(0, 300)].join('\n')}\n`;
+      expect(await remembersAtEnd(text, 1 << 20)).toBe(false);
+      const bytes = new TextEncoder().encode(text);
+      const plain = digest(await read('x.folded', bytes, 1 << 20, false));
+      // (in small chunks the buffer moves under the line walked last, which the next compares with)
+      for (const chunk of [1 << 20, 4093]) expect(digest(await read('x.folded', bytes, chunk, true))).toEqual(plain);
+    }
+  });
+
+  it('stay remembered where lines come again (the same stacks written many times)', async () => {
+    const stacks = distinctStacks(2_000, 3);
+    const lines = Array.from({ length: 20 }, (_, copy) => stacks.map((x, i) => `${x} ${1 + ((i * 7 + copy) % 30)}`)).flat();
+    const text = `${lines.join('\n')}\n`;
+    expect(await remembersAtEnd(text, 1 << 20)).toBe(true);
+    await agree('x.folded', text, 1 << 20);
   });
 });
 

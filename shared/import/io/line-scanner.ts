@@ -50,6 +50,7 @@ interface Exports {
   pendingLines(): number;
   unread(): number;
   runsFound(): number;
+  remembersStacks(): number;
 }
 
 let compiled: object | null | undefined;
@@ -157,6 +158,15 @@ export class ScanBatch {
    */
   get runsFound(): number {
     return this.ex.runsFound();
+  }
+
+  /**
+   * Folded stacks: whether the scanner still remembers the stacks it has met, so that a line met
+   * again is known at once; files that write each stack once (what collapsers write) stop it, and
+   * every line is walked down the call tree (this tells tests which way it went)
+   */
+  get remembersStacks(): boolean {
+    return this.ex.remembersStacks() !== 0;
   }
 
   /** The text of bytes `[from, to)` of the buffer (every line decodes alike: see `startsWithBom`). */
