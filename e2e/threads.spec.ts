@@ -126,6 +126,8 @@ test("a perf capture's threads: together by default, one at a time, or a root ea
   const rootValue = () =>
     p.locator('g.frame[name="perf.script.txt"]').evaluate((g) => (g as unknown as { __data__: { value: number } }).__data__.value);
   expect(await rootValue()).toBe(sum('period'));
+  // and the facts line calls it what a cpu-clock capture's periods are: busy CPU time
+  await expect(p.getByTitle('total weight')).toHaveText(`${(sum('period') / 1e9).toFixed(1)} s busy CPU`);
 
   const [main, t] = byCount[0]!;
   await picker.selectOption(`:${main}`);

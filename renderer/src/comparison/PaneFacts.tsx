@@ -42,6 +42,11 @@ interface Props {
   drawnLabel: string | undefined;
 }
 
+/** Whether a run without idle samples is all busy CPU time: samples weighed in time (perf's `cpu-clock`). */
+function busyTime(p: Profile): boolean {
+  return p.kind === 'sampled' && (p.unit === 'microseconds' || p.unit === 'nanoseconds');
+}
+
 /**
  * The facts line of a pane: format, unit, total (and busy CPU, idle left out, when the run has idle
  * samples), duration, cost against the baseline, search share of busy CPU.
@@ -64,7 +69,7 @@ export const PaneFacts = memo(function PaneFacts({ run, profile, baseline, rw, b
       <span>{profile.unit}</span>
       <span title={totals.idle > 0 ? 'every sample, idle included' : 'total weight'}>
         {formatWeight(totals.all, profile.unit)}
-        {totals.idle > 0 ? ' in all' : ''}
+        {totals.idle > 0 ? ' in all' : busyTime(profile) ? ' busy CPU' : ''}
       </span>
       {totals.idle > 0 && (
         <span title="idle samples left out: what shares and the cost against the baseline are of">
