@@ -12,10 +12,17 @@ import type { ParseEvent } from './parse-file';
 import { type FileParser, threadParser } from './parse-pool';
 
 const STAND_IN = `
-import { parentPort } from 'node:worker_threads';
-parentPort.once('message', async (req) => {
+import { parentPort, threadId } from 'node:worker_threads';
+parentPort.on('message', async (req) => {
   const post = (e) => parentPort.postMessage(e);
-  if (req.path === 'ok') {
+  if (req.path.startsWith('thread')) {
+    // which thread parses: its id as the progress
+    post({ type: 'progress', read: threadId, size: undefined });
+    await new Promise((r) => setTimeout(r, 20));
+    if (req.path === 'thread-error') post({ type: 'error', error: { file: 'f', message: 'bad' } });
+    else if (req.path === 'thread-declines') post({ type: 'declined', why: 'no memory' });
+    else post({ type: 'done', head: new Uint8Array(1), columns: [] });
+  } else if (req.path === 'ok') {
     post({ type: 'progress', read: 5, size: 10 });
     const head = new TextEncoder().encode('{"sections":[],"profile":{}}\\n');
     post({ type: 'done', head, columns: [] });
@@ -95,6 +102,32 @@ describe('parse threads', () => {
     const q = pool(2);
     const [c, d] = await Promise.all([events(q, 'slow-c'), events(q, 'slow-d')]);
     expect(Math.max(started(c), started(d))).toBeLessThan(Math.min(ended(c), ended(d)));
+  });
+
+  it("give a thread whose parse ended with a profile or the importers' error the next parse waiting, and no other", async () => {
+    const p = pool(1);
+    const threadOf = (e: ParseEvent[]) => (e[0] as Extract<ParseEvent, { type: 'progress' }>).read;
+    // four files asked for at once, one parse at a time: one thread for them all
+    const four = await Promise.all(['thread-1', 'thread-error', 'thread-2', 'thread-3'].map((f) => events(p, f)));
+    expect(four.map((e) => e.at(-1)!.type)).toEqual(['done', 'error', 'done', 'done']);
+    expect(new Set(four.map(threadOf)).size).toBe(1);
+    // a thread that declined (its own failure, such as memory) ends; the parse after it gets another
+    const [declined, after] = await Promise.all([events(p, 'thread-declines'), events(p, 'thread-4')]);
+    expect(threadOf(after)).not.toBe(threadOf(declined));
+    // with nothing waiting, a thread ends with its parse: the next parse is another's
+    const later = await events(p, 'thread-5');
+    expect([threadOf(after), ...four.map(threadOf)]).not.toContain(threadOf(later));
+  });
+
+  it('let a cancel after its parse has ended leave alone the thread the next parse took', async () => {
+    const p = pool(1);
+    const first = p.parse({ path: 'thread-1', keepThreads: true }, () => undefined);
+    const got: ParseEvent[] = [];
+    const second = p.parse({ path: 'thread-2', keepThreads: true }, (e) => got.push(e));
+    await first.done;
+    first.cancel();
+    await second.done;
+    expect(got.map((e) => e.type)).toEqual(['progress', 'done']);
   });
 
   it('end every thread when closed, a parse under way included', async () => {
