@@ -97,6 +97,7 @@ describe('beginImport', () => {
     const job = client.beginImport(source);
     job.listen(listener().cb);
     expect(() => job.listen(listener().cb)).toThrow(/one listener/);
+    job.cancel();
   });
 
   it('writes the arrays the worker left from the profile it handed over, and only then says the profile is stored', async () => {
@@ -111,6 +112,26 @@ describe('beginImport', () => {
     expect(finishProfileWrite).toHaveBeenLastCalledWith('page:run-1', profile, later);
     expect(heard).toEqual(['done']);
     await vi.waitFor(() => expect(heard).toEqual(['done', 'stored true']));
+  });
+
+  it('writes the arrays the worker left only once the other imports under way have ended', async () => {
+    const first = client.beginImport(source, 'page:run-3');
+    const w1 = FakeWorker.made.at(-1)!;
+    const other = client.beginImport(source, 'page:run-4');
+    const w2 = FakeWorker.made.at(-1)!;
+    const a = listener();
+    first.listen(a.cb);
+    other.listen(listener().cb);
+    const later = [{ group: 'samples', field: 'node', type: 'Int32Array', length: 3 }];
+    w1.say({ type: 'done', profile });
+    w1.say({ type: 'stored', ok: true, later });
+    await new Promise((r) => setTimeout(r, 20));
+    // the other run still imports: nothing written yet, nor said stored
+    expect(finishProfileWrite).not.toHaveBeenCalledWith('page:run-3', profile, later);
+    expect(a.heard).toEqual(['done']);
+    w2.say({ type: 'error', error: { file: 'x.folded', message: 'bad' } });
+    expect(finishProfileWrite).toHaveBeenLastCalledWith('page:run-3', profile, later);
+    await vi.waitFor(() => expect(a.heard).toEqual(['done', 'stored true']));
   });
 
   it('says the profile is not stored when the window cannot write what the worker left', async () => {

@@ -66,6 +66,36 @@ export async function answerRead(worker: Worker, msg: ReadRequest): Promise<void
 
 const newWorker = (name: string) => new Worker(new URL('./import.worker.ts', import.meta.url), { type: 'module', name });
 
+/** Imports begun and not ended yet (done, failed or cancelled), and who waits for there to be none. */
+let inFlight = 0;
+const quietWaiters: (() => void)[] = [];
+
+/** The most a run's recovery copy waits for the other imports to end (`whenQuiet`). */
+const QUIET_WAIT_MS = 10_000;
+
+/**
+ * Calls `then` at once where no import is under way, else once none is (or `QUIET_WAIT_MS` has
+ * passed). A run's big arrays are written for crash recovery then, not while the runs opened
+ * with it still import: on two cores those writes (the window's slices, the browser's disk work)
+ * slowed the imports still under way, and the file is on disk meanwhile.
+ */
+function whenQuiet(then: () => void): void {
+  if (inFlight === 0) return then();
+  let called = false;
+  const once = () => {
+    if (called) return;
+    called = true;
+    clearTimeout(timer);
+    then();
+  };
+  const timer = setTimeout(once, QUIET_WAIT_MS);
+  quietWaiters.push(once);
+}
+
+function importEnded(): void {
+  if (--inFlight === 0) for (const w of quietWaiters.splice(0)) w();
+}
+
 /** A worker started before its file is known (`warmImportWorker`): the next import takes it. */
 let warm: Worker | undefined;
 
@@ -103,8 +133,14 @@ export function beginImport(source: WorkerSource, storeKey?: string): PendingImp
   let stopped = false;
   /** the profile of `done`, until the window has written what the worker left of its store */
   let handedOver: Profile | undefined;
-  const finish = () => {
+  inFlight++;
+  const markFinished = () => {
+    if (finished) return;
     finished = true;
+    importEnded();
+  };
+  const finish = () => {
+    markFinished();
     stopped = true;
     worker.terminate();
   };
@@ -120,23 +156,28 @@ export function beginImport(source: WorkerSource, storeKey?: string): PendingImp
         break;
       case 'done':
         if (storeKey === undefined) finish();
-        else finished = true;
+        else markFinished();
         handedOver = msg.profile;
         report((c) => c.done(msg.profile, msg.thread, msg.repeats));
         break;
       case 'stored':
         stopped = true;
         worker.terminate();
-        // The big arrays the worker left are written from the profile it handed over.
+        // The big arrays the worker left are written from the profile it handed over, once the
+        // imports under way have ended.
         if (msg.ok && msg.later && storeKey !== undefined && handedOver) {
-          const ok = await finishProfileWrite(storeKey, handedOver, msg.later).then(
-            () => true,
-            (e: unknown) => {
-              console.warn('Flamelens could not store a profile for recovery:', e);
-              return false;
-            },
-          );
-          report((c) => c.stored?.(ok));
+          const [profile, later] = [handedOver, msg.later];
+          whenQuiet(() => {
+            void finishProfileWrite(storeKey, profile, later)
+              .then(
+                () => true,
+                (e: unknown) => {
+                  console.warn('Flamelens could not store a profile for recovery:', e);
+                  return false;
+                },
+              )
+              .then((ok) => report((c) => c.stored?.(ok)));
+          });
         } else report((c) => c.stored?.(msg.ok));
         handedOver = undefined;
         break;
