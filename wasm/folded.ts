@@ -92,8 +92,7 @@ export function scanFolded(p: usize, end: usize, last: bool): usize {
     const stack = q - 1 - p;
     if (!remember) {
       // Every line is walked (see `remember`); one that is not surely a stack is the importer's.
-      let frames = plainStack(p, p + stack);
-      if (frames > MAX_WALK - 1) frames = 0;
+      const frames = framesToWalk(p, p + stack);
       // (room for the nodes, and for its frames' labels, should they all be new)
       if (frames == 0 || !hasRoom(stack + 16 * <usize>frames)) {
         emit(SLOW, p, e, 0, 1);
@@ -118,8 +117,7 @@ export function scanFolded(p: usize, end: usize, last: bool): usize {
       if ((newStacks >= TRY_STACKS && metAgain * RARE < newStacks) || stackBytes > STACK_BYTES) remember = false;
       // A new stack is walked here when it surely is one, as the importer reads it (no line
       // break but \n in it, something visible), and its records fit this call.
-      let frames = plainStack(p, p + stack);
-      if (frames > MAX_WALK - 1) frames = 0;
+      const frames = framesToWalk(p, p + stack);
       if (frames > 0) {
         if (out + 2 * frames + 1 > OUT_CAP) {
           full();
@@ -152,6 +150,12 @@ export function scanFolded(p: usize, end: usize, last: bool): usize {
     p = nl + 1;
   }
   return p < end ? p : end;
+}
+
+/** How many frames of the stack `p[0, e)` to walk here: `plainStack`'s, 0 past what one walk may take. */
+function framesToWalk(p: usize, e: usize): i32 {
+  const frames = plainStack(p, e);
+  return frames > MAX_WALK - 1 ? 0 : frames;
 }
 
 /** The count `q[0, e)` (1 to 15 plain digits), given as the record's number. */

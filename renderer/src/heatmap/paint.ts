@@ -15,14 +15,7 @@ function slot(hm: Heatmap, c: Cell): number {
   return c.column * hm.rows + (hm.rows - 1 - c.row);
 }
 
-export function paintHeatmap(
-  canvas: HTMLCanvasElement,
-  hm: Heatmap,
-  cw: number,
-  ch: number,
-  anchor: Cell | null,
-  hover: Cell | null,
-): void {
+export function paintHeatmap(canvas: HTMLCanvasElement, hm: Heatmap, cw: number, ch: number, anchor: Cell | null, hover: Cell | null): void {
   canvas.width = hm.columns * cw;
   canvas.height = hm.rows * ch;
   const ctx = canvas.getContext('2d');

@@ -14,6 +14,7 @@ import { foldedImporter } from '../formats/folded/folded';
 import { perfScriptImporter } from '../formats/perf/perf-script';
 import { foldedLine, perfSample } from '../../../test/fuzz/gen-text';
 import { digest } from '../../../test/support/digest';
+import { random } from '../../../test/support/repeats';
 import { REC, Rec, scanRecords, setLineScannerEnabled } from './line-scanner';
 import { bytesSource, openSource } from './source';
 
@@ -235,20 +236,9 @@ async function remembersAtEnd(text: string, chunk: number): Promise<boolean> {
   return remembers;
 }
 
-/** A small deterministic generator (xorshift), for files too big to write out here. */
-function random(seed: number): () => number {
-  let x = seed;
-  return () => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) / 2 ** 32;
-  };
-}
-
 /** `n` distinct stacks of 2 to 13 frames named from a small set (so that lines share prefixes). */
 function distinctStacks(n: number, seed: number): string[] {
-  const rnd = random(seed);
+  const rnd = random(seed).uniform;
   const seen = new Set<string>();
   while (seen.size < n) {
     const depth = 2 + Math.floor(rnd() * 12);
@@ -265,7 +255,7 @@ describe('folded stacks written once each, as collapsers write them', () => {
 
   it('are no longer remembered after the first 16,384 when few come again, and import as line by line, in any order', async () => {
     const stacks = distinctStacks(17_000, 7);
-    const rnd = random(11);
+    const rnd = random(11).uniform;
     const counted = (x: string) => `${x} ${1 + Math.floor(rnd() * 500)}`;
     const shuffled = stacks.map(counted);
     const sorted = [...stacks].sort().map(counted);
