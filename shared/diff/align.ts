@@ -9,13 +9,6 @@ import type { FrameTable, Profile } from '../model/types';
 import type { DiffTree } from './diff';
 import type { PairMap } from './pair-map';
 
-/** Subtree totals from self weights (a pre-order tree: children after their parent). */
-export function subtreeTotals(parent: Int32Array, self: Float64Array): Float64Array {
-  const total = Float64Array.from(self);
-  for (let i = total.length - 1; i >= 1; i--) total[parent[i]!]! += total[i]!;
-  return total;
-}
-
 /** Key id of every frame, interning new keys into the shared key space. */
 export function frameKeyIds(frames: FrameTable, ids: Map<string, number>, keys: string[]): Int32Array {
   const out = new Int32Array(frames.length);

@@ -21,7 +21,8 @@ import { idleNodes } from '../heatmap/heatmap';
 import { comparability } from './comparable';
 import type { Profile, Unit } from '../model/types';
 import { type FrameMatcher, type MatchShare, matchFrames, matchShare } from '../search/matcher';
-import { accumulate, align, frameKeyIds, functionTotals, newUnion, preorder, subtreeTotals } from './align';
+import { subtreeTotals } from '../model/tree-totals';
+import { accumulate, align, frameKeyIds, functionTotals, newUnion, preorder } from './align';
 import { type EntryMatch, entryMatch, withEntryMatched } from './entry-script';
 import { PairMap } from './pair-map';
 

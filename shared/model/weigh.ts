@@ -6,6 +6,7 @@
  */
 import { hasSampleTimes } from './sample-time';
 import { addSampleWeights } from './sample-weights';
+import { subtreeTotals } from './tree-totals';
 import type { FormatId, Profile } from './types';
 
 export type Weighing = 'samples' | 'time';
@@ -41,9 +42,7 @@ function reweighed(p: Profile, unit: 'samples' | 'microseconds'): Profile {
   const { weight: _, ...samples } = p.samples!;
   const self = new Float64Array(t.length);
   addSampleWeights(samples, unit, self);
-  const total = self.slice();
-  for (let i = t.length - 1; i > 0; i--) total[t.parent[i]!]! += total[i]!;
-  return { ...p, unit, tree: { ...t, self, total }, samples };
+  return { ...p, unit, tree: { ...t, self, total: subtreeTotals(t.parent, self) }, samples };
 }
 
 /**

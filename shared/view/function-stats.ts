@@ -2,6 +2,7 @@
  * Per-function figures (functions identified by normalized frame key, so they line up across
  * runs): self weight, and total weight counting each sample once even when the function recurses.
  */
+import { subtreeTotals } from '../model/tree-totals';
 import type { Profile } from '../model/types';
 
 export interface KeyIndex {
@@ -62,4 +63,45 @@ export function functionStats(p: Profile, self: Float64Array = p.tree.self, tota
   const byKey = new Map<string, number>();
   ki.keys.forEach((k, i) => byKey.set(k, i));
   return { keys: ki, self: selfByKey, total: totalByKey, grandTotal: totals[0]!, byKey };
+}
+
+/** A function of a run with its share (0 to 1) of the run's weight: where it runs itself, and in all. */
+export interface FunctionShare {
+  key: string;
+  name: string;
+  file: string;
+  self: number;
+  total: number;
+}
+
+/**
+ * Every function of `p` that has weight in `weights` (per-node self weights: a run's busy CPU, so
+ * that idle is not a function), as shares of their sum; with `frames` (a search's matches, per
+ * frame), only the functions with a frame marked there.
+ */
+export function functionShares(p: Profile, weights: Float64Array, frames?: Uint8Array): FunctionShare[] {
+  const st = functionStats(p, weights, subtreeTotals(p.tree.parent, weights));
+  const n = st.keys.keys.length;
+  const first = new Int32Array(n).fill(-1);
+  const marked = new Uint8Array(n);
+  for (let f = 0; f < p.frames.length; f++) {
+    const k = st.keys.ofFrame[f]!;
+    if (first[k] === -1) first[k] = f;
+    if (frames?.[f]) marked[k] = 1;
+  }
+  const sum = st.grandTotal;
+  const out: FunctionShare[] = [];
+  if (!(sum > 0)) return out;
+  for (let k = 0; k < n; k++) {
+    if (!(st.total[k]! > 0) || (frames && !marked[k])) continue;
+    const f = first[k]!;
+    out.push({
+      key: st.keys.keys[k]!,
+      name: p.frames.name[f]!,
+      file: p.frames.file[f]!,
+      self: st.self[k]! / sum,
+      total: st.total[k]! / sum,
+    });
+  }
+  return out;
 }

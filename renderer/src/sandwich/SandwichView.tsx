@@ -10,7 +10,10 @@ import { commonUnit } from '../../../shared/diff/diff';
 import { formatWeight } from '../../../shared/diff/diff-query';
 import type { Profile, Unit } from '../../../shared/model/types';
 import { type Sandwich, type SandwichRow, sandwich, sandwichRows } from '../../../shared/view/sandwich';
-import { busyFor, comparedProfile, rangeFor, statsFor, totalsFor } from '../store/derived';
+import type { RangeWeights } from '../../../shared/heatmap/heatmap';
+import { compileQuery } from '../../../shared/search/matcher';
+import { type FunctionShare, functionShares } from '../../../shared/view/function-stats';
+import { busyFor, comparedProfile, rangeFor, searchFor, totalsFor } from '../store/derived';
 import { useStore } from '../store/store';
 import './sandwich.css';
 
@@ -69,7 +72,7 @@ export function SandwichView() {
 
   return (
     <section className="sandwich" aria-label="Sandwich">
-      <FunctionPicker profiles={profiles.map((x) => x.p)} chosen={found} />
+      <FunctionPicker runs={profiles.map(({ run, p }) => ({ p, rw: rangeFor(p, ranges[run.id]) }))} chosen={found} />
       {key !== undefined && !found && <p className="muted">No open run has this function.</p>}
       {found && (
         <>
@@ -87,12 +90,26 @@ export function SandwichView() {
   );
 }
 
-/** A search over the functions of every run, heaviest first; choosing one shows its sandwich. */
-function FunctionPicker({ profiles, chosen }: { profiles: Profile[]; chosen: Sandwich | undefined }) {
+/**
+ * The functions to choose from, as buttons: with text typed here, those whose name or file holds
+ * it; otherwise, with a search in the toolbar, the functions it matches (an agent's, say); otherwise
+ * the hottest. Each shows its largest share of a run's busy CPU, total or self as ranked.
+ */
+function FunctionPicker({ runs, chosen }: { runs: { p: Profile; rw: RangeWeights | undefined }[]; chosen: Sandwich | undefined }) {
   const [text, setText] = useState('');
-  const all = heaviestFunctions(profiles);
+  const query = useStore((s) => s.query);
+  const filterMode = useStore((s) => s.filterMode);
   const q = text.trim().toLowerCase();
-  const shown = (q ? all.filter((f) => f.name.toLowerCase().includes(q) || f.file.toLowerCase().includes(q)) : all).slice(0, 12);
+  const search = q ? undefined : compileQuery(query);
+  const searched = search && !search.error ? query.trim() : undefined;
+  const by = q || searched ? 'total' : 'self';
+  // (the search as the panes' figures ask for it, so that both share one cached result)
+  const lists = runs.map(({ p, rw }) => sharesOf(p, busyFor(p, rw), searched ? searchFor(p, query, filterMode, rw).matches : undefined));
+  const ranked = rankedFunctions(lists, by);
+  const shown = (q ? ranked.filter((f) => f.name.toLowerCase().includes(q) || f.file.toLowerCase().includes(q)) : ranked).slice(0, 12);
+  const caption = `${
+    q ? 'Functions with this in their name or file' : searched ? `Functions the search “${searched}” matches` : 'Hottest functions'
+  }, by ${by === 'self' ? 'self time' : 'total'} (share of the run where it is largest):`;
   return (
     <div className="sandwich-picker">
       <label>
@@ -117,64 +134,63 @@ function FunctionPicker({ profiles, chosen }: { profiles: Profile[]; chosen: San
         </span>
       )}
       {(q || !chosen) && (
-        <ul className="sandwich-choices" aria-label="Functions">
-          {shown.map((f) => (
-            <li key={f.key}>
-              <button
-                type="button"
-                title={f.file}
-                onClick={() => {
-                  useStore.getState().sandwichShown(f.key);
-                  setText('');
-                }}
-              >
-                {f.name} <span className="muted">{shortFile(f.file)}</span>
-              </button>
-            </li>
-          ))}
-          {shown.length === 0 && <li className="muted">No function matches.</li>}
-        </ul>
+        <>
+          <p className="sandwich-choices-caption muted" id="sandwich-choices-caption">
+            {caption}
+          </p>
+          <ul className="sandwich-choices" aria-label="Functions" aria-describedby="sandwich-choices-caption">
+            {shown.map((f) => (
+              <li key={f.key}>
+                <button
+                  type="button"
+                  title={f.file}
+                  onClick={() => {
+                    useStore.getState().sandwichShown(f.key);
+                    setText('');
+                  }}
+                >
+                  {f.name} <span className="muted">{shortFile(f.file)}</span>{' '}
+                  <span className="sandwich-choice-share">{percent(f[by])}</span>
+                </button>
+              </li>
+            ))}
+            {shown.length === 0 && <li className="muted">No function matches.</li>}
+          </ul>
+        </>
       )}
     </div>
   );
 }
 
-interface FunctionEntry {
-  key: string;
-  name: string;
-  file: string;
-  weight: number;
+/** A share (0 to 1) as a percentage with one decimal; "<0.1%" for what would show as 0.0%. */
+function percent(x: number): string {
+  return x > 0 && x < 0.0005 ? '<0.1%' : `${(x * 100).toFixed(1)}%`;
 }
 
-const functionsCache = new WeakMap<Profile, FunctionEntry[]>();
+const sharesCache = new WeakMap<Float64Array, { matches: Uint8Array | undefined; list: FunctionShare[] }>();
 
-/** The functions of one run by frame key, heaviest first (weight: share of the run's total). */
-function functionsOf(p: Profile): FunctionEntry[] {
-  let list = functionsCache.get(p);
-  if (list) return list;
-  const st = statsFor(p);
-  const first = new Int32Array(st.keys.keys.length).fill(-1);
-  for (let f = 0; f < p.frames.length; f++) if (first[st.keys.ofFrame[f]!] === -1) first[st.keys.ofFrame[f]!] = f;
-  list = st.keys.keys.map((key, k) => ({
-    key,
-    name: p.frames.name[first[k]!]!,
-    file: p.frames.file[first[k]!]!,
-    weight: st.grandTotal > 0 ? st.total[k]! / st.grandTotal : 0,
-  }));
-  list.sort((a, b) => b.weight - a.weight);
-  functionsCache.set(p, list);
+/** The functions of one run weighed by `busy` (only those the search matches, with `matches`). */
+function sharesOf(p: Profile, busy: Float64Array, matches: Uint8Array | undefined): FunctionShare[] {
+  const hit = sharesCache.get(busy);
+  if (hit && hit.matches === matches) return hit.list;
+  const list = functionShares(p, busy, matches);
+  sharesCache.set(busy, { matches, list });
   return list;
 }
 
-/** Functions of all runs by frame key, ranked by their largest share of a run's total. */
-function heaviestFunctions(profiles: Profile[]): FunctionEntry[] {
-  const byKey = new Map<string, FunctionEntry>();
-  for (const p of profiles)
-    for (const f of functionsOf(p)) {
+/** Functions of all runs by frame key, each with its largest shares in any run, ranked by `by`. */
+function rankedFunctions(lists: FunctionShare[][], by: 'self' | 'total'): FunctionShare[] {
+  const byKey = new Map<string, FunctionShare>();
+  for (const list of lists)
+    for (const f of list) {
       const e = byKey.get(f.key);
-      if (!e || e.weight < f.weight) byKey.set(f.key, f);
+      if (!e) byKey.set(f.key, { ...f });
+      else {
+        e.self = Math.max(e.self, f.self);
+        e.total = Math.max(e.total, f.total);
+      }
     }
-  return [...byKey.values()].sort((a, b) => b.weight - a.weight);
+  return [...byKey.values()].sort((a, b) => b[by] - a[by] || a.name.localeCompare(b.name));
 }
 
 function shortFile(file: string): string {
