@@ -49,6 +49,30 @@ describe('flamelens collapse', () => {
     expect(r.out).toBe(readFileSync(f, 'utf8'));
   });
 
+  it('writes a large collapsed file back as it was, a piece at a time', async () => {
+    // 60,000 stacks written once each, sorted, as a collapser writes them: over 4 MB of output.
+    // Labels that prefix each other (fn1, fn10, fn1.x) put some stacks after longer ones.
+    const lines: string[] = [];
+    for (let i = 0; i < 60_000; i++) {
+      const frames = ['main', `fn${i % 97}`, i % 3 === 0 ? `fn${i % 13}.x` : `fn${i % 13}`, `leaf${i}_${'x'.repeat(40)}`];
+      lines.push(`${frames.slice(0, 2 + (i % 3)).join(';')};${frames[3]} ${1 + (i % 7)}`);
+    }
+    lines.sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+    const dir = mkdtempSync(join(tmpdir(), 'flamelens-collapse-'));
+    try {
+      const file = join(dir, 'stacks.folded');
+      await writeFile(file, `${lines.join('\n')}\n`);
+      const pieces: string[] = [];
+      const code = await main(['collapse', file], { stdout: { write: (t: string) => pieces.push(t) }, stderr: { write: () => true } });
+      expect(code).toBe(0);
+      expect(pieces.join('')).toBe(`${lines.join('\n')}\n`);
+      expect(pieces.length).toBeGreaterThan(3);
+      expect(Math.max(...pieces.map((x) => x.length))).toBeLessThan(1.1 * 2 ** 20);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('labels V8 frames NAME FILE:LINE:COLUMN, sorted, integer counts', async () => {
     const r = await run('collapse', fixturePath('samples/baseline/CPU.20261121.233005.6118.0.001.cpuprofile'));
     expect(r.code).toBe(0);

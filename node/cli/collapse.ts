@@ -1,11 +1,11 @@
 /** `flamelens collapse FILE [--weight samples|time|bytes]`: folded stacks on standard output. */
 import { parseArgs } from 'node:util';
-import { collapse } from '../../shared/model/collapse';
+import { forEachCollapsedLine } from '../../shared/model/collapse';
 import { hasSampleTimes, sampleTimeSelf } from '../../shared/model/sample-time';
 import type { Profile } from '../../shared/model/types';
 import { type CommandHelp, defineCommand, helpText } from './command';
 import { CliError } from './errors';
-import { type Output, writeText } from './output';
+import { type Output, type Sink, writeText } from './output';
 import { expectRuns, loadRun } from './runs';
 
 export const COLLAPSE_HELP: CommandHelp = {
@@ -54,9 +54,24 @@ export function weightsFor(p: Profile, choice: WeightChoice | undefined): Float6
   throw new CliError(`--weight time: ${p.name} has no timestamps to measure time with`);
 }
 
-export function collapseText(p: Profile, choice: WeightChoice | undefined): string {
-  const lines = collapse(p, weightsFor(p, choice));
-  return lines.length ? `${lines.join('\n')}\n` : '';
+/** Bytes of output (about) written at once: the whole text of a large profile is never held. */
+const PIECE = 1 << 20;
+
+/** Writes the folded stacks of `p` to `sink`, a piece at a time. */
+export function writeCollapsed(sink: Sink, p: Profile, choice: WeightChoice | undefined): void {
+  let lines: string[] = [];
+  let size = 0;
+  const flush = () => {
+    if (lines.length > 0) writeText(sink, `${lines.join('\n')}\n`);
+    lines = [];
+    size = 0;
+  };
+  forEachCollapsedLine(p, weightsFor(p, choice), (line) => {
+    lines.push(line);
+    size += line.length + 1;
+    if (size >= PIECE) flush();
+  });
+  flush();
 }
 
 async function run(args: string[], out: Output): Promise<number> {
@@ -72,7 +87,7 @@ async function run(args: string[], out: Output): Promise<number> {
     throw new CliError(`--weight must be samples, time or bytes, not "${weight}"`);
   // Folded stacks need only the call tree, unless samples are to be counted or timed.
   const p = await loadRun(r!, out.stderr, values.event, values.thread, { samples: weight === 'samples' || weight === 'time' });
-  writeText(out.stdout, collapseText(p, weight));
+  writeCollapsed(out.stdout, p, weight);
   return 0;
 }
 

@@ -24,6 +24,7 @@ export function collapseLabel(p: Profile, frame: number): string {
   return label.includes(';') ? label.replace(/;/g, ':') : label;
 }
 
+/** Byte order of two strings in UTF-8, as `sort` with LC_ALL=C orders them. */
 function compareBytes(a: string, b: string): number {
   // UTF-16 order equals UTF-8 byte order except around surrogates; compare code points to be exact.
   if (a === b) return 0;
@@ -37,30 +38,101 @@ function compareBytes(a: string, b: string): number {
   return a.length - b.length;
 }
 
-export interface CollapseOptions {
-  /** leave out the synthetic idle frames `(idle)`, `(program)`… (default: keep) */
-  omitNames?: Set<string>;
+/**
+ * Calls `line` with each line of folded output (`stack weight`, no line break), one per distinct
+ * stack with non-zero self weight, in byte order; stacks are merged by label.
+ *
+ * The lines come from a walk of the call tree, so that no stack's text is kept past its line:
+ * the nodes that share a path (the same labels all the way down) are taken together, and a
+ * group's children are grouped by label in turn. In byte order a stack `X;L` may not come just
+ * before the stacks under it: `fn1;a` follows `fn10` (`;` sorts after digits). So each child
+ * group has two places among its siblings: its own line, at its label, and the lines under it,
+ * at its label followed by `;`. No line of another sibling falls between those (labels hold no
+ * `;`, see `collapseLabel`), so the two places sorted among the siblings' give byte order.
+ */
+export function forEachCollapsedLine(p: Profile, weights: Float64Array, line: (text: string) => void): void {
+  const t = p.tree;
+  // each distinct label once, and the rank of "label" and "label;" among all of them
+  const ids = new Map<string, number>();
+  const labelOf: string[] = [];
+  const labelId = new Int32Array(p.frames.length);
+  for (let f = 0; f < p.frames.length; f++) {
+    const label = collapseLabel(p, f);
+    let id = ids.get(label);
+    if (id === undefined) ids.set(label, (id = labelOf.push(label) - 1));
+    labelId[f] = id;
+  }
+  const places = Array.from({ length: labelOf.length * 2 }, (_, i) => i);
+  places.sort((a, b) => compareBytes(labelOf[a >> 1]! + (a & 1 ? ';' : ''), labelOf[b >> 1]! + (b & 1 ? ';' : '')));
+  const rank = new Int32Array(places.length);
+  places.forEach((place, r) => (rank[place] = r));
+
+  /** One of a group's two places among its siblings: its own line, or the lines under it. */
+  interface Place {
+    rank: number;
+    under: boolean;
+    nodes: number[];
+    path: string;
+  }
+  // children grouped by label without a map: the group of a label met in the current call
+  const groupOf = new Int32Array(labelOf.length);
+  const stamp = new Int32Array(labelOf.length);
+  let call = 0;
+  /** The places of the children of `nodes` (the root's when `path` is undefined). */
+  const placesUnder = (nodes: number[], path: string | undefined): Place[] => {
+    call++;
+    const groups: number[][] = [];
+    const groupLabel: number[] = [];
+    for (const n of nodes)
+      for (let c = n + 1; c < t.end[n]!; c = t.end[c]!) {
+        const id = labelId[t.frame[c]!]!;
+        if (stamp[id] === call) groups[groupOf[id]!]!.push(c);
+        else {
+          stamp[id] = call;
+          groupOf[id] = groups.push([c]) - 1;
+          groupLabel.push(id);
+        }
+      }
+    const out: Place[] = [];
+    for (let g = 0; g < groups.length; g++) {
+      const id = groupLabel[g]!;
+      const members = groups[g]!;
+      const text = path === undefined ? labelOf[id]! : `${path};${labelOf[id]!}`;
+      out.push({ rank: rank[id * 2]!, under: false, nodes: members, path: text });
+      let parent = false;
+      for (const n of members) if (t.end[n]! > n + 1) parent = true;
+      if (parent) out.push({ rank: rank[id * 2 + 1]!, under: true, nodes: members, path: text });
+    }
+    return out.length > 1 ? out.sort((a, b) => a.rank - b.rank) : out;
+  };
+
+  const stack: { places: Place[]; next: number }[] = [{ places: placesUnder([0], undefined), next: 0 }];
+  while (stack.length > 0) {
+    const top = stack[stack.length - 1]!;
+    if (top.next === top.places.length) {
+      stack.pop();
+      continue;
+    }
+    const at = top.places[top.next++]!;
+    if (at.under) {
+      stack.push({ places: placesUnder(at.nodes, at.path), next: 0 });
+      continue;
+    }
+    let sum = 0;
+    let weighed = false;
+    for (const n of at.nodes) {
+      const w = weights[n]!;
+      if (w !== 0) weighed = true;
+      sum += w;
+    }
+    // (an empty label alone is no stack; under another frame it is one: `;a` is not `a`)
+    if (weighed && at.path !== '') line(`${at.path} ${Math.round(sum)}`);
+  }
 }
 
-/** One line per distinct stack with non-zero self weight. Stacks are merged by label. */
-export function collapse(p: Profile, weights: Float64Array = p.tree.self, opts: CollapseOptions = {}): string[] {
-  const t = p.tree;
-  const labels = new Array<string>(p.frames.length);
-  for (let i = 0; i < labels.length; i++) labels[i] = collapseLabel(p, i);
-  const path = new Array<string>(t.length);
-  // whether the path holds a frame: an empty label is a frame too (`;a` is not `a`)
-  const framed = new Uint8Array(t.length);
-  const merged = new Map<string, number>();
-  path[0] = '';
-  for (let i = 1; i < t.length; i++) {
-    const parent = t.parent[i]!;
-    const label = labels[t.frame[i]!]!;
-    const skip = opts.omitNames?.has(label) ?? false;
-    path[i] = skip ? path[parent]! : framed[parent] ? `${path[parent]};${label}` : label;
-    framed[i] = skip ? framed[parent]! : 1;
-    const w = weights[i]!;
-    if (w !== 0 && framed[i] && path[i] !== '') merged.set(path[i]!, (merged.get(path[i]!) ?? 0) + w);
-  }
-  const keys = [...merged.keys()].sort(compareBytes);
-  return keys.map((k) => `${k} ${Math.round(merged.get(k)!)}`);
+/** The lines of folded output (see `forEachCollapsedLine`). */
+export function collapse(p: Profile, weights: Float64Array = p.tree.self): string[] {
+  const lines: string[] = [];
+  forEachCollapsedLine(p, weights, (l) => lines.push(l));
+  return lines;
 }

@@ -10,6 +10,9 @@
 
 const HIDDEN = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 const HIDDEN_ALL = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+// (what a terminal must not be given as it is: all of the above but the line break)
+const TERMINAL_HIDDEN = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+const TERMINAL_HIDDEN_ALL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
 function escapeOne(c: string): string {
@@ -26,7 +29,7 @@ export function visibleText(s: string): string {
 
 /** The same rule for text written to a terminal, line breaks kept: they end the output's lines. */
 export function terminalText(s: string): string {
-  return HIDDEN.test(s) ? s.replace(HIDDEN_ALL, (c) => (c === '\n' ? c : escapeOne(c))) : s;
+  return TERMINAL_HIDDEN.test(s) ? s.replace(TERMINAL_HIDDEN_ALL, escapeOne) : s;
 }
 
 const JSON_HIDDEN = /[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
