@@ -8,6 +8,7 @@
  */
 import type { BuildBudget } from '../../../model/budget';
 import { CallTreeBuilder, type FrameInput, FrameTableBuilder, finishProfile } from '../../../model/builders';
+import { GrowInt32 } from '../../../model/grow';
 import { Category, MAX_WEIGHT, type Profile, Tier } from '../../../model/types';
 import { ImportError } from '../../errors';
 import { ChildLabels } from './child-labels';
@@ -142,7 +143,7 @@ class FoldedReader {
    */
   private readonly byNumber: number[] = [];
   /** The node of each of the scanner's nodes (numbered 0, 1, 2… as made). */
-  private readonly byNode: number[] = [];
+  private readonly byNode = new GrowInt32();
   /**
    * Whether the tree's nodes are all the scanner's, each frame of theirs the frame of one label
    * of the scanner's alone: a node the scanner makes is then surely new to the tree, and made
@@ -284,7 +285,7 @@ class FoldedReader {
       const lineNo = b.line(i);
       const o = i * REC;
       const kind = r[o]!;
-      if (kind === Rec.AtNode) tree.addSelf(byNode[r[o + Word.Arg]!]!, b.numbers[i * NUMS]!);
+      if (kind === Rec.AtNode) tree.addSelf(byNode.data[r[o + Word.Arg]!]!, b.numbers[i * NUMS]!);
       else if (kind === Rec.Known) {
         const node = byNumber[r[o + Word.Arg]!]!;
         if (node >= 0) tree.addSelf(node, b.numbers[i * NUMS]!);
@@ -292,7 +293,7 @@ class FoldedReader {
       } else if (kind === Rec.Node) {
         // (made in order: node n is the n-th made)
         const parent = r[o + Word.Start]!;
-        const at = parent < 0 ? tree.root : byNode[parent]!;
+        const at = parent < 0 ? tree.root : byNode.data[parent]!;
         const frame = byNumber[r[o + Word.End]!]!;
         byNode.push(this.scannerOnly ? tree.newChild(at, frame) : tree.child(at, frame));
       } else if (kind === Rec.Frame) {
