@@ -12,6 +12,7 @@ import { remember, resetFolded, scanFolded } from './folded';
 import { lineWords, resetPerf, scanPerf, wholeRuns } from './perf';
 import { hungry, numberArea, out, pending, recordArea, resetRecords, startRecords } from './records';
 import { resetTable } from './table';
+import { nodeTableGrowth } from './nodes';
 
 export { addShape, shapeSpace } from './perf';
 
@@ -105,6 +106,10 @@ export function unread(): usize {
 /** perf script: runs of frame lines recognised whole so far. */
 export function runsFound(): i32 {
   return wholeRuns;
+}
+/** Folded stacks: how the scanner's call tree grew (nodes.ts, `nodeTableGrowth`). */
+export function nodeGrowth(which: i32): i32 {
+  return nodeTableGrowth(which);
 }
 /** Folded stacks: 1 while stacks are still remembered, 0 once every line is walked (folded.ts). */
 export function remembersStacks(): i32 {

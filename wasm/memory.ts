@@ -26,6 +26,17 @@ export function alloc(n: usize): usize {
   return at;
 }
 
+/**
+ * Makes the block at `at` of `n` bytes `m` bytes long when it is the last one made (nothing was
+ * allocated after it), the memory grown as needed; false, and nothing done, when it is not.
+ */
+export function extendLast(at: usize, n: usize, m: usize): bool {
+  if (top != at + n + SLACK) return false;
+  alloc(m - n);
+  top = at + m + SLACK;
+  return true;
+}
+
 /** `alloc` of `n` bytes, all 0. */
 export function allocZeroed(n: usize): usize {
   const at = alloc(n);

@@ -271,6 +271,31 @@ describe('folded stacks written once each, as collapsers write them', () => {
     }
   });
 
+  it('grow the call tree where it is, and import as line by line however it grew', async () => {
+    const total = { inPlace: 0, anew: 0, late: 0 };
+    for (let seed = 1; seed <= 8; seed++) {
+      // 12,000 distinct stacks, each frame a new label under its parent: ~50,000 nodes
+      const rnd = random(seed).uniform;
+      const lines = Array.from({ length: 12_000 }, (_, i) => {
+        const depth = 2 + Math.floor(rnd() * 8);
+        return `${Array.from({ length: depth }, (_, d) => `f${d}_${Math.floor(rnd() * (d < 2 ? 30 : 3000))}`).join(';')};leaf${i} ${1 + (i % 9)}`;
+      });
+      const bytes = new TextEncoder().encode(`${lines.join('\n')}\n`);
+      let growth = { inPlace: 0, anew: 0, late: 0 };
+      await scanRecords(await openSource(bytesSource('x.folded', bytes, 1 << 20)), 'x.folded', 'folded', (b) => {
+        growth = b.nodeGrowth;
+      });
+      for (const k of ['inPlace', 'anew', 'late'] as const) total[k] += growth[k];
+      const plain = digest(await read('x.folded', bytes, 1 << 20, false));
+      expect(digest(await read('x.folded', bytes, seed % 2 ? 1 << 20 : 65_521, true))).toEqual(plain);
+    }
+    // both ways (into a new table with room to grow, where blocks come after it), and nodes that
+    // wrapped around the end of the table placed last
+    expect(total.inPlace).toBeGreaterThan(total.anew);
+    expect(total.anew).toBeGreaterThan(0);
+    expect(total.late).toBeGreaterThan(0);
+  });
+
   it('stay remembered where lines come again (the same stacks written many times)', async () => {
     const stacks = distinctStacks(2_000, 3);
     const lines = Array.from({ length: 20 }, (_, copy) => stacks.map((x, i) => `${x} ${1 + ((i * 7 + copy) % 30)}`)).flat();

@@ -51,6 +51,7 @@ interface Exports {
   unread(): number;
   runsFound(): number;
   remembersStacks(): number;
+  nodeGrowth(which: number): number;
 }
 
 let compiled: object | null | undefined;
@@ -167,6 +168,14 @@ export class ScanBatch {
    */
   get remembersStacks(): boolean {
     return this.ex.remembersStacks() !== 0;
+  }
+
+  /**
+   * Folded stacks: how the scanner's call tree grew: in place, into a new table, and how many of
+   * its nodes waited to be placed in a growth in place (this tells tests which way it went)
+   */
+  get nodeGrowth(): { inPlace: number; anew: number; late: number } {
+    return { inPlace: this.ex.nodeGrowth(0), anew: this.ex.nodeGrowth(1), late: this.ex.nodeGrowth(2) };
   }
 
   /** The text of bytes `[from, to)` of the buffer (every line decodes alike: see `startsWithBom`). */
