@@ -2,7 +2,9 @@
 // are made) is the child of a parent node (-1: the root) for a frame (its number in the table).
 // Found by (parent, frame) with open addressing over `slots`, four words each: the parent, the
 // frame, the node + 1 (0: empty), unused. A table of its own, not strings of the table of
-// strings: a lookup reads one slot, where that took a slot, an entry and the key's bytes.
+// strings: a lookup reads one slot, where that took a slot, an entry and the key's bytes. The
+// table doubles once three quarters of its slots are taken: at half, a file of 1,560,000 nodes
+// took a table of 4,194,304 slots (64 MB) where 2,097,152 do.
 import { alloc, allocZeroed, extendLast } from './memory';
 import { charge } from './table';
 
@@ -156,6 +158,6 @@ export function childOf(parent: i32, frame: i32): i32 {
   charge(NODE_BYTES);
   made = true;
   count++;
-  if ((<u32>count) << 1 > slotMask) grow();
+  if ((<u32>count) << 2 > slotMask * 3) grow();
   return count - 1;
 }

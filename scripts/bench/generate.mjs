@@ -7,6 +7,7 @@
 // limit can be measured on files larger than V8's longest string.
 import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
+import { syntheticFolded } from './synthetic.mjs';
 
 const SAMPLES = new URL('../../fixtures/samples/ddtrace/', import.meta.url);
 /** Largest text handed to JSON.parse in one go (V8 strings end at ~512 MB; leave room). */
@@ -230,6 +231,28 @@ export function generateFolded(path, target, folded) {
       if (w.bytes >= target) break;
     }
   }
+  w.close();
+  return { path, bytes: w.bytes, kind: 'text' };
+}
+
+/**
+ * Folded stacks as a collapser writes them (`stackcollapse-perf.pl`, `flamelens collapse`): each
+ * stack once, sorted, here of a synthetic server profile's call tree (./synthetic.mjs) with
+ * about as many nodes as make `target` bytes. No line comes again, so the importer walks every
+ * one down its call tree.
+ */
+export function generateCollapsedFolded(path, target) {
+  // ~64 bytes a node in these files
+  const text = syntheticFolded(Math.round(target / 64));
+  const merged = new Map();
+  for (const line of text.split('\n')) {
+    if (line === '') continue;
+    const at = line.lastIndexOf(' ');
+    const stack = line.slice(0, at);
+    merged.set(stack, (merged.get(stack) ?? 0) + Number(line.slice(at + 1)));
+  }
+  const w = new Writer(path);
+  for (const stack of [...merged.keys()].sort()) w.write(`${stack} ${merged.get(stack)}\n`);
   w.close();
   return { path, bytes: w.bytes, kind: 'text' };
 }
