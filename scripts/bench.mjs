@@ -19,7 +19,7 @@
 //   time and peak RSS) and the machine's limit (JSON.parse or a line split of the file), with the
 //   longest main-thread task in the 10 s after the draw and the renderer's peak memory, for every
 //   format at the first size and, in full runs, a long `.cpuprofile` capture (10 M samples per
-//   100 MB) and perf script at 280 MB.
+//   100 MB), perf script at 280 MB and folded stacks as a collapser writes them (each stack once).
 //
 //   node scripts/bench.mjs [--sizes 100,1000] [--quick] [--repeat N] [--only perf,folded,cpuprofile,trace,heap]
 //                          [--no-import] [--no-ui] [--no-redraw] [--no-diff] [--no-app] [--port N]
@@ -39,7 +39,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { build } from 'vite';
-import { GENERATORS, generateLongCpuprofile } from './bench/generate.mjs';
+import { GENERATORS, generateCollapsedFolded, generateLongCpuprofile } from './bench/generate.mjs';
 import { syntheticFolded } from './bench/synthetic.mjs';
 import { benchApp } from './bench/app.mjs';
 import { appTargets } from './bench/app-report.mjs';
@@ -250,15 +250,23 @@ function appInputs() {
   if (!values.quick && formats.includes('cpuprofile'))
     list.push({ format: 'cpuprofile', sizeMB: sizes[0], long: true, label: `cpuprofile, ${sizes[0] / 10} M samples` });
   if (!values.quick && formats.includes('perf script')) list.push({ format: 'perf script', sizeMB: 280 });
+  // what most folded files are: a collapser's output, each stack once (the other folded input
+  // repeats a few stacks over and over)
+  if (!values.quick && formats.includes('folded'))
+    list.push({ format: 'folded', sizeMB: sizes[0], collapsed: true, label: 'folded, each stack once' });
   return list;
 }
 
 /** Writes an app-path input; returns the generator's answer and the limit's pieces file. */
-function makeAppInput({ format, sizeMB, long }) {
+function makeAppInput({ format, sizeMB, long, collapsed }) {
   const g = GENERATORS[format];
-  const path = join(work, `app-${long ? 'long-' : ''}${g.file}`);
+  const path = join(work, `app-${long ? 'long-' : collapsed ? 'collapsed-' : ''}${g.file}`);
   // ~10 bytes a sample: 10 M samples make ~100 MB
-  const input = long ? generateLongCpuprofile(path, sizeMB * 100_000) : g.make(path, sizeMB * MB, folded);
+  const input = long
+    ? generateLongCpuprofile(path, sizeMB * 100_000)
+    : collapsed
+      ? generateCollapsedFolded(path, sizeMB * MB)
+      : g.make(path, sizeMB * MB, folded);
   const pieces = `${path}.pieces.json`;
   if (input.kind === 'json') writeFileSync(pieces, JSON.stringify(input.pieces ?? [{ from: 0, to: input.bytes, prefix: '', suffix: '' }]));
   return { path, input, pieces };
