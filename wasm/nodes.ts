@@ -80,15 +80,14 @@ function wrapped(): u32 {
 
 /**
  * Twice the slots. A node's slot is the top bits of its hash, so one whose slot was i has slot
- * 2i or 2i + 1 now. When the table is the last block of memory it grows where it is, with no
- * second table beside it and none left behind: the old slots are copied to the upper half, the
- * lower half emptied, and each node, in slot order, put in the first empty slot from its own on.
- * That slot is never past the one the node was read from (just emptied) unless its own slot is,
- * which happens only to a node that had wrapped around the end of the old table: those wait
- * (`late`) until every other is placed. The table grows where it is into the room set aside
- * for it, or when it is the last block of memory. Otherwise (or when more nodes wrapped than can
- * wait) a new table is made, with room for it to grow twice more, and the nodes placed in it
- * from the old.
+ * 2i or 2i + 1 now. Where there is room for it (set aside when the table was made, or free
+ * memory after it when it is the last block) the table grows where it is, with no second table
+ * beside it and none left behind: the old slots are copied to the upper half, the lower half
+ * emptied, and each node, in slot order, put in the first empty slot from its own on. That slot
+ * is never past the one the node was read from (just emptied) unless its own slot is, which
+ * happens only to a node that had wrapped around the end of the old table: those wait (`late`)
+ * until every other is placed. Otherwise (or when more nodes wrapped than can wait) a new table
+ * is made, with room for it to grow twice more, and the nodes placed in it from the old.
  */
 function grow(): void {
   const n = slotMask + 1;

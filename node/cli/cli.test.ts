@@ -68,6 +68,31 @@ describe('flamelens collapse', () => {
       expect(pieces.join('')).toBe(`${lines.join('\n')}\n`);
       expect(pieces.length).toBeGreaterThan(3);
       expect(Math.max(...pieces.map((x) => x.length))).toBeLessThan(1.1 * 2 ** 20);
+
+      // a sink that holds what it is given until it says so (a pipe to a slow reader) gets the
+      // next piece only then
+      const held: string[] = [];
+      let waiting: (() => void) | undefined;
+      let drains = 0;
+      const slow = {
+        write: (t: string) => {
+          expect(waiting).toBeUndefined();
+          held.push(t);
+          return false;
+        },
+        once: (_: 'drain', listener: () => void) => {
+          drains++;
+          waiting = listener;
+          setTimeout(() => {
+            waiting = undefined;
+            listener();
+          }, 1);
+        },
+      };
+      expect(await main(['collapse', file], { stdout: slow, stderr: { write: () => true } })).toBe(0);
+      expect(held.join('')).toBe(`${lines.join('\n')}\n`);
+      expect(held.length).toBe(pieces.length);
+      expect(drains).toBe(held.length);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -1,11 +1,11 @@
 /** `flamelens collapse FILE [--weight samples|time|bytes]`: folded stacks on standard output. */
 import { parseArgs } from 'node:util';
-import { forEachCollapsedLine } from '../../shared/model/collapse';
+import { collapsedLines } from '../../shared/model/collapse';
 import { hasSampleTimes, sampleTimeSelf } from '../../shared/model/sample-time';
 import type { Profile } from '../../shared/model/types';
 import { type CommandHelp, defineCommand, helpText } from './command';
 import { CliError } from './errors';
-import { type Output, type Sink, writeText } from './output';
+import { type Output, type Sink, writeTextInTurn } from './output';
 import { expectRuns, loadRun } from './runs';
 
 export const COLLAPSE_HELP: CommandHelp = {
@@ -57,21 +57,20 @@ export function weightsFor(p: Profile, choice: WeightChoice | undefined): Float6
 /** Bytes of output (about) written at once: the whole text of a large profile is never held. */
 const PIECE = 1 << 20;
 
-/** Writes the folded stacks of `p` to `sink`, a piece at a time. */
-export function writeCollapsed(sink: Sink, p: Profile, choice: WeightChoice | undefined): void {
+/** Writes the folded stacks of `p` to `sink`, a piece at a time, each once the sink is ready for it. */
+export async function writeCollapsed(sink: Sink, p: Profile, choice: WeightChoice | undefined): Promise<void> {
   let lines: string[] = [];
   let size = 0;
-  const flush = () => {
-    if (lines.length > 0) writeText(sink, `${lines.join('\n')}\n`);
-    lines = [];
-    size = 0;
-  };
-  forEachCollapsedLine(p, weightsFor(p, choice), (line) => {
+  for (const line of collapsedLines(p, weightsFor(p, choice))) {
     lines.push(line);
     size += line.length + 1;
-    if (size >= PIECE) flush();
-  });
-  flush();
+    if (size >= PIECE) {
+      await writeTextInTurn(sink, `${lines.join('\n')}\n`);
+      lines = [];
+      size = 0;
+    }
+  }
+  if (lines.length > 0) await writeTextInTurn(sink, `${lines.join('\n')}\n`);
 }
 
 async function run(args: string[], out: Output): Promise<number> {
@@ -87,7 +86,7 @@ async function run(args: string[], out: Output): Promise<number> {
     throw new CliError(`--weight must be samples, time or bytes, not "${weight}"`);
   // Folded stacks need only the call tree, unless samples are to be counted or timed.
   const p = await loadRun(r!, out.stderr, values.event, values.thread, { samples: weight === 'samples' || weight === 'time' });
-  writeCollapsed(out.stdout, p, weight);
+  await writeCollapsed(out.stdout, p, weight);
   return 0;
 }
 

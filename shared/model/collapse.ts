@@ -39,7 +39,7 @@ function compareBytes(a: string, b: string): number {
 }
 
 /**
- * Calls `line` with each line of folded output (`stack weight`, no line break), one per distinct
+ * Each line of folded output (`stack weight`, no line break), one per distinct
  * stack with non-zero self weight, in byte order; stacks are merged by label.
  *
  * The lines come from a walk of the call tree, so that no stack's text is kept past its line:
@@ -50,7 +50,7 @@ function compareBytes(a: string, b: string): number {
  * at its label followed by `;`. No line of another sibling falls between those (labels hold no
  * `;`, see `collapseLabel`), so the two places sorted among the siblings' give byte order.
  */
-export function forEachCollapsedLine(p: Profile, weights: Float64Array, line: (text: string) => void): void {
+export function* collapsedLines(p: Profile, weights: Float64Array): Generator<string, void, undefined> {
   const t = p.tree;
   // each distinct label once, and the rank of "label" and "label;" among all of them
   const ids = new Map<string, number>();
@@ -126,13 +126,11 @@ export function forEachCollapsedLine(p: Profile, weights: Float64Array, line: (t
       sum += w;
     }
     // (an empty label alone is no stack; under another frame it is one: `;a` is not `a`)
-    if (weighed && at.path !== '') line(`${at.path} ${Math.round(sum)}`);
+    if (weighed && at.path !== '') yield `${at.path} ${Math.round(sum)}`;
   }
 }
 
-/** The lines of folded output (see `forEachCollapsedLine`). */
+/** The lines of folded output (see `collapsedLines`). */
 export function collapse(p: Profile, weights: Float64Array = p.tree.self): string[] {
-  const lines: string[] = [];
-  forEachCollapsedLine(p, weights, (l) => lines.push(l));
-  return lines;
+  return [...collapsedLines(p, weights)];
 }
