@@ -39,7 +39,11 @@ test('files open through the open dialog', async ({ page }) => {
   await page.getByLabel('Open profile files').setInputFiles([`${S}/baseline/perf.script.txt`, `${S}/ddtrace/node_trace.1.log.gz`]);
   await expectDrawn(pane(page, 'perf.script.txt'));
   await expectDrawn(pane(page, 'node_trace.1.log.gz'));
-  await expect(pane(page, 'node_trace.1.log.gz').locator('.pane-facts')).toContainText('trace-events');
+  const facts = pane(page, 'node_trace.1.log.gz').locator('.pane-facts');
+  await expect(facts).toContainText('trace-events');
+  // spans against perf's CPU samples: no change is claimed, the pane says why
+  await expect(facts).toContainText('cannot compare the span time of node_trace.1.log.gz');
+  await expect(facts).not.toContainText('vs baseline');
 });
 
 test('a 0x output folder opens as one run', async ({ page }) => {

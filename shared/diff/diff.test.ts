@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { importProfile } from '../import/import-profile';
 import type { Profile } from '../model/types';
+import { weighByDefault } from '../model/weigh';
 import { compileQuery } from '../search/matcher';
 import { SAMPLES, fileSource } from '../../test/support/files';
 import { folded } from '../../test/support/folded';
@@ -316,6 +317,22 @@ describe('headline', () => {
     const us: Profile = { ...(await folded('a 2')), unit: 'microseconds' };
     const d = diffProfiles(ns, us, { normalize: 'absolute' });
     expect([d.unit, d.baseline.total, d.run.total]).toEqual(['microseconds', 3, 2]);
+  });
+
+  it('refuses spans against CPU samples though both are in microseconds, either way round; spans against spans compare', async () => {
+    // (weighed by time, as the app and `flamelens diff` weigh V8 samples)
+    const cpu = weighByDefault(await importProfile(fileSource(join(SAMPLES, 'baseline/CPU.20261121.233005.6118.0.001.cpuprofile'))));
+    const spans = await importProfile(fileSource(join(SAMPLES, 'ddtrace/node_trace.1.log.gz')));
+    const spansBase = await importProfile(fileSource(join(SAMPLES, 'baseline/node_trace.1.log.gz')));
+    expect([cpu.kind, spans.kind, cpu.unit, spans.unit]).toEqual(['sampled', 'spans', 'microseconds', 'microseconds']);
+    for (const [a, b] of [
+      [cpu, spans],
+      [spans, cpu],
+    ] as const) {
+      expect(() => diffProfiles(a, b)).toThrow(DiffError);
+      expect(() => diffProfiles(a, b)).toThrow(/span time of node_trace\.1\.log\.gz .* samples of CPU\./);
+    }
+    expect(diffProfiles(spansBase, spans).unit).toBe('microseconds');
   });
 });
 

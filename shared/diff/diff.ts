@@ -184,6 +184,17 @@ export function commonUnit(a: Unit, b: Unit): { unit: Unit; scaleA: number; scal
   return undefined;
 }
 
+/**
+ * Why two runs' weights do not measure the same thing though their units agree, or undefined:
+ * spans (trace events without CPU samples: how long each operation was pending, nested and
+ * overlapping) are not CPU time, and a change from one to the other says nothing.
+ */
+export function otherMeasure(baseline: Profile, run: Profile): string | undefined {
+  if ((baseline.kind === 'spans') === (run.kind === 'spans')) return undefined;
+  const [spans, cpu] = baseline.kind === 'spans' ? [baseline, run] : [run, baseline];
+  return `cannot compare the span time of ${spans.name} (how long operations were pending) with the samples of ${cpu.name}`;
+}
+
 const ratio = (a: number, b: number): number => (b > 0 ? a / b : 0);
 
 /** Self weights to compare for one side, with idle weight removed or measured. */
@@ -250,6 +261,8 @@ function sidesOf(baseline: Profile, run: Profile, opts: DiffOptions) {
   const runUnit = opts.runWeights && opts.weightUnit ? opts.weightUnit : run.unit;
   const cu = commonUnit(baseUnit, runUnit);
   if (!cu) throw new DiffError(`cannot compare a profile in ${baseUnit} (${baseline.name}) with one in ${runUnit} (${run.name})`);
+  const other = otherMeasure(baseline, run);
+  if (other) throw new DiffError(other);
   const excludeIdle = opts.excludeIdle ?? false;
   const b = sideWeights(baseline, opts.baselineWeights, cu.scaleA, excludeIdle);
   const r = sideWeights(run, opts.runWeights, cu.scaleB, excludeIdle);

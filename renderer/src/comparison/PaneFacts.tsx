@@ -57,7 +57,10 @@ export const PaneFacts = memo(function PaneFacts({ run, profile, baseline, rw, b
   // The share read-out is always of the run itself (in its range), whatever the pane draws.
   const search = searchFor(profile, query, filterMode, rw);
   const own = search.share;
-  const baseShare = baseline ? searchFor(baseline, query, filterMode, baseRw).share : undefined;
+  // (shares of the same measure only: points between a share of span time, or of bytes, and a
+  // share of CPU time say nothing)
+  const baseShare =
+    baseline && totalNoun(baseline) === totalNoun(profile) ? searchFor(baseline, query, filterMode, baseRw).share : undefined;
   const duration =
     profile.meta.startTime !== undefined && profile.meta.endTime !== undefined ? profile.meta.endTime - profile.meta.startTime : undefined;
   const d = cost?.summary;

@@ -6,7 +6,7 @@
  * within its time range, as the panes count them.
  */
 import { useState } from 'react';
-import { commonUnit } from '../../../shared/diff/diff';
+import { commonUnit, otherMeasure } from '../../../shared/diff/diff';
 import { formatWeight } from '../../../shared/diff/diff-query';
 import type { Profile, Unit } from '../../../shared/model/types';
 import { type Sandwich, type SandwichRow, sandwich, sandwichRows } from '../../../shared/view/sandwich';
@@ -29,6 +29,8 @@ interface Column {
    * and nanoseconds do; bytes and time do not): only then is there a Δ vs baseline
    */
   vsBase: { unit: Unit; scale: number; baseScale: number } | undefined;
+  /** why there is no Δ (`vsBase` undefined) for a run that is not the baseline */
+  unlike: string;
 }
 
 const sandwichCache = new WeakMap<Float64Array, { key: string; s: Sandwich | undefined }>();
@@ -65,7 +67,8 @@ export function SandwichView() {
       unit: p.unit,
       busy: totalsFor(p, rw).busy,
       s: key === undefined ? undefined : sandwichOf(p, key, busyFor(p, rw)),
-      vsBase: vsBaseline(p.unit, baseline && run.id !== baselineId ? baseline.unit : undefined),
+      vsBase: baseline && run.id !== baselineId ? vsBaseline(p, baseline) : undefined,
+      unlike: baseline && otherMeasure(baseline, p) ? 'spans, not CPU' : 'other unit',
     };
   });
   const found = columns.find((c) => c.s)?.s;
@@ -201,8 +204,8 @@ function share(w: number, busy: number): string {
   return busy > 0 ? `${((w / busy) * 100).toFixed(1)}%` : '';
 }
 
-function vsBaseline(unit: Unit, baseUnit: Unit | undefined): Column['vsBase'] {
-  const cu = baseUnit === undefined ? undefined : commonUnit(baseUnit, unit);
+function vsBaseline(p: Profile, baseline: Profile): Column['vsBase'] {
+  const cu = otherMeasure(baseline, p) ? undefined : commonUnit(baseline.unit, p.unit);
   return cu && { unit: cu.unit, scale: cu.scaleB, baseScale: cu.scaleA };
 }
 
@@ -260,7 +263,7 @@ function Summary({ columns }: { columns: Column[] }) {
             <th scope="row">Δ total vs baseline</th>
             {columns.map((c) => (
               <td key={c.id} className={deltaClass(c, base, (x) => x.s?.total ?? 0)}>
-                {c.baseline ? '' : c.vsBase ? delta(c, c.s?.total ?? 0, base.s?.total ?? 0) : <span className="muted">other unit</span>}
+                {c.baseline ? '' : c.vsBase ? delta(c, c.s?.total ?? 0, base.s?.total ?? 0) : <span className="muted">{c.unlike}</span>}
               </td>
             ))}
           </tr>
