@@ -20,6 +20,19 @@ function reference(p: Profile): string[] {
   return [...merged.keys()].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b))).map((k) => `${k} ${Math.round(merged.get(k)!)}`);
 }
 
+/** The folded-format profile of a tree. */
+function profileOf(frames: FrameTableBuilder, tree: CallTreeBuilder): Profile {
+  return finishProfile({
+    name: 't',
+    format: 'folded',
+    kind: 'aggregated',
+    unit: 'samples',
+    frames,
+    tree,
+    meta: { producer: 'test', warnings: [] },
+  });
+}
+
 /**
  * A random folded-format tree: labels that are prefixes of each other with characters on both
  * sides of `;` after them (`fn1`, `fn10`, `fn1.x`, `fn1~`), an empty label, non-ASCII ones; the
@@ -41,15 +54,7 @@ function randomProfile(seed: number): Profile {
     for (let d = 0; d < depth; d++) node = tree.child(node, pick(ids));
     tree.addSelf(node, r.uniform() < 0.15 ? 0 : 1 + Math.floor(r.uniform() * 9));
   }
-  return finishProfile({
-    name: 't',
-    format: 'folded',
-    kind: 'aggregated',
-    unit: 'samples',
-    frames,
-    tree,
-    meta: { producer: 'test', warnings: [] },
-  });
+  return profileOf(frames, tree);
 }
 
 describe('collapse', () => {
@@ -69,15 +74,7 @@ describe('collapse', () => {
     tree.addSelf(tree.child(tree.root, fn1!), 1);
     tree.addSelf(tree.child(tree.child(tree.root, fn1!), a!), 2);
     tree.addSelf(tree.child(tree.root, fn10!), 3);
-    const p = finishProfile({
-      name: 't',
-      format: 'folded',
-      kind: 'aggregated',
-      unit: 'samples',
-      frames,
-      tree,
-      meta: { producer: 'test', warnings: [] },
-    });
+    const p = profileOf(frames, tree);
     expect(collapse(p)).toEqual(['fn1 1', 'fn10 3', 'fn1;a 2']);
   });
 });
