@@ -3,7 +3,8 @@
  * share an agent owns (`--match`), and the functions that changed most — as text, JSON or
  * Markdown; `--fail-above` turns it into a CI gate.
  */
-import { DiffError, type ProfileDiff, commonUnit, diffProfiles } from '../../shared/diff/diff';
+import { DiffError, type ProfileDiff, diffProfiles } from '../../shared/diff/diff';
+import { commonUnit } from '../../shared/diff/measure';
 import { formatWeight, rankFunctions } from '../../shared/diff/diff-query';
 import type { RepeatsComparison } from '../../shared/diff/repeats';
 import type { Profile } from '../../shared/model/types';

@@ -22,6 +22,7 @@ import { comparability } from './comparable';
 import type { Profile, Unit } from '../model/types';
 import { type FrameMatcher, type MatchShare, matchFrames, matchShare } from '../search/matcher';
 import { subtreeTotals } from '../model/tree-totals';
+import { commonUnit, otherMeasure } from './measure';
 import { accumulate, align, frameKeyIds, functionTotals, newUnion, preorder } from './align';
 import { type EntryMatch, entryMatch, withEntryMatched } from './entry-script';
 import { PairMap } from './pair-map';
@@ -174,25 +175,6 @@ export interface ProfileDiff extends DiffSummary {
   functions: FunctionDiff[];
   /** the entry scripts matched as the same frames, when they were (keys are the baseline's) */
   entry?: EntryMatch;
-}
-
-/** The unit both profiles compare in, and the factors that bring each there; undefined when they do not convert. */
-export function commonUnit(a: Unit, b: Unit): { unit: Unit; scaleA: number; scaleB: number } | undefined {
-  if (a === b) return { unit: a, scaleA: 1, scaleB: 1 };
-  if (a === 'nanoseconds' && b === 'microseconds') return { unit: b, scaleA: 1e-3, scaleB: 1 };
-  if (a === 'microseconds' && b === 'nanoseconds') return { unit: a, scaleA: 1, scaleB: 1e-3 };
-  return undefined;
-}
-
-/**
- * Why two runs' weights do not measure the same thing though their units agree, or undefined:
- * spans (trace events without CPU samples: how long each operation was pending, nested and
- * overlapping) are not CPU time, and a change from one to the other says nothing.
- */
-export function otherMeasure(baseline: Profile, run: Profile): string | undefined {
-  if ((baseline.kind === 'spans') === (run.kind === 'spans')) return undefined;
-  const [spans, cpu] = baseline.kind === 'spans' ? [baseline, run] : [run, baseline];
-  return `cannot compare the span time of ${spans.name} (how long operations were pending) with the samples of ${cpu.name}`;
 }
 
 const ratio = (a: number, b: number): number => (b > 0 ? a / b : 0);

@@ -6,7 +6,7 @@
  * within its time range, as the panes count them.
  */
 import { useState } from 'react';
-import { commonUnit, otherMeasure } from '../../../shared/diff/diff';
+import { commonUnit, otherMeasure } from '../../../shared/diff/measure';
 import { formatWeight } from '../../../shared/diff/diff-query';
 import type { Profile, Unit } from '../../../shared/model/types';
 import { type Sandwich, type SandwichRow, sandwich, sandwichRows } from '../../../shared/view/sandwich';

@@ -8,10 +8,10 @@ import {
   type Normalize,
   type ProfileDiff,
   DiffError,
-  commonUnit,
   diffProfiles,
   summarizeDiff,
 } from '../../../shared/diff/diff';
+import { commonUnit } from '../../../shared/diff/measure';
 import { type DiffIndex, indexDiff } from '../../../shared/diff/diff-query';
 import { type EntryMatch, entryMatch, withEntryMatched } from '../../../shared/diff/entry-script';
 import { mergedProfile } from '../../../shared/diff/merged-profile';
