@@ -253,6 +253,58 @@ describe('files parsed by the server', () => {
     await s.close();
     expect(closed).toBe(1);
   });
+
+  it('parses the files named on the command line while the page opens, and answers the window with that parse', async () => {
+    const real = inProcessParser();
+    const asked: ParseRequest[] = [];
+    const parser: FileParser = {
+      parse(req, onEvent) {
+        asked.push(req);
+        return real.parse(req, onEvent);
+      },
+      close: () => real.close(),
+    };
+    const folded = join(dir, 'ahead.folded');
+    writeFileSync(folded, 'main;handler;work 3\nmain;gc 1\n');
+    const profile = join(dir, 'ahead.cpuprofile');
+    writeFileSync(profile, '{}');
+    const s = await startServer({ items: [folded, profile], rendererDir: join(dir, 'renderer'), parser });
+    try {
+      const items = (await (await fetch(`${s.url}api/initial-items`)).json()) as ChosenItem[];
+      expect(asked).toEqual([]);
+      expect((await fetch(s.url)).status).toBe(200);
+      // a .cpuprofile is read in the window: not parsed ahead
+      expect(asked).toEqual([{ path: folded, keepThreads: true }]);
+      await fetch(s.url);
+      expect(asked).toHaveLength(1);
+      await fetch(`${s.url}api/initial-items`);
+      expect(asked).toHaveLength(1);
+      const token = items[0]!.kind === 'file' ? items[0]!.file.token : '';
+      const answer = await readParsedProfile(
+        (await fetch(`${s.url}api/parsed/${encodeURIComponent(token)}?threads=all`)).body!,
+        'ahead.folded',
+      );
+      expect('profile' in answer && [...answer.profile.tree.total]).toEqual([4, 4, 3, 3, 1]);
+      expect(asked).toHaveLength(1);
+      // the window asking again gets a parse of its own; a page opened again, a parse ahead again
+      await (await fetch(`${s.url}api/parsed/${encodeURIComponent(token)}?threads=all`)).arrayBuffer();
+      expect(asked).toHaveLength(2);
+      await fetch(s.url);
+      expect(asked).toHaveLength(3);
+    } finally {
+      await s.close();
+    }
+    // with a workspace file named, the window opens only that: nothing is parsed ahead
+    const workspace = join(dir, 'ahead.flamelens');
+    writeFileSync(workspace, '{}');
+    const w = await startServer({ items: [folded, workspace], rendererDir: join(dir, 'renderer'), parser });
+    try {
+      expect((await fetch(w.url)).status).toBe(200);
+      expect(asked).toHaveLength(3);
+    } finally {
+      await w.close();
+    }
+  });
 });
 
 describe('the secret in the address', () => {

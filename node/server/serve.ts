@@ -25,7 +25,11 @@ import type { AddressInfo } from 'node:net';
 import { type ChosenItem, MAX_CHUNK } from '../../shared/ipc/contract';
 import { InvalidArgumentError, UnknownTokenError, createFileRegistry } from '../host/files';
 import { COMMON_HEADERS, findStaticFile } from '../host/static-files';
-import { answerBytes } from './parse-file';
+import { namedAsReadInWindow } from '../../shared/import/read-in-window';
+import { MAX_RUNS, groupSources } from '../../shared/runs/group-sources';
+import { isWorkspaceFileName } from '../../shared/workspace/workspace-name';
+import { type AheadItem, type ParsesAhead, parsesAhead } from './parse-ahead';
+import { type ParseEvent, answerBytes } from './parse-file';
 import type { FileParser } from './parse-pool';
 import { serveRecord } from './record-route';
 import { send } from './reply';
@@ -72,13 +76,16 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const { items, errors } = await registry.chooseAll(opts.items);
   if (errors.length > 0) throw new Error(errors.join('; '));
 
+  const ahead = opts.parser ? parsesAhead(opts.parser, aheadItems(items, registry)) : undefined;
   let port = 0;
   const server = createServer((req, res) => {
-    handle(req, res, { rendererDir, items, registry, port, secret: Buffer.from(secret), parser: opts.parser }).catch((err: unknown) => {
-      if (!res.headersSent) send(res, 500, 'text/plain; charset=utf-8', 'internal error');
-      else res.destroy();
-      console.error(`flamelens server: ${(err as Error).message}`);
-    });
+    handle(req, res, { rendererDir, items, registry, port, secret: Buffer.from(secret), parser: opts.parser, ahead }).catch(
+      (err: unknown) => {
+        if (!res.headersSent) send(res, 500, 'text/plain; charset=utf-8', 'internal error');
+        else res.destroy();
+        console.error(`flamelens server: ${(err as Error).message}`);
+      },
+    );
   });
   await listen(server, opts.port ?? 0, host);
   port = (server.address() as AddressInfo).port;
@@ -89,6 +96,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
+        ahead?.close();
       }).then(() => opts.parser?.close()),
   };
 }
@@ -110,6 +118,27 @@ interface Context {
   port: number;
   secret: Buffer;
   parser: FileParser | undefined;
+  ahead: ParsesAhead | undefined;
+}
+
+/**
+ * The files to parse while the window starts (./parse-ahead): those of the runs the window opens
+ * first (renderer/src/import/initial-imports) that it asks the server for, each a run of its own
+ * (not a 0x output's file or one thread's profile of several), asked for as a file shown is.
+ * None where a workspace file is named: the window opens only that.
+ */
+function aheadItems(items: readonly ChosenItem[], registry: Context['registry']): AheadItem[] {
+  const files = items.flatMap((item) =>
+    item.kind === 'file' ? [{ name: item.file.name, path: registry.pathOf(item.file.token), token: item.file.token }] : [],
+  );
+  if (files.some((f) => isWorkspaceFileName(f.name))) return [];
+  // Each folder is one run at least: the runs before MAX_RUNS are the first items' at most.
+  const firstRuns = groupSources(files).slice(0, Math.max(0, MAX_RUNS - (items.length - files.length)));
+  return firstRuns.flatMap((g) =>
+    g.kind === 'single' && !namedAsReadInWindow(g.item.name)
+      ? [{ token: g.item.token, request: { path: g.item.path, keepThreads: true } }]
+      : [],
+  );
 }
 
 /** Whether the path's first segment is the secret, compared in constant time. */
@@ -157,7 +186,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, ctx: Context): 
   if (path.startsWith('/api/stream/')) return serveStream(req, res, ctx, path.slice('/api/stream/'.length));
   if (path.startsWith('/api/parsed/') && ctx.parser) return serveParsed(req, res, ctx, ctx.parser, path.slice('/api/parsed/'.length), url);
   if (path.startsWith('/api/')) return send(res, 404, 'text/plain; charset=utf-8', 'not found');
-  return serveStatic(req, res, ctx.rendererDir, path);
+  return serveStatic(req, res, ctx, path);
 }
 
 /** Only `127.0.0.1:PORT`, `localhost:PORT` and `[::1]:PORT`: a rebinding domain gets nothing. */
@@ -238,17 +267,21 @@ async function serveParsed(
   url: URL,
 ): Promise<void> {
   let path: string;
+  let token: string;
   try {
-    path = ctx.registry.pathOf(decodeURIComponent(rawToken));
+    token = decodeURIComponent(rawToken);
+    path = ctx.registry.pathOf(token);
   } catch {
     return send(res, 404, 'text/plain; charset=utf-8', 'unknown file');
   }
   res.writeHead(200, { ...COMMON_HEADERS, 'Content-Type': 'application/octet-stream', 'Cache-Control': 'no-store' });
   if (req.method === 'HEAD') return void res.end();
-  const job = parser.parse({ path, keepThreads: url.searchParams.get('threads') === 'all' }, (e) => {
+  const request = { path, keepThreads: url.searchParams.get('threads') === 'all' };
+  const onEvent = (e: ParseEvent) => {
     for (const bytes of answerBytes(e)) res.write(bytes);
     if (e.type !== 'progress') res.end();
-  });
+  };
+  const job = ctx.ahead?.take(token, request, onEvent) ?? parser.parse(request, onEvent);
   res.on('close', () => job.cancel());
   await job.done;
 }
@@ -260,9 +293,11 @@ function queryInt(url: URL, name: string, fallback: number): number {
   return /^\d{1,16}$/.test(raw) ? Number(raw) : Number.NaN;
 }
 
-async function serveStatic(req: IncomingMessage, res: ServerResponse, rendererDir: string, urlPath: string): Promise<void> {
-  const file = await findStaticFile(rendererDir, urlPath);
+async function serveStatic(req: IncomingMessage, res: ServerResponse, ctx: Context, urlPath: string): Promise<void> {
+  const file = await findStaticFile(ctx.rendererDir, urlPath);
   if (file === null) return send(res, 404, 'text/plain; charset=utf-8', 'not found');
+  // The page is being opened: the files it will ask for are parsed meanwhile.
+  if (file.path.endsWith('.html') && req.method === 'GET') ctx.ahead?.start();
   res.writeHead(200, {
     ...COMMON_HEADERS,
     'Content-Type': file.type,

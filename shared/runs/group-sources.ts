@@ -12,6 +12,9 @@ import { timeReader } from '../model/sample-times';
 import type { Profile } from '../model/types';
 import { pathSegments } from './run-names';
 
+/** How many runs a comparison holds at once. */
+export const MAX_RUNS = 6;
+
 export interface NamedItem {
   /** base name */
   name: string;

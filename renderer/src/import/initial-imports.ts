@@ -7,7 +7,7 @@
 import type { ChosenItem } from '../../../shared/ipc/contract';
 import { isWorkspaceFileName } from '../../../shared/workspace/workspace-name';
 import { host } from '../host/host';
-import { MAX_RUNS } from '../store/run-titles';
+import { MAX_RUNS } from '../../../shared/runs/group-sources';
 import { freshKeyPrefix } from '../workspace/stored-keys';
 import { type PendingImport, beginImport, chosenToSource, dropWarmImportWorker, warmImportWorker } from './import-client';
 import type { WorkerSource } from './protocol';

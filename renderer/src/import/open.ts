@@ -1,7 +1,7 @@
 /** Turns chosen or dropped files into runs: one pane and one worker each. */
 import type { ChosenItem } from '../../../shared/ipc/contract';
 import { formatImportError } from '../../../shared/import/errors';
-import { MAX_RUNS } from '../store/run-titles';
+import { MAX_RUNS } from '../../../shared/runs/group-sources';
 import { useStore } from '../store/store';
 import { type ImportJob, beginImport, chosenToSource } from './import-client';
 import { type StartedRun, takeInitialImports } from './initial-imports';

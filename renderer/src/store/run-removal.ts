@@ -12,7 +12,8 @@
 import { type AnnotationDoc, annotationStep } from '../../../shared/annotate/annotations';
 import { type History, commit, redo, undo } from '../../../shared/annotate/history';
 import type { TimeRange } from './ranges-slice';
-import { MAX_RUNS, pickBaseline, withNames } from './run-titles';
+import { MAX_RUNS } from '../../../shared/runs/group-sources';
+import { pickBaseline, withNames } from './run-titles';
 import type { Run } from './runs-slice';
 import type { AppState } from './store';
 

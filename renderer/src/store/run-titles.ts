@@ -2,8 +2,6 @@
 import { baselineIndex, runNames } from '../../../shared/runs/run-names';
 import type { Run } from './runs-slice';
 
-export const MAX_RUNS = 6;
-
 /** Every run not renamed by the user titled by what tells its path apart from the others'. */
 export function withNames(runs: Run[]): Run[] {
   const names = runNames(runs.map((r) => r.path ?? r.fileName));

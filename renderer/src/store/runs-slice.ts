@@ -7,8 +7,6 @@ import { type RemovedRun, runRemovedStep } from './run-removal';
 import { pickBaseline, withNames } from './run-titles';
 import type { AppState } from './store';
 
-export { MAX_RUNS } from './run-titles';
-
 /** A run of several repeats (a folder of profiles of one variant): each repeat, and their mean. */
 export interface Repeats extends ImportedRepeats {
   /** the mean of `profiles` (shared/model/mean): what the pane draws unless one repeat is chosen */
