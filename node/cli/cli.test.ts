@@ -62,37 +62,39 @@ describe('flamelens collapse', () => {
     try {
       const file = join(dir, 'stacks.folded');
       await writeFile(file, `${lines.join('\n')}\n`);
-      const pieces: string[] = [];
-      const code = await main(['collapse', file], { stdout: { write: (t: string) => pieces.push(t) }, stderr: { write: () => true } });
+      const pieces: Uint8Array[] = [];
+      const code = await main(['collapse', file], {
+        stdout: {
+          write: (t: string | Uint8Array, done?: () => void) => {
+            pieces.push(typeof t === 'string' ? Buffer.from(t) : t.slice());
+            done?.();
+          },
+        },
+        stderr: { write: () => true },
+      });
       expect(code).toBe(0);
-      expect(pieces.join('')).toBe(`${lines.join('\n')}\n`);
+      expect(Buffer.concat(pieces).toString()).toBe(`${lines.join('\n')}\n`);
       expect(pieces.length).toBeGreaterThan(3);
       expect(Math.max(...pieces.map((x) => x.length))).toBeLessThan(1.1 * 2 ** 20);
 
-      // a sink that holds what it is given until it says so (a pipe to a slow reader) gets the
-      // next piece only then
-      const held: string[] = [];
-      let waiting: (() => void) | undefined;
-      let drains = 0;
+      // a sink that holds what it is given, as given (a pipe to a slow reader), and passes it on
+      // later: the next piece comes only then, and the memory it held is not written before
+      const passed: Uint8Array[] = [];
+      let holding: Uint8Array | undefined;
       const slow = {
-        write: (t: string) => {
-          expect(waiting).toBeUndefined();
-          held.push(t);
-          return false;
-        },
-        once: (_: 'drain', listener: () => void) => {
-          drains++;
-          waiting = listener;
+        write: (t: string | Uint8Array, done?: () => void) => {
+          expect(holding).toBeUndefined();
+          holding = typeof t === 'string' ? Buffer.from(t) : t;
           setTimeout(() => {
-            waiting = undefined;
-            listener();
+            passed.push(holding!.slice());
+            holding = undefined;
+            done?.();
           }, 1);
         },
       };
       expect(await main(['collapse', file], { stdout: slow, stderr: { write: () => true } })).toBe(0);
-      expect(held.join('')).toBe(`${lines.join('\n')}\n`);
-      expect(held.length).toBe(pieces.length);
-      expect(drains).toBe(held.length);
+      expect(Buffer.concat(passed).toString()).toBe(`${lines.join('\n')}\n`);
+      expect(passed.length).toBe(pieces.length);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

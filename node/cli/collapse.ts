@@ -1,11 +1,12 @@
 /** `flamelens collapse FILE [--weight samples|time|bytes]`: folded stacks on standard output. */
 import { parseArgs } from 'node:util';
-import { collapsedLines } from '../../shared/model/collapse';
+import { collapsedBytes } from '../../shared/model/collapse';
 import { hasSampleTimes, sampleTimeSelf } from '../../shared/model/sample-time';
+import { terminalText } from '../../shared/model/visible-text';
 import type { Profile } from '../../shared/model/types';
 import { type CommandHelp, defineCommand, helpText } from './command';
 import { CliError } from './errors';
-import { type Output, type Sink, writeTextInTurn } from './output';
+import { type Output, type Sink, writeBytesInTurn } from './output';
 import { expectRuns, loadRun } from './runs';
 
 export const COLLAPSE_HELP: CommandHelp = {
@@ -57,20 +58,14 @@ export function weightsFor(p: Profile, choice: WeightChoice | undefined): Float6
 /** Bytes of output (about) written at once: the whole text of a large profile is never held. */
 const PIECE = 1 << 20;
 
-/** Writes the folded stacks of `p` to `sink`, a piece at a time, each once the sink is ready for it. */
+/**
+ * Writes the folded stacks of `p` to `sink`, a piece at a time, each once the sink is ready for
+ * it; a piece the sink has let go of holds the next (a stream's output is a megabyte at a time,
+ * over its high-water mark: it holds each piece until it drains).
+ */
 export async function writeCollapsed(sink: Sink, p: Profile, choice: WeightChoice | undefined): Promise<void> {
-  let lines: string[] = [];
-  let size = 0;
-  for (const line of collapsedLines(p, weightsFor(p, choice))) {
-    lines.push(line);
-    size += line.length + 1;
-    if (size >= PIECE) {
-      await writeTextInTurn(sink, `${lines.join('\n')}\n`);
-      lines = [];
-      size = 0;
-    }
-  }
-  if (lines.length > 0) await writeTextInTurn(sink, `${lines.join('\n')}\n`);
+  const pieces = collapsedBytes(p, weightsFor(p, choice), PIECE, terminalText);
+  for (let next = pieces.next(); !next.done;) next = pieces.next(await writeBytesInTurn(sink, next.value));
 }
 
 async function run(args: string[], out: Output): Promise<number> {

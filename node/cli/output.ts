@@ -7,11 +7,10 @@
  */
 import { terminalJson, terminalText } from '../../shared/model/visible-text';
 
-/** Somewhere text is written: a Node stream, or a buffer in tests. */
+/** Somewhere text is written: a Node stream, or a buffer in tests. Bytes are UTF-8 text. */
 export interface Sink {
-  write(text: string): unknown;
-  /** a Node stream's: `listener` is called once what it held has gone on (after `write` said false) */
-  once?(event: 'drain', listener: () => void): unknown;
+  /** `done`, where given, is called once the sink has let go of `chunk` (a Node stream's write callback) */
+  write(chunk: string | Uint8Array, done?: (err?: Error | null) => void): unknown;
 }
 
 /** A command's two outputs. */
@@ -30,12 +29,17 @@ export function writeText(sink: Sink, text: string): void {
 }
 
 /**
- * `writeText`, for output written in pieces: when the sink holds more than it wants to (a pipe
- * to a program that reads slower than this writes), the next piece waits until it has passed
- * that on, so that output larger than memory is never held.
+ * UTF-8 text already made safe for a terminal (its names passed through `terminalText`), for
+ * output written in pieces: resolves once the sink has passed `bytes` on (a pipe to a program
+ * that reads slower than this writes holds them until then), so that output larger than memory
+ * is never held and the memory of `bytes` may hold the next piece: true then; false where the
+ * write failed (the stream's own error event tells why). It resolves in a turn of its own: a
+ * file is written at once, and without a turn between pieces the engine's own tasks (the
+ * collector's among them) would wait until the last piece (a 97 MB collapsed file's output
+ * peaked 20 MB higher into a file than into a pipe).
  */
-export async function writeTextInTurn(sink: Sink, text: string): Promise<void> {
-  if (sink.write(terminalText(text)) === false && sink.once) await new Promise<void>((resolve) => sink.once!('drain', resolve));
+export function writeBytesInTurn(sink: Sink, bytes: Uint8Array): Promise<boolean> {
+  return new Promise<boolean>((resolve) => sink.write(bytes, (err) => setImmediate(() => resolve(!err))));
 }
 
 export function writeJson(sink: Sink, json: string): void {

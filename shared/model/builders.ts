@@ -13,8 +13,8 @@ import type { CallTree, FormatId, Profile, ProfileKind, RunMeta, SampleTable, Tr
 
 export { FrameTableBuilder, detached, splitTier, type FrameInput } from './frame-table-builder';
 
-/** What `finish` allocates per node: six Int32 columns (the ordering's and the tree's) and two Float64. */
-const FINISH_BYTES_PER_NODE = 6 * 4 + 2 * 8;
+/** What `finish` allocates per node: five Int32 columns (the ordering's and the tree's) and two Float64. */
+const FINISH_BYTES_PER_NODE = 5 * 4 + 2 * 8;
 
 /** Frame ids at or above this are refused: no profile has 67 million distinct frames, a bug might. */
 const FRAME_LIMIT = 2 ** 26;
@@ -23,10 +23,11 @@ const FRAME_LIMIT = 2 ** 26;
  * Where each of `n` nodes goes in pre-order (children in the order they were made), from their
  * parents alone: a node is made after its parent, so subtree sizes add up backwards, and a
  * node's place follows from its parent's and the sizes of the siblings made before it. No lists
- * of children and no walk: two passes in the order nodes were made.
+ * of children and no walk: two passes in the order nodes were made. `size`: room for n numbers
+ * to work in (left holding nothing of use).
  */
-function preorderPositions(parentOf: Int32Array, n: number): Int32Array {
-  const size = new Int32Array(n).fill(1);
+function preorderPositions(parentOf: Int32Array, n: number, size: Int32Array): Int32Array {
+  size.fill(1, 0, n);
   for (let i = n - 1; i > 0; i--) size[parentOf[i]!]! += size[i]!;
   // `size` becomes, node by node, where the next child of the node goes
   const pos = new Int32Array(n);
@@ -252,7 +253,10 @@ export class CallTreeBuilder {
     const n = this.parent.length;
     // the pre-order tree and the work arrays that make it
     this.budget?.charge(n * FINISH_BYTES_PER_NODE);
-    const newIndex = preorderPositions(this.parent.data, n);
+    // (the subtree ends' column is where the places are worked out, then made ready for the ends)
+    const end = new Int32Array(n);
+    const newIndex = preorderPositions(this.parent.data, n, end);
+    end.fill(0);
     const parentIn = this.parent.data;
     const frameIn = this.frame.data;
     const selfIn = this.self.data;
@@ -261,7 +265,6 @@ export class CallTreeBuilder {
     const depth = new Int32Array(n);
     const self = new Float64Array(n);
     const total = new Float64Array(n);
-    const end = new Int32Array(n);
     // In the order nodes were made, a parent before its children: each written at its place.
     parent[0] = -1;
     frame[0] = frameIn[0]!;

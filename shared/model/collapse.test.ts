@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { random } from '../../test/support/repeats';
 import { CallTreeBuilder, FrameTableBuilder, finishProfile } from './builders';
-import { collapse } from './collapse';
+import { collapse, collapsedBytes } from './collapse';
 import { Category, type Profile } from './types';
 
 /**
@@ -76,5 +76,29 @@ describe('collapse', () => {
     tree.addSelf(tree.child(tree.root, fn10!), 3);
     const p = profileOf(frames, tree);
     expect(collapse(p)).toEqual(['fn1 1', 'fn10 3', 'fn1;a 2']);
+  });
+
+  it('writes the same lines as UTF-8 pieces that end at a line end, each label passed through the given text', () => {
+    const decoder = new TextDecoder();
+    for (let seed = 1; seed <= 20; seed++) {
+      const p = randomProfile(seed);
+      const text = `${collapse(p).join('\n')}\n`;
+      for (const size of [1, 64, 1000, 1 << 20]) {
+        const pieces = [...collapsedBytes(p, p.tree.self, size)];
+        // (no piece is split inside a line: each one decodes alone)
+        expect(pieces.map((b) => decoder.decode(b)).join(''), `seed ${seed}, pieces of ${size}`).toBe(text);
+        for (const b of pieces) expect(b[b.length - 1]).toBe(0x0a);
+        if (size === 64)
+          expect(Math.max(...pieces.map((b) => b.length))).toBeLessThanOrEqual(
+            64 + Math.max(...text.split('\n').map((l) => Buffer.byteLength(l) + 1)),
+          );
+      }
+      // the labels, upper-cased, merge none of them here: the same lines with their stacks upper-cased, sorted again
+      const upper = [...collapsedBytes(p, p.tree.self, 4096, (label) => label.toUpperCase())].map((b) => decoder.decode(b)).join('');
+      const expected = collapse(p)
+        .map((line) => line.replace(/^(.*)( \d+)$/, (_, stack: string, weight: string) => stack.toUpperCase() + weight))
+        .sort((x, y) => Buffer.compare(Buffer.from(x.replace(/ \d+$/, '')), Buffer.from(y.replace(/ \d+$/, ''))));
+      expect(upper).toBe(`${expected.join('\n')}\n`);
+    }
   });
 });

@@ -39,29 +39,39 @@ function compareBytes(a: string, b: string): number {
 }
 
 /**
- * Each line of folded output (`stack weight`, no line break), one per distinct
- * stack with non-zero self weight, in byte order; stacks are merged by label.
+ * How the walk below keeps a stack's text: `extend` gives the path of `label` under `parent`
+ * (`root` for the root's children), `blank` says a path is the empty label alone, which is no
+ * stack.
+ */
+interface Paths<P> {
+  root: P;
+  extend(parent: P, label: number): P;
+  blank(path: P): boolean;
+}
+
+/**
+ * Each distinct stack with non-zero self weight, in byte order, as its path (see `Paths`); its
+ * weight is `weight.value` when it is given. Stacks are merged by label.
  *
- * The lines come from a walk of the call tree, so that no stack's text is kept past its line:
+ * The stacks come from a walk of the call tree, so that no stack's text is kept past its line:
  * the nodes that share a path (the same labels all the way down) are taken together, and a
  * group's children are grouped by label in turn. In byte order a stack `X;L` may not come just
  * before the stacks under it: `fn1;a` follows `fn10` (`;` sorts after digits). So each child
  * group has two places among its siblings: its own line, at its label, and the lines under it,
  * at its label followed by `;`. No line of another sibling falls between those (labels hold no
- * `;`, see `collapseLabel`), so the two places sorted among the siblings' give byte order.
+ * `;`, see `collapseLabel`), so the two places sorted among the siblings' give byte order. A
+ * path is extended when its place is reached, and a group's children are walked before its next
+ * sibling's place: a path may be kept in one buffer, each label written over the last one's.
  */
-export function* collapsedLines(p: Profile, weights: Float64Array): Generator<string, void, undefined> {
+function* collapsedStacks<P>(
+  p: Profile,
+  weights: Float64Array,
+  labelOf: readonly string[],
+  labelId: Int32Array,
+  paths: Paths<P>,
+  weight: { value: number },
+): Generator<P, void, undefined> {
   const t = p.tree;
-  // each distinct label once, and the rank of "label" and "label;" among all of them
-  const ids = new Map<string, number>();
-  const labelOf: string[] = [];
-  const labelId = new Int32Array(p.frames.length);
-  for (let f = 0; f < p.frames.length; f++) {
-    const label = collapseLabel(p, f);
-    let id = ids.get(label);
-    if (id === undefined) ids.set(label, (id = labelOf.push(label) - 1));
-    labelId[f] = id;
-  }
   const places = Array.from({ length: labelOf.length * 2 }, (_, i) => i);
   places.sort((a, b) => compareBytes(labelOf[a >> 1]! + (a & 1 ? ';' : ''), labelOf[b >> 1]! + (b & 1 ? ';' : '')));
   const rank = new Int32Array(places.length);
@@ -72,14 +82,14 @@ export function* collapsedLines(p: Profile, weights: Float64Array): Generator<st
     rank: number;
     under: boolean;
     nodes: number[];
-    path: string;
+    label: number;
   }
   // children grouped by label without a map: the group of a label met in the current call
   const groupOf = new Int32Array(labelOf.length);
   const stamp = new Int32Array(labelOf.length);
   let call = 0;
-  /** The places of the children of `nodes` (the root's when `path` is undefined). */
-  const placesUnder = (nodes: number[], path: string | undefined): Place[] => {
+  /** The places of the children of `nodes`. */
+  const placesUnder = (nodes: number[]): Place[] => {
     call++;
     const groups: number[][] = [];
     const groupLabel: number[] = [];
@@ -97,16 +107,15 @@ export function* collapsedLines(p: Profile, weights: Float64Array): Generator<st
     for (let g = 0; g < groups.length; g++) {
       const id = groupLabel[g]!;
       const members = groups[g]!;
-      const text = path === undefined ? labelOf[id]! : `${path};${labelOf[id]!}`;
-      out.push({ rank: rank[id * 2]!, under: false, nodes: members, path: text });
+      out.push({ rank: rank[id * 2]!, under: false, nodes: members, label: id });
       let parent = false;
       for (const n of members) if (t.end[n]! > n + 1) parent = true;
-      if (parent) out.push({ rank: rank[id * 2 + 1]!, under: true, nodes: members, path: text });
+      if (parent) out.push({ rank: rank[id * 2 + 1]!, under: true, nodes: members, label: id });
     }
     return out.length > 1 ? out.sort((a, b) => a.rank - b.rank) : out;
   };
 
-  const stack: { places: Place[]; next: number }[] = [{ places: placesUnder([0], undefined), next: 0 }];
+  const stack: { places: Place[]; next: number; path: P }[] = [{ places: placesUnder([0]), next: 0, path: paths.root }];
   while (stack.length > 0) {
     const top = stack[stack.length - 1]!;
     if (top.next === top.places.length) {
@@ -114,8 +123,9 @@ export function* collapsedLines(p: Profile, weights: Float64Array): Generator<st
       continue;
     }
     const at = top.places[top.next++]!;
+    const path = paths.extend(top.path, at.label);
     if (at.under) {
-      stack.push({ places: placesUnder(at.nodes, at.path), next: 0 });
+      stack.push({ places: placesUnder(at.nodes), next: 0, path });
       continue;
     }
     let sum = 0;
@@ -126,8 +136,97 @@ export function* collapsedLines(p: Profile, weights: Float64Array): Generator<st
       sum += w;
     }
     // (an empty label alone is no stack; under another frame it is one: `;a` is not `a`)
-    if (weighed && at.path !== '') yield `${at.path} ${Math.round(sum)}`;
+    if (weighed && !paths.blank(path)) {
+      weight.value = Math.round(sum);
+      yield path;
+    }
   }
+}
+
+/** Each distinct label once (`labelOf`), and the label of each frame (`labelId`). */
+function labelsOf(p: Profile, text: (label: string) => string): { labelOf: string[]; labelId: Int32Array } {
+  const ids = new Map<string, number>();
+  const labelOf: string[] = [];
+  const labelId = new Int32Array(p.frames.length);
+  for (let f = 0; f < p.frames.length; f++) {
+    const label = text(collapseLabel(p, f));
+    let id = ids.get(label);
+    if (id === undefined) ids.set(label, (id = labelOf.push(label) - 1));
+    labelId[f] = id;
+  }
+  return { labelOf, labelId };
+}
+
+/**
+ * Each line of folded output (`stack weight`, no line break), one per distinct stack with
+ * non-zero self weight, in byte order; stacks are merged by label (see `collapsedStacks`).
+ */
+export function* collapsedLines(p: Profile, weights: Float64Array): Generator<string, void, undefined> {
+  const { labelOf, labelId } = labelsOf(p, (label) => label);
+  const weight = { value: 0 };
+  const paths: Paths<string | undefined> = {
+    root: undefined,
+    extend: (parent, label) => (parent === undefined ? labelOf[label]! : `${parent};${labelOf[label]!}`),
+    blank: (path) => path === '',
+  };
+  for (const path of collapsedStacks(p, weights, labelOf, labelId, paths, weight)) yield `${path!} ${weight.value}`;
+}
+
+/**
+ * Folded output as UTF-8, in pieces of about `pieceBytes` that end at a line's end: the same
+ * lines as `collapsedLines`, each label passed through `text` first (a terminal's escapes, say:
+ * see visible-text.ts), written into the piece from one buffer that holds the current path,
+ * without a string per line. A piece is a new array unless the caller, asking for the next one
+ * with `next(true)`, says it is done with the last: its memory then holds the next.
+ */
+export function* collapsedBytes(
+  p: Profile,
+  weights: Float64Array,
+  pieceBytes: number,
+  text: (label: string) => string = (label) => label,
+): Generator<Uint8Array, void, boolean | undefined> {
+  const { labelOf, labelId } = labelsOf(p, text);
+  const encoder = new TextEncoder();
+  const labelBytes = labelOf.map((label) => encoder.encode(label));
+  let path = new Uint8Array(4096);
+  const room = (n: number) => {
+    if (n <= path.length) return;
+    const next = new Uint8Array(Math.max(n, path.length * 2));
+    next.set(path);
+    path = next;
+  };
+  const SEMICOLON = 0x3b;
+  // a path is its length in `path`; -1 is the root's
+  const paths: Paths<number> = {
+    root: -1,
+    extend(parent, label) {
+      const bytes = labelBytes[label]!;
+      const at = parent < 0 ? 0 : parent + 1;
+      room(at + bytes.length);
+      if (parent >= 0) path[parent] = SEMICOLON;
+      path.set(bytes, at);
+      return at + bytes.length;
+    },
+    blank: (length) => length === 0,
+  };
+  const weight = { value: 0 };
+  let piece = new Uint8Array(pieceBytes);
+  let used = 0;
+  for (const length of collapsedStacks(p, weights, labelOf, labelId, paths, weight)) {
+    const digits = String(weight.value);
+    const need = length + 2 + digits.length;
+    if (used + need > piece.length) {
+      const free = used > 0 ? yield piece.subarray(0, used) : true;
+      if (!free || need > piece.length) piece = new Uint8Array(Math.max(pieceBytes, need));
+      used = 0;
+    }
+    piece.set(path.subarray(0, length), used);
+    used += length;
+    piece[used++] = 0x20;
+    for (let i = 0; i < digits.length; i++) piece[used++] = digits.charCodeAt(i);
+    piece[used++] = 0x0a;
+  }
+  if (used > 0) yield piece.subarray(0, used);
 }
 
 /** The lines of folded output (see `collapsedLines`). */

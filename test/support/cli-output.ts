@@ -14,9 +14,17 @@ export interface MemoryOutput extends Output {
 
 export function memoryOutput(): MemoryOutput {
   const text = { out: '', err: '' };
+  // (bytes are UTF-8 written in pieces: a character split between two is put together)
+  const decoders = { out: new TextDecoder(), err: new TextDecoder() };
+  const sink = (to: 'out' | 'err') => ({
+    write: (s: string | Uint8Array, done?: () => void) => {
+      text[to] += typeof s === 'string' ? s : decoders[to].decode(s, { stream: true });
+      done?.();
+    },
+  });
   return {
-    stdout: { write: (s: string) => void (text.out += s) },
-    stderr: { write: (s: string) => void (text.err += s) },
+    stdout: sink('out'),
+    stderr: sink('err'),
     get out() {
       return text.out;
     },

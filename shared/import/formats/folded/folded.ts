@@ -142,8 +142,14 @@ class FoldedReader {
    * was read here (-1: its line was skipped), the frame of a label.
    */
   private readonly byNumber: number[] = [];
-  /** The node of each of the scanner's nodes (numbered 0, 1, 2… as made). */
+  /**
+   * The node of each of the scanner's nodes (numbered 0, 1, 2… as made), once they are not
+   * simply node n + 1: filled only when `scannerOnly` ends (a collapsed file of 1.5 M nodes never
+   * needs it).
+   */
   private readonly byNode = new GrowInt32();
+  /** how many nodes the scanner has made */
+  private scannerNodes = 0;
   /**
    * Whether the tree's nodes are all the scanner's, each frame of theirs the frame of one label
    * of the scanner's alone: a node the scanner makes is then surely new to the tree, and made
@@ -173,9 +179,24 @@ class FoldedReader {
     const c = this.tree.child(node, frame);
     if (c >= made) {
       this.kids.add(node, c, this.frames.labelOf(frame));
-      this.scannerOnly = false;
+      this.leaveScannerOnly();
     }
     return c;
+  }
+
+  /**
+   * The tree's nodes are no longer the scanner's alone: each node the scanner makes from now on
+   * is looked for, and the scanner's nodes so far (node n + 1 each) are written down.
+   */
+  private leaveScannerOnly(): void {
+    if (!this.scannerOnly) return;
+    this.scannerOnly = false;
+    for (let n = 0; n < this.scannerNodes; n++) this.byNode.push(n + 1);
+  }
+
+  /** The tree's node of the scanner's node `n`. */
+  private nodeOfScanner(n: number): number {
+    return this.scannerOnly ? n + 1 : this.byNode.data[n]!;
   }
 
   /** Records in `kids` the nodes made from the scanner's records since lines were last read as text. */
@@ -280,12 +301,12 @@ class FoldedReader {
   /** One batch of the line scanner's records (see `Rec`). */
   onBatch(b: ScanBatch): void {
     const r = b.records;
-    const { tree, byNumber, byNode } = this;
+    const { tree, byNumber } = this;
     for (let i = 0; i < b.count; i++) {
       const lineNo = b.line(i);
       const o = i * REC;
       const kind = r[o]!;
-      if (kind === Rec.AtNode) tree.addSelf(byNode.data[r[o + Word.Arg]!]!, b.numbers[i * NUMS]!);
+      if (kind === Rec.AtNode) tree.addSelf(this.nodeOfScanner(r[o + Word.Arg]!), b.numbers[i * NUMS]!);
       else if (kind === Rec.Known) {
         const node = byNumber[r[o + Word.Arg]!]!;
         if (node >= 0) tree.addSelf(node, b.numbers[i * NUMS]!);
@@ -293,15 +314,17 @@ class FoldedReader {
       } else if (kind === Rec.Node) {
         // (made in order: node n is the n-th made)
         const parent = r[o + Word.Start]!;
-        const at = parent < 0 ? tree.root : byNode.data[parent]!;
+        const at = parent < 0 ? tree.root : this.nodeOfScanner(parent);
         const frame = byNumber[r[o + Word.End]!]!;
-        byNode.push(this.scannerOnly ? tree.newChild(at, frame) : tree.child(at, frame));
+        this.scannerNodes++;
+        if (this.scannerOnly) tree.newChild(at, frame);
+        else this.byNode.push(tree.child(at, frame));
       } else if (kind === Rec.Frame) {
         // (met once: the scanner numbers labels; the table that finds labels fast for lines read
         // as text is left to those lines, which intern the same frames)
         const known = this.frames.length;
         const frame = this.frameOfLabel(b.decode(r[o + Word.Start]!, r[o + Word.End]!));
-        if (frame < known) this.scannerOnly = false;
+        if (frame < known) this.leaveScannerOnly();
         this.numbered(r[o + Word.Arg]!, frame);
       } else {
         const text = b.text(i, lineNo);
