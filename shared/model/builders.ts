@@ -4,7 +4,7 @@
  * tree with `child` / `addSelf` (for enter/leave spans and formats that are already trees).
  * `finishProfile` assembles the plain-data model.
  */
-import { GrowFloat64, GrowInt32, reserveFloat64, reserveInt32, takeFloat64, takeInt32 } from './grow';
+import { GrowFloat64, GrowInt32, giveBack, reserveFloat64, reserveInt32, takeFloat64, takeInt32 } from './grow';
 import { type BuildBudget, allocate } from './budget';
 import type { FrameTableBuilder } from './frame-table-builder';
 import { inTimeOrder, timeOrder } from './sample-time';
@@ -82,7 +82,11 @@ export class CallTreeBuilder {
 
   /** `budget`: what the tree and its samples are charged to as they grow (see ./budget) */
   constructor(readonly budget?: BuildBudget) {
-    for (const g of [this.parent, this.frame, this.self, this.sampleNode, this.sampleTime]) g.budget = budget;
+    // (the columns are private, and no method holds one's array across a push)
+    for (const g of [this.parent, this.frame, this.self, this.sampleNode, this.sampleTime]) {
+      g.budget = budget;
+      g.givesBack = true;
+    }
     this.parent.push(-1);
     this.frame.push(-1);
     this.self.push(0);
@@ -199,6 +203,7 @@ export class CallTreeBuilder {
   /** A column for the `count` samples before, all `before`, and then `next` (weights, or threads). */
   private grownColumn<G extends GrowFloat64 | GrowInt32>(g: G, count: number, before: number, next: number): G {
     g.budget = this.budget;
+    g.givesBack = true;
     for (let i = 0; i < count; i++) g.push(before);
     g.push(next);
     return g;
@@ -247,7 +252,7 @@ export class CallTreeBuilder {
   /**
    * Reorders nodes into pre-order and computes depth, subtree ends and totals. `unitWeights`: the
    * profile counts samples, so a table whose every sample weighs 1 stores no weights (see
-   * `SampleTable.weight`).
+   * `SampleTable.weight`). The builder is spent after it.
    */
   finish(unitWeights = false): { tree: CallTree; samples?: SampleTable } {
     const n = this.parent.length;
@@ -277,6 +282,15 @@ export class CallTreeBuilder {
       self[at] = selfIn[i]!;
       depth[at] = depth[p]! + 1;
     }
+    // The builder's tree is spent: its memory goes back now, not at the next full collection
+    // (for 1.5 M nodes, 34 MB while the caller goes on).
+    for (const g of [this.parent, this.frame, this.self]) {
+      giveBack(g.data);
+      g.length = 0;
+    }
+    giveBack(this.slots);
+    this.slots = new Int32Array(2);
+    this.indexed = 1;
     // Backwards in pre-order: a node's children (after it) are summed, last first, before it.
     for (let i = n - 1; i >= 0; i--) {
       total[i]! += self[i]!;

@@ -15,12 +15,18 @@ export class GrowInt32 {
   length = 0;
   /** what the column's growth is charged to (see ./budget), when it is part of an import's model */
   budget: BuildBudget | undefined;
+  /**
+   * The array outgrown is given back as soon as it is copied (see `giveBack`), not at the next
+   * full collection: only for a column whose `data` nobody holds across a push.
+   */
+  givesBack = false;
   constructor(private readonly capacity = 1024) {}
   push(v: number): number {
     if (this.length === this.data.length) {
       const n = Math.max(this.capacity, this.data.length * 2);
       const next = allocate(this.budget, (n - this.data.length) * 4, () => new Int32Array(n));
       next.set(this.data);
+      if (this.givesBack) giveBack(this.data);
       this.data = next;
     }
     this.data[this.length] = v;
@@ -36,12 +42,15 @@ export class GrowFloat64 {
   data = new Float64Array(0);
   length = 0;
   budget: BuildBudget | undefined;
+  /** as `GrowInt32.givesBack` */
+  givesBack = false;
   constructor(private readonly capacity = 1024) {}
   push(v: number): number {
     if (this.length === this.data.length) {
       const n = Math.max(this.capacity, this.data.length * 2);
       const next = allocate(this.budget, (n - this.data.length) * 8, () => new Float64Array(n));
       next.set(this.data);
+      if (this.givesBack) giveBack(this.data);
       this.data = next;
     }
     this.data[this.length] = v;
@@ -145,7 +154,7 @@ export class PiecedInt32 {
       out.set(p, o);
       o += p.length;
       // given back now, not at the next full collection
-      (p.buffer as MovableBuffer).transfer?.(0);
+      giveBack(p);
     }
     this.full.length = 0;
     this.piece = new Int32Array(0);
@@ -157,6 +166,14 @@ export class PiecedInt32 {
 
 /** `ArrayBuffer.prototype.transfer` (ES2024; the project's library types stop at ES2023). */
 type MovableBuffer = ArrayBuffer & { transfer?(byteLength: number): ArrayBuffer };
+
+/**
+ * Gives an array's memory back to the system now, where the engine can (`transfer(0)` detaches
+ * the buffer and frees its memory); else it waits for the collector. The array is empty after.
+ */
+export function giveBack(a: Int32Array | Float64Array): void {
+  if (a.byteLength > 0 && a.buffer instanceof ArrayBuffer) (a.buffer as MovableBuffer).transfer?.(0);
+}
 
 /**
  * The first `length` values of a column's array in a buffer of their own size. Where the engine
