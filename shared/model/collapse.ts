@@ -72,66 +72,131 @@ function* collapsedStacks<P>(
   weight: { value: number },
 ): Generator<P, void, undefined> {
   const t = p.tree;
-  const places = Array.from({ length: labelOf.length * 2 }, (_, i) => i);
-  places.sort((a, b) => compareBytes(labelOf[a >> 1]! + (a & 1 ? ';' : ''), labelOf[b >> 1]! + (b & 1 ? ';' : '')));
-  const rank = new Int32Array(places.length);
-  places.forEach((place, r) => (rank[place] = r));
+  const { end, frame } = t;
+  // the two places of every label ("label", and "label;" for the lines under it) in byte order:
+  // `order[r]` is the place of rank r (label id × 2, + 1 for the lines under it)
+  const order = Int32Array.from({ length: labelOf.length * 2 }, (_, i) => i);
+  const key = (place: number) => labelOf[place >> 1]! + (place & 1 ? ';' : '');
+  order.sort((a, b) => compareBytes(key(a), key(b)));
+  const rank = new Int32Array(order.length);
+  order.forEach((place, r) => (rank[place] = r));
 
-  /** One of a group's two places among its siblings: its own line, or the lines under it. */
-  interface Place {
-    rank: number;
-    under: boolean;
-    nodes: number[];
-    label: number;
-  }
+  // Everything the walk keeps is in typed arrays used as stacks, cut back as it returns from a
+  // group's children (a walk of objects and arrays made the engine's young generation grow by
+  // 20 MB for a 1.5 M-node tree): the nodes of each group (`members`), the groups (where their
+  // nodes start, how many, their label), and each level's places (a rank, and its group).
+  let members = new Int32Array(1024);
+  let groupStart = new Int32Array(256);
+  let groupSize = new Int32Array(256);
+  let groupLabel = new Int32Array(256);
+  let groupNext = new Int32Array(256);
+  let groupParent = new Uint8Array(256);
+  let placeRank = new Int32Array(256);
+  let placeGroup = new Int32Array(256);
+  let memberTop = 0;
+  let groupTop = 0;
+  let placeTop = 0;
+  const grown = <A extends Int32Array | Uint8Array>(a: A, n: number): A => {
+    if (n <= a.length) return a;
+    const next = new (a.constructor as new (n: number) => A)(Math.max(n, a.length * 2));
+    next.set(a);
+    return next;
+  };
   // children grouped by label without a map: the group of a label met in the current call
   const groupOf = new Int32Array(labelOf.length);
   const stamp = new Int32Array(labelOf.length);
   let call = 0;
-  /** The places of the children of `nodes`. */
-  const placesUnder = (nodes: number[]): Place[] => {
+
+  /** Groups the children of the nodes of `members[from, from + count)` by label, and puts their places on the stack, in order. */
+  const placesUnder = (from: number, count: number): void => {
     call++;
-    const groups: number[][] = [];
-    const groupLabel: number[] = [];
-    for (const n of nodes)
-      for (let c = n + 1; c < t.end[n]!; c = t.end[c]!) {
-        const id = labelId[t.frame[c]!]!;
-        if (stamp[id] === call) groups[groupOf[id]!]!.push(c);
+    const firstGroup = groupTop;
+    for (let k = from; k < from + count; k++) {
+      const n = members[k]!;
+      for (let c = n + 1; c < end[n]!; c = end[c]!) {
+        const id = labelId[frame[c]!]!;
+        let g: number;
+        if (stamp[id] === call) g = groupOf[id]!;
         else {
           stamp[id] = call;
-          groupOf[id] = groups.push([c]) - 1;
-          groupLabel.push(id);
+          g = groupTop++;
+          if (g >= groupStart.length) {
+            groupStart = grown(groupStart, g + 1);
+            groupSize = grown(groupSize, g + 1);
+            groupLabel = grown(groupLabel, g + 1);
+            groupNext = grown(groupNext, g + 1);
+            groupParent = grown(groupParent, g + 1);
+          }
+          groupOf[id] = g;
+          groupLabel[g] = id;
+          groupSize[g] = 0;
+          groupParent[g] = 0;
         }
+        groupSize[g]!++;
+        if (end[c]! > c + 1) groupParent[g] = 1;
       }
-    const out: Place[] = [];
-    for (let g = 0; g < groups.length; g++) {
-      const id = groupLabel[g]!;
-      const members = groups[g]!;
-      out.push({ rank: rank[id * 2]!, under: false, nodes: members, label: id });
-      let parent = false;
-      for (const n of members) if (t.end[n]! > n + 1) parent = true;
-      if (parent) out.push({ rank: rank[id * 2 + 1]!, under: true, nodes: members, label: id });
     }
-    return out.length > 1 ? out.sort((a, b) => a.rank - b.rank) : out;
+    let at = memberTop;
+    for (let g = firstGroup; g < groupTop; g++) {
+      groupStart[g] = groupNext[g] = at;
+      at += groupSize[g]!;
+    }
+    members = grown(members, at);
+    for (let k = from; k < from + count; k++) {
+      const n = members[k]!;
+      for (let c = n + 1; c < end[n]!; c = end[c]!) members[groupNext[groupOf[labelId[frame[c]!]!]!]!++] = c;
+    }
+    memberTop = at;
+    const firstPlace = placeTop;
+    placeRank = grown(placeRank, placeTop + (groupTop - firstGroup) * 2);
+    placeGroup = grown(placeGroup, placeRank.length);
+    for (let g = firstGroup; g < groupTop; g++) {
+      placeRank[placeTop++] = rank[groupLabel[g]! * 2]!;
+      if (groupParent[g]) placeRank[placeTop++] = rank[groupLabel[g]! * 2 + 1]!;
+    }
+    if (placeTop - firstPlace > 1) placeRank.subarray(firstPlace, placeTop).sort();
+    for (let i = firstPlace; i < placeTop; i++) placeGroup[i] = groupOf[order[placeRank[i]!]! >> 1]!;
   };
 
-  const stack: { places: Place[]; next: number; path: P }[] = [{ places: placesUnder([0]), next: 0, path: paths.root }];
-  while (stack.length > 0) {
-    const top = stack[stack.length - 1]!;
-    if (top.next === top.places.length) {
-      stack.pop();
+  /** A level of the walk: the places of one group's children, the next to visit, and where the stacks stood before them. */
+  interface Level {
+    start: number;
+    next: number;
+    end: number;
+    members: number;
+    groups: number;
+    path: P;
+  }
+  /** The level of the children of `members[from, from + count)`, its places put on the stack. */
+  const levelUnder = (from: number, count: number, path: P): Level => {
+    const below = { start: placeTop, next: placeTop, end: placeTop, members: memberTop, groups: groupTop, path };
+    placesUnder(from, count);
+    below.end = placeTop;
+    return below;
+  };
+  members[memberTop++] = 0;
+  const levels: Level[] = [levelUnder(0, 1, paths.root)];
+  while (levels.length > 0) {
+    const top = levels[levels.length - 1]!;
+    if (top.next === top.end) {
+      levels.pop();
+      memberTop = top.members;
+      groupTop = top.groups;
+      placeTop = top.start;
       continue;
     }
-    const at = top.places[top.next++]!;
-    const path = paths.extend(top.path, at.label);
-    if (at.under) {
-      stack.push({ places: placesUnder(at.nodes), next: 0, path });
+    const i = top.next++;
+    const place = order[placeRank[i]!]!;
+    const g = placeGroup[i]!;
+    const path = paths.extend(top.path, place >> 1);
+    if (place & 1) {
+      levels.push(levelUnder(groupStart[g]!, groupSize[g]!, path));
       continue;
     }
     let sum = 0;
     let weighed = false;
-    for (const n of at.nodes) {
-      const w = weights[n]!;
+    for (let k = groupStart[g]!; k < groupStart[g]! + groupSize[g]!; k++) {
+      const w = weights[members[k]!]!;
       if (w !== 0) weighed = true;
       sum += w;
     }
