@@ -2,7 +2,10 @@
  * The built command line: `bin/flamelens.mjs` (what `npx flamelens` runs) and the bundle itself,
  * `node out/cli/flamelens.js`, are the same program, with the same output and exit status.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 
 const BASE = 'fixtures/samples/baseline/CPU.20261121.233005.6118.0.001.cpuprofile';
@@ -34,4 +37,32 @@ test('bin/flamelens.mjs and node out/cli/flamelens.js run the same command line'
     stdout: '',
     stderr: 'flamelens: unknown command "nope". Commands: open, collapse, info, diff, heatmap, heap, stats, record (flamelens --help)\n',
   });
+});
+
+test('collapse into a program that stops reading stops quietly, and into a file writes every line', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'flamelens-cli-'));
+  try {
+    // ~12 MB of output, several pieces: a reader that closes after the first bytes breaks the pipe mid-write
+    const lines = Array.from({ length: 120_000 }, (_, i) => `main;handler${i % 50};work${i} ${1 + (i % 9)}`);
+    const file = join(dir, 'stacks.folded');
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    const child = spawn(process.execPath, ['out/cli/flamelens.js', 'collapse', file], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += String(d)));
+    child.stdout.once('data', () => child.stdout.destroy());
+    const status = await new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    expect(stderr).toBe('');
+    expect(status).toBe(0);
+
+    const out = join(dir, 'out.folded');
+    const fd = openSync(out, 'w');
+    const r = spawnSync(process.execPath, ['out/cli/flamelens.js', 'collapse', file], { stdio: ['ignore', fd, 'pipe'], encoding: 'utf8' });
+    closeSync(fd);
+    expect(r.status).toBe(0);
+    const written = readFileSync(out, 'utf8').trimEnd().split('\n');
+    expect(written).toHaveLength(lines.length);
+    expect(new Set(written)).toEqual(new Set(lines));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
