@@ -143,6 +143,8 @@ export async function openInBrowser(opts: OpenInBrowserOptions): Promise<void> {
     const exe = findBrowser();
     if (!exe) return printAddress('no Chromium or Chrome found; ');
 
+    // The browser takes a while to start and to load the page: the files are parsed meanwhile.
+    server.parseAhead();
     profileDir = mkdtempSync(join(tmpdir(), 'flamelens-browser-'));
     const asRoot = process.platform === 'linux' && process.getuid?.() === 0;
     const started = Date.now();

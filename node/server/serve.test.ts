@@ -294,13 +294,23 @@ describe('files parsed by the server', () => {
     } finally {
       await s.close();
     }
+    // a caller about to start a browser starts the parses itself; the page's request then starts none
+    const early = await startServer({ items: [folded], rendererDir: join(dir, 'renderer'), parser });
+    try {
+      early.parseAhead();
+      expect(asked).toHaveLength(4);
+      expect((await fetch(early.url)).status).toBe(200);
+      expect(asked).toHaveLength(4);
+    } finally {
+      await early.close();
+    }
     // with a workspace file named, the window opens only that: nothing is parsed ahead
     const workspace = join(dir, 'ahead.flamelens');
     writeFileSync(workspace, '{}');
     const w = await startServer({ items: [folded, workspace], rendererDir: join(dir, 'renderer'), parser });
     try {
       expect((await fetch(w.url)).status).toBe(200);
-      expect(asked).toHaveLength(3);
+      expect(asked).toHaveLength(4);
     } finally {
       await w.close();
     }

@@ -58,6 +58,11 @@ export interface ServerOptions {
 export interface RunningServer {
   /** the address to open, secret included, ending in `/` */
   url: string;
+  /**
+   * starts parsing the files named on the command line now, as the page's first request does
+   * (./parse-ahead): for a caller about to start a browser on the address
+   */
+  parseAhead(): void;
   close(): Promise<void>;
 }
 
@@ -92,6 +97,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const urlHost = host === '::1' ? '[::1]' : host;
   return {
     url: `http://${urlHost}:${port}/${secret}/`,
+    parseAhead: () => ahead?.start(),
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
