@@ -100,20 +100,24 @@ test('the server parses the text formats and the window shows what it shows for 
   expect(asked.filter((p) => p.startsWith('/api/parsed/'))).toHaveLength(FILES.length - 1);
   expect(asked.filter((p) => p.startsWith('/api/stream/'))).toHaveLength(1);
 
-  // The same files, opened in a window that reads them itself: in a context of its own, whose
-  // storage holds no comparison of the first window's (its offer to restore one would take room
-  // from the panes, and they would draw fewer rows).
+  // The same files, named on the command line of a server that parses nothing, so that its
+  // window reads them itself, the same way in every other respect (the titles, the order, the
+  // layout); in a context of its own, whose storage holds nothing of the first window's.
+  const plain = await startServer({ items: paths, rendererDir: resolve('out/renderer') });
+  servers.push(plain);
   const ownContext = await browser.newContext({ viewport: page.viewportSize() });
   const own = await ownContext.newPage();
-  await own.route('**/api/initial-items', (r) => r.fulfill({ json: [] }));
-  await own.goto(server.url);
-  await own.getByLabel('Open profile files').setInputFiles(paths);
+  const ownAsked: string[] = [];
+  ownContext.on('request', (r) => ownAsked.push(new URL(r.url()).pathname.replace(/^\/[^/]+/, '')));
+  await own.goto(plain.url);
   await expect(own.locator('section.pane')).toHaveCount(FILES.length);
   for (let i = 0; i < FILES.length; i++) {
     const read = await shown(own, i);
     expect(read.frames.length).toBeGreaterThan(2);
     expect(fromServer[i]).toEqual(read);
   }
+  // (that window read every file's bytes: the server had no profile to give it)
+  expect(ownAsked.filter((p) => p.startsWith('/api/stream/') || p.startsWith('/api/files/')).length).toBeGreaterThanOrEqual(FILES.length);
   await page.screenshot({ path: info.outputPath('server-parse.png') });
   await ownContext.close();
 });
