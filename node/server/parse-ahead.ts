@@ -28,15 +28,20 @@ export interface ParsesAhead {
   close(): void;
 }
 
-interface Entry {
-  job: ParseJob;
-  request: ParseRequest;
+/** What a parse has said before it was taken, and whom it tells once it has been. */
+interface Heard {
   /** the last progress event, and the last event once it has come */
   progress?: ParseEvent;
   last?: ParseEvent;
   /** the window's listener, once taken */
   onEvent?: (e: ParseEvent) => void;
-  timer?: ReturnType<typeof setTimeout>;
+}
+
+interface Entry {
+  job: ParseJob;
+  request: ParseRequest;
+  heard: Heard;
+  timer: ReturnType<typeof setTimeout>;
 }
 
 /** How long a parse started ahead waits to be taken: the window asks within seconds. */
@@ -55,15 +60,15 @@ export function parsesAhead(parser: FileParser, items: readonly AheadItem[], kee
     start() {
       for (const { token, request } of items) {
         if (waiting.has(token)) continue;
-        const entry: Entry = { request, job: undefined as unknown as ParseJob };
-        entry.job = parser.parse(request, (e) => {
-          if (entry.onEvent) return entry.onEvent(e);
-          if (e.type === 'progress') entry.progress = e;
-          else entry.last = e;
+        const heard: Heard = {};
+        const job = parser.parse(request, (e) => {
+          if (heard.onEvent) return heard.onEvent(e);
+          if (e.type === 'progress') heard.progress = e;
+          else heard.last = e;
         });
-        entry.timer = setTimeout(() => drop(token), keepMs);
-        entry.timer.unref();
-        waiting.set(token, entry);
+        const timer = setTimeout(() => drop(token), keepMs);
+        timer.unref();
+        waiting.set(token, { job, request, heard, timer });
       }
     },
     take(token, request, onEvent) {
@@ -71,12 +76,13 @@ export function parsesAhead(parser: FileParser, items: readonly AheadItem[], kee
       if (!entry || entry.request.keepThreads !== request.keepThreads || entry.request.path !== request.path) return undefined;
       waiting.delete(token);
       clearTimeout(entry.timer);
-      if (entry.last) onEvent(entry.last);
+      const { heard } = entry;
+      if (heard.last) onEvent(heard.last);
       else {
-        if (entry.progress) onEvent(entry.progress);
-        entry.onEvent = onEvent;
+        if (heard.progress) onEvent(heard.progress);
+        heard.onEvent = onEvent;
       }
-      entry.progress = entry.last = undefined;
+      heard.progress = heard.last = undefined;
       return entry.job;
     },
     close() {
