@@ -331,7 +331,7 @@ if (results.diff)
 for (const u of results.ui.filter((x) => x.panes === 4))
   results.targets.push({
     what: `UI first render, ${u.panes} panes × 500,000 nodes < 1 s`,
-    value: `${u.firstRenderMs} ms (import ${u.importMs}, draw ${u.drawMs})`,
+    value: `${u.firstRenderMs} ms (import ${u.importMs}, draw ${u.drawMs}; the command on the same files at once ${u.commandMs})`,
     met: u.firstRenderMs < 1000,
   });
 for (const u of results.ui)

@@ -39,7 +39,7 @@ export function benchText(results, { repeats, appRepeat }) {
   for (const u of results.ui) {
     out.push('');
     out.push(
-      `UI: ${u.panes} pane(s) × ${u.nodes.toLocaleString('en-US')}-node profiles, headless Chromium, 1600×1000; first render ${u.firstRenderMs} ms (import ${u.importMs} ms, then draw ${u.drawMs} ms)`,
+      `UI: ${u.panes} pane(s) × ${u.nodes.toLocaleString('en-US')}-node profiles, headless Chromium, 1600×1000; first render ${u.firstRenderMs} ms (import ${u.importMs} ms, then draw ${u.drawMs} ms; \`flamelens info\` of the same ${u.panes === 1 ? 'file' : `${u.panes} files at once`}: ${u.commandMs} ms)`,
     );
     out.push(`${pad('interaction', 12)}${lpad('median', 9)}${lpad('max', 9)}${lpad('view trees', 12)}${lpad('draw', 10)}`);
     for (const i of u.interactions)

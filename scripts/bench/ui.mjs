@@ -4,6 +4,7 @@
 // the change and the frame after it has been painted (see `timeInPage` in redraw.mjs), with the
 // User Timing entries the renderer writes (`flamelens:view-tree`, `flamelens:draw`) summed per
 // interaction.
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +12,8 @@ import { chromium } from 'playwright-core';
 import { timeInPage } from './redraw.mjs';
 import { CHROMIUM, SECRET, serve } from './browser.mjs';
 import { syntheticFolded } from './synthetic.mjs';
+
+const ROOT = new URL('../../', import.meta.url);
 import { CHROMIUM_FLAGS } from '../chromium-flags.mjs';
 
 function median(xs) {
@@ -70,11 +73,38 @@ function recordImportsDone(page) {
 }
 
 /**
- * Returns { panes, nodes, firstRenderMs, firstRenderCpuMs, importMs, drawMs, drawn, interactions:
- * [{ interaction, medianMs, maxMs, viewTreeMs, drawMs }] }: first render is split into the import
- * (navigation until the last profile reaches the window) and the draw (from then until every pane
- * has drawn); its CPU time is that of the server's and the browser's processes meanwhile. `files`
- * may be given (already written folded files), else they are made.
+ * The machine's own pace for a first render: ms until `flamelens info` has read every one of
+ * `files` when they are all started at once (a process each), the best of `repeat`. The app
+ * reads them the same way, in the server's threads, so its first render cannot come sooner.
+ */
+export async function commandAllAtOnceMs(files, repeat = 3) {
+  const times = [];
+  for (let r = 0; r < repeat; r++) {
+    const t0 = performance.now();
+    await Promise.all(
+      files.map(
+        (f) =>
+          new Promise((resolve, reject) => {
+            const child = spawn(process.execPath, ['bin/flamelens.mjs', 'info', f], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+            let err = '';
+            child.stderr.on('data', (d) => (err += d));
+            child.on('error', reject);
+            child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`flamelens info ${f} failed (${code}): ${err}`))));
+          }),
+      ),
+    );
+    times.push(performance.now() - t0);
+  }
+  return Math.round(Math.min(...times));
+}
+
+/**
+ * Returns { panes, nodes, firstRenderMs, firstRenderCpuMs, commandMs, importMs, drawMs, drawn,
+ * interactions: [{ interaction, medianMs, maxMs, viewTreeMs, drawMs }] }: first render is split
+ * into the import (navigation until the last profile reaches the window) and the draw (from then
+ * until every pane has drawn); its CPU time is that of the server's and the browser's processes
+ * meanwhile; `commandMs` is the command reading the same files at once (`commandAllAtOnceMs`).
+ * `files` may be given (already written folded files), else they are made.
  */
 export async function benchUi({ panes, nodes, repeat = 5, files, profile, only, port = 4700 + Math.floor(Math.random() * 200) }) {
   const dir = mkdtempSync(join(tmpdir(), 'flamelens-bench-ui-'));
@@ -86,6 +116,7 @@ export async function benchUi({ panes, nodes, repeat = 5, files, profile, only, 
       writeFileSync(f, syntheticFolded(nodes, i + 1));
       return f;
     });
+    const commandMs = await commandAllAtOnceMs(files);
     server = await serve(files, port);
     browser = await chromium.launch({
       executablePath: CHROMIUM,
@@ -158,7 +189,7 @@ export async function benchUi({ panes, nodes, repeat = 5, files, profile, only, 
         drawMs: median(v.map((x) => x.draw)),
       }));
     const chromiumVersion = browser.version();
-    return { panes, nodes, firstRenderMs, firstRenderCpuMs, importMs, drawMs, drawn, interactions, chromiumVersion };
+    return { panes, nodes, firstRenderMs, firstRenderCpuMs, commandMs, importMs, drawMs, drawn, interactions, chromiumVersion };
   } finally {
     await browser?.close();
     server?.kill();

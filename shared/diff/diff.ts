@@ -17,12 +17,10 @@
  *
  * Queries over a result (lookup by key path, ranking, formatting) live in ./diff-query.
  */
-import { idleNodes } from '../heatmap/heatmap';
-import { comparability } from './comparable';
 import type { Profile, Unit } from '../model/types';
 import { type FrameMatcher, type MatchShare, matchFrames, matchShare } from '../search/matcher';
 import { subtreeTotals } from '../model/tree-totals';
-import { commonUnit, otherMeasure } from './measure';
+import { sidesOf, summaryOf } from './sides';
 import { accumulate, align, frameKeyIds, functionTotals, newUnion, preorder } from './align';
 import { type EntryMatch, entryMatch, withEntryMatched } from './entry-script';
 import { PairMap } from './pair-map';
@@ -50,8 +48,8 @@ export type StatusCode = (typeof Status)[keyof typeof Status];
 export const STATUS_NAMES: readonly PathStatus[] = ['unchanged', 'changed', 'new', 'removed', 'moved'];
 const FUNCTION_STATUS: readonly DiffStatus[] = ['unchanged', 'changed', 'new', 'removed'];
 
-/** A profile cannot be compared with the other (units that do not convert, bad weights). */
-export class DiffError extends Error {}
+export { DiffError } from './diff-error';
+export { summarizeDiff } from './sides';
 
 export interface DiffOptions {
   /** default 'absolute': the runs did the same work (the usual comparison: the same load) */
@@ -179,24 +177,6 @@ export interface ProfileDiff extends DiffSummary {
 
 const ratio = (a: number, b: number): number => (b > 0 ? a / b : 0);
 
-/** Self weights to compare for one side, with idle weight removed or measured. */
-function sideWeights(p: Profile, given: Float64Array | undefined, scale: number, excludeIdle: boolean): { w: Float64Array; idle: number } {
-  const t = p.tree;
-  const src = given ?? t.self;
-  if (src.length !== t.length) throw new DiffError(`${p.name}: ${src.length} weights for ${t.length} call-tree nodes`);
-  const w = scale === 1 ? Float64Array.from(src) : src.map((v) => v * scale);
-  // Idle samples as everywhere else (V8's `(idle)`, the kernel's idle task: see `idleNodes`), so
-  // that the cost and the search shares are of the same busy total.
-  const underIdle = idleNodes(p);
-  let idle = 0;
-  for (let i = 1; i < t.length; i++) {
-    if (!underIdle[i]) continue;
-    idle += w[i]!;
-    if (excludeIdle) w[i] = 0;
-  }
-  return { w, idle };
-}
-
 /** Status from both sides' totals and the deltas against the noise floor. */
 function statusOf(base: number, run: number, dSelf: number, dTotal: number, noise: number): StatusCode {
   if (base <= 0 && run > 0) return Status.New;
@@ -235,46 +215,6 @@ function rootsOf(tree: DiffTree, code: StatusCode, weight: Float64Array): Int32A
   const out = new Int32Array(roots.length);
   for (let r = 0; r < order.length; r++) out[r] = roots[order[r]!]!;
   return out;
-}
-
-/** Both sides' weights to compare, in one unit, with idle removed or measured. */
-function sidesOf(baseline: Profile, run: Profile, opts: DiffOptions) {
-  const baseUnit = opts.baselineWeights && opts.weightUnit ? opts.weightUnit : baseline.unit;
-  const runUnit = opts.runWeights && opts.weightUnit ? opts.weightUnit : run.unit;
-  const cu = commonUnit(baseUnit, runUnit);
-  if (!cu) throw new DiffError(`cannot compare a profile in ${baseUnit} (${baseline.name}) with one in ${runUnit} (${run.name})`);
-  const other = otherMeasure(baseline, run);
-  if (other) throw new DiffError(other);
-  const excludeIdle = opts.excludeIdle ?? false;
-  const b = sideWeights(baseline, opts.baselineWeights, cu.scaleA, excludeIdle);
-  const r = sideWeights(run, opts.runWeights, cu.scaleB, excludeIdle);
-  return { unit: cu.unit, b, r };
-}
-
-/** The summary of two sides' totals: the cost change and the warnings. */
-function summaryOf(baseline: Profile, run: Profile, normalize: Normalize, unit: Unit, base: DiffSide, runSide: DiffSide): DiffSummary {
-  const warnings = comparability(baseline, run, normalize);
-  if (baseline.format !== run.format)
-    warnings.push(
-      `the files come from different producers (${baseline.format}, ${run.format}): frames only one of them records ` +
-        '(native code, idle, program) show up as new or removed',
-    );
-  const [b, r] = [base.total, runSide.total];
-  return { normalize, unit, baseline: base, run: runSide, change: b > 0 ? r / b - 1 : r > 0 ? Infinity : 0, warnings };
-}
-
-const sum = (w: Float64Array): number => w.reduce((a, v) => a + v, 0);
-
-/**
- * The comparison's figures without aligning the trees (`diffProfiles` gives the same ones, and the
- * rest): for a pane that states the cost but does not draw the diff. Throws `DiffError` as it does.
- */
-export function summarizeDiff(baseline: Profile, given: Profile, opts: DiffOptions = {}): DiffSummary {
-  const entry = opts.matchEntry === false ? undefined : entryMatch(baseline, given);
-  const run = entry ? withEntryMatched(given, entry) : given;
-  const { unit, b, r } = sidesOf(baseline, run, opts);
-  const side = (p: Profile, w: { w: Float64Array; idle: number }): DiffSide => ({ name: p.name, total: sum(w.w), idle: w.idle });
-  return summaryOf(baseline, run, opts.normalize ?? 'absolute', unit, side(baseline, b), side(run, r));
 }
 
 /** Aligns `run` with `baseline` and computes per-path and per-function deltas. */

@@ -45,8 +45,18 @@ function comparableFiles(p: Profile): string[] {
   });
 }
 
+const entries = new WeakMap<Profile, string | undefined>();
+
 /** The comparable file of a run's entry script (see the rule above), undefined when it has none. */
 export function entryScript(p: Profile): string | undefined {
+  // (a baseline is compared with every other run: its entry script is looked for once)
+  if (entries.has(p)) return entries.get(p);
+  const found = findEntryScript(p);
+  entries.set(p, found);
+  return found;
+}
+
+function findEntryScript(p: Profile): string | undefined {
   const t = p.tree;
   const { category } = p.frames;
   const files = comparableFiles(p);

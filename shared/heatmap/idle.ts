@@ -21,8 +21,22 @@ const KERNEL_IDLE = /cpuidle|cpu_idle|cpu_bringup_and_idle|native_safe_halt|xen_
  *   task `swapper`, or `swapper/N` per CPU) together with one of the idle-loop functions above.
  *   A swapper sample without them is an interrupt or softirq served on an idle CPU: real work.
  * A sample that merely passes through `epoll_wait` is not idle here: it was on the CPU when taken.
+ *
+ * Worked out once per call tree and frame names (a run compared with entry scripts matched is a
+ * new profile over the same arrays): the array is shared, and nobody writes to it.
  */
 export function idleNodes(profile: Profile): Uint8Array {
+  const { tree, frames } = profile;
+  const known = made.get(tree);
+  if (known?.names === frames.name) return known.idle;
+  const idle = classify(profile);
+  made.set(tree, { names: frames.name, idle });
+  return idle;
+}
+
+const made = new WeakMap<Profile['tree'], { names: readonly string[]; idle: Uint8Array }>();
+
+function classify(profile: Profile): Uint8Array {
   const { tree, frames } = profile;
   // Classify each frame once; stacks share frames heavily.
   const SWAPPER = 1;

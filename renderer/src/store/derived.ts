@@ -81,27 +81,18 @@ export function rangeFor(p: Profile, range: TimeRange | undefined): RangeWeights
   });
 }
 
-const idleCache = new WeakMap<Profile, Uint8Array>();
-
-/** Per call-tree node, 1 for idle samples' nodes (see `idleNodes`). */
-export function idleFor(p: Profile): Uint8Array {
-  let idle = idleCache.get(p);
-  if (!idle) idleCache.set(p, (idle = idleNodes(p)));
-  return idle;
-}
-
 const totalsCache = lastOf<Profile, Totals>();
 
 /** The run's total, idle and busy weight (within its time range when there is one). */
 export function totalsFor(p: Profile, rw?: RangeWeights): Totals {
-  return totalsCache(p, rangeId(rw), () => runTotals(p, rw?.self, idleFor(p)));
+  return totalsCache(p, rangeId(rw), () => runTotals(p, rw?.self, idleNodes(p)));
 }
 
 const busyCache = lastOf<Profile, Float64Array>();
 
 /** Per-node self weights with idle samples left out (within the time range when there is one). */
 export function busyFor(p: Profile, rw?: RangeWeights): Float64Array {
-  return busyCache(p, rangeId(rw), () => busyWeights(p, rw?.self, idleFor(p)));
+  return busyCache(p, rangeId(rw), () => busyWeights(p, rw?.self, idleNodes(p)));
 }
 
 const searchCache = lastOf<Profile, SearchResult>();

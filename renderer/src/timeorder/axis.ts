@@ -4,13 +4,13 @@
  */
 import type { Profile } from '../../../shared/model/types';
 import { type NoTimeAxis, type TimeAxis, timeAxis } from '../../../shared/view/time-order';
-import { idleFor } from '../store/derived';
+import { idleNodes } from '../../../shared/heatmap/idle';
 
 const axes = new WeakMap<Profile, TimeAxis | NoTimeAxis>();
 
 export function axisFor(p: Profile): TimeAxis | NoTimeAxis {
   let a = axes.get(p);
-  if (!a) axes.set(p, (a = timeAxis(p, idleFor(p))));
+  if (!a) axes.set(p, (a = timeAxis(p, idleNodes(p))));
   return a;
 }
 
