@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,7 +30,7 @@ describe('finding a browser', () => {
     expect(findBrowser('linux', env, () => false)).toBeNull();
   });
 
-  it('starts an app window with a throw-away profile and no background traffic', () => {
+  it('starts an app window on the profile given, with no background traffic and no offer to restore old pages', () => {
     const args = browserArgs('http://127.0.0.1:5000', '/tmp/p', false);
     expect(args).toEqual([
       '--app=http://127.0.0.1:5000',
@@ -40,6 +40,7 @@ describe('finding a browser', () => {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      '--hide-crash-restore-bubble',
     ]);
     expect(browserArgs('u', '/tmp/p', true)).toContain('--no-sandbox');
   });
@@ -79,6 +80,46 @@ describe('openInBrowser', () => {
     stop.abort();
     await running;
     await expect(fetch(`${m![1]}api/initial-items`)).rejects.toThrow();
+  });
+
+  it('opens every window on one lasting profile and port, and another while one is open', async () => {
+    // A stand-in browser: notes its arguments and stays until it is told to quit.
+    const work = mkdtempSync(join(tmpdir(), 'flamelens-open-browser-'));
+    const fake = join(work, 'chromium');
+    writeFileSync(fake, `#!/bin/sh\necho "$@" >> "${join(work, 'args')}"\nexec sleep 60\n`, { mode: 0o755 });
+    const saved = { ...process.env };
+    Object.assign(process.env, { DISPLAY: ':99', FLAMELENS_BROWSER: fake, FLAMELENS_BROWSER_PROFILE: join(work, 'profile') });
+    const open = async () => {
+      const lines: string[] = [];
+      const stop = new AbortController();
+      const running = openInBrowser({ files: [], log: (l) => lines.push(l), signal: stop.signal, rendererDir });
+      await expect.poll(() => lines.length).toBe(1);
+      const url = /app window: (\S+)$/.exec(lines[0]!)?.[1];
+      expect(url, lines[0]).toBeDefined();
+      // (the browser was started: its arguments are written)
+      await expect.poll(() => (existsSync(join(work, 'args')) ? readFileSync(join(work, 'args'), 'utf8') : '')).toContain(url!);
+      const args = readFileSync(join(work, 'args'), 'utf8').trim().split('\n').pop()!;
+      const profile = /--user-data-dir=(\S+)/.exec(args)![1]!;
+      return { port: new URL(url!).port, profile, close: () => (stop.abort(), running) };
+    };
+    try {
+      const first = await open();
+      expect(first.profile).toBe(join(work, 'profile'));
+      const second = await open();
+      expect(second.profile).not.toBe(first.profile);
+      expect(second.port).not.toBe(first.port);
+      await second.close();
+      // its throw-away profile is deleted, the lasting one kept
+      expect(existsSync(second.profile)).toBe(false);
+      await first.close();
+      const third = await open();
+      expect([third.profile, third.port]).toEqual([first.profile, first.port]);
+      await third.close();
+      expect(existsSync(first.profile)).toBe(true);
+    } finally {
+      process.env = saved;
+      rmSync(work, { recursive: true, force: true });
+    }
   });
 
   it('refuses files that do not exist', async () => {

@@ -1,20 +1,20 @@
 /**
  * The browser fallback of `flamelens open` / `npm start`, where no Electron binary exists: serve
- * the built renderer on 127.0.0.1 and show it in a Chromium or Chrome app window with a
- * throw-away profile, or, without a display or a browser, print the address. Serves until Ctrl+C
- * or until that window is closed.
+ * the built renderer on 127.0.0.1 and show it in a Chromium or Chrome app window with a profile
+ * that lasts from one opening to the next (./browser-profile: what is kept for recovery is
+ * offered back after the window was closed), or, without a display or a browser, print the
+ * address. Serves until Ctrl+C or until that window is closed.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { accessSync, constants, existsSync, mkdtempSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { accessSync, constants, existsSync } from 'node:fs';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findAppRoot, rendererDirOf } from '../host/app-root';
 import { samplePaths } from '../host/launch-args';
+import { preferredPort, takeBrowserProfile } from './browser-profile';
 import { hasDisplay } from './electron-binary';
 import { type FileParser, threadParser } from './parse-pool';
-import { startServer } from './serve';
+import { type RunningServer, startServer } from './serve';
 
 export interface OpenInBrowserOptions {
   /** files and folders to open; the bundled sample comparison when empty */
@@ -85,6 +85,8 @@ export function browserArgs(url: string, userDataDir: string, asRootOnLinux: boo
     '--disable-background-networking',
     '--disable-component-update',
     '--disable-sync',
+    // (a browser killed last time would offer to restore its old pages over the app)
+    '--hide-crash-restore-bubble',
     // Chromium refuses to start as root with its sandbox on; only then is it turned off.
     // (--test-type keeps Chromium from putting a warning bar about that flag over the app.)
     ...(asRootOnLinux ? ['--no-sandbox', '--test-type'] : []),
@@ -100,23 +102,40 @@ function parserOption(): { parser?: FileParser } {
   return existsSync(script) ? { parser: threadParser(script) } : {};
 }
 
+/** The browser to start, or why none is started (nothing to say when none was asked for). */
+function browserToStart(noBrowser: boolean | undefined): { exe: string } | { why: string } {
+  if (noBrowser) return { why: '' };
+  if (!hasDisplay(process.env, process.platform)) return { why: 'no display; ' };
+  const exe = findBrowser();
+  return exe ? { exe } : { why: 'no Chromium or Chrome found; ' };
+}
+
 export async function openInBrowser(opts: OpenInBrowserOptions): Promise<void> {
   const log = opts.log ?? ((line: string) => process.stdout.write(`${line}\n`));
   const appRoot = findAppRoot(dirname(fileURLToPath(import.meta.url)));
   const items = opts.files.length > 0 ? opts.files.map((f) => resolve(f)) : samplePaths(appRoot);
-  const server = await startServer({
-    items,
-    ...parserOption(),
-    rendererDir: opts.rendererDir ?? rendererDirOf(appRoot),
-    ...(opts.port !== undefined ? { port: opts.port } : {}),
-    ...(opts.secret !== undefined ? { secret: opts.secret } : {}),
-  });
+  const start = browserToStart(opts.noBrowser);
+  const profile = 'exe' in start ? takeBrowserProfile() : undefined;
+  // The lasting profile's storage is found again at the same origin: its port, where free.
+  const port = opts.port ?? (profile?.lasting ? preferredPort() : undefined);
+  let server: RunningServer;
+  try {
+    server = await startServer({
+      items,
+      ...parserOption(),
+      rendererDir: opts.rendererDir ?? rendererDirOf(appRoot),
+      ...(port !== undefined ? { port, anyPortIfTaken: opts.port === undefined } : {}),
+      ...(opts.secret !== undefined ? { secret: opts.secret } : {}),
+    });
+  } catch (e) {
+    await profile?.release();
+    throw e;
+  }
   const url = server.url;
   const prefix = opts.electronReason ? `Electron is not available here (${opts.electronReason}); ` : '';
   const printAddress = (why: string): void => log(`${prefix}${why}Flamelens is at ${url} — open it in a browser`);
 
   let browser: ChildProcess | null = null;
-  let profileDir: string | null = null;
   const done = new Promise<void>((resolveDone) => {
     let stopped = false;
     const stop = (): void => {
@@ -128,8 +147,7 @@ export async function openInBrowser(opts: OpenInBrowserOptions): Promise<void> {
       void (async () => {
         await endBrowser(browser);
         await server.close();
-        // Chromium's helper processes may still be writing their last files: retry a little.
-        if (profileDir) await rm(profileDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 }).catch(() => undefined);
+        await profile?.release();
         resolveDone();
       })();
     };
@@ -138,18 +156,15 @@ export async function openInBrowser(opts: OpenInBrowserOptions): Promise<void> {
     if (opts.signal?.aborted) return stop();
     opts.signal?.addEventListener('abort', stop);
 
-    if (opts.noBrowser) return printAddress('');
-    if (!hasDisplay(process.env, process.platform)) return printAddress('no display; ');
-    const exe = findBrowser();
-    if (!exe) return printAddress('no Chromium or Chrome found; ');
+    if ('why' in start || !profile) return printAddress('why' in start ? start.why : '');
+    const exe = start.exe;
 
     // The browser takes a while to start and to load the page: the files are parsed meanwhile.
     server.parseAhead();
-    profileDir = mkdtempSync(join(tmpdir(), 'flamelens-browser-'));
     const asRoot = process.platform === 'linux' && process.getuid?.() === 0;
     const started = Date.now();
     let stderr = '';
-    browser = spawn(exe, browserArgs(url, profileDir, asRoot), { stdio: ['ignore', 'ignore', 'pipe'] });
+    browser = spawn(exe, browserArgs(url, profile.dir, asRoot), { stdio: ['ignore', 'ignore', 'pipe'] });
     browser.stderr?.on('data', (d: Buffer) => {
       stderr = (stderr + d.toString()).slice(-2000);
     });

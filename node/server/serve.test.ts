@@ -386,4 +386,16 @@ describe('startServer', () => {
     expect(again.url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${p}/[A-Za-z0-9_-]{32}/$`));
     await again.close();
   });
+
+  it('fails on a port that is taken, or takes any free one where asked to', async () => {
+    const holder = await startServer({ items: [], rendererDir: join(dir, 'renderer') });
+    const p = Number(new URL(holder.url).port);
+    await expect(startServer({ items: [], port: p, rendererDir: join(dir, 'renderer') })).rejects.toThrow(/EADDRINUSE/);
+    const other = await startServer({ items: [], port: p, anyPortIfTaken: true, rendererDir: join(dir, 'renderer') });
+    const q = Number(new URL(other.url).port);
+    expect(q).not.toBe(p);
+    expect((await fetch(`${other.url}api/initial-items`)).status).toBe(200);
+    await other.close();
+    await holder.close();
+  });
 });

@@ -39,6 +39,8 @@ export interface ServerOptions {
   items: readonly string[];
   /** 0 or omitted: any free port */
   port?: number;
+  /** where `port` is taken, listen on any free port instead of failing */
+  anyPortIfTaken?: boolean;
   /** a loopback address; anything else is refused */
   host?: string;
   /** the built renderer (out/renderer) */
@@ -92,7 +94,10 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       },
     );
   });
-  await listen(server, opts.port ?? 0, host);
+  await listen(server, opts.port ?? 0, host).catch((e: unknown) => {
+    if (opts.anyPortIfTaken && (e as NodeJS.ErrnoException).code === 'EADDRINUSE') return listen(server, 0, host);
+    throw e;
+  });
   port = (server.address() as AddressInfo).port;
   const urlHost = host === '::1' ? '[::1]' : host;
   return {
