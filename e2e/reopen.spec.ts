@@ -6,7 +6,7 @@
  * drives; closing the window ends that opening, as it does for a person.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, type Page, chromium, expect, test } from '@playwright/test';
@@ -22,13 +22,18 @@ interface Opening {
 }
 
 test('a comparison with a title comes back after its window was closed and flamelens open was run again', async () => {
-  test.setTimeout(120_000);
+  test.setTimeout(180_000);
   const work = mkdtempSync(join(tmpdir(), 'flamelens-reopen-'));
   const debugPort = 9300 + Math.floor(Math.random() * 500);
   const wrapper = join(work, 'chromium');
-  writeFileSync(wrapper, `#!/bin/sh\nexec "${CHROMIUM}" --headless=new --disable-gpu --remote-debugging-port=${debugPort} "$@"\n`, {
-    mode: 0o755,
-  });
+  const log = join(work, 'chromium.log');
+  writeFileSync(
+    wrapper,
+    `#!/bin/sh\nexec "${CHROMIUM}" --headless=new --disable-gpu --remote-debugging-port=${debugPort} "$@" 2>>"${log}"\n`,
+    {
+      mode: 0o755,
+    },
+  );
   const env = {
     ...process.env,
     // (headless, the wrapped browser needs no display; flamelens open starts one only where there is a display)
@@ -47,19 +52,40 @@ test('a comparison with a title comes back after its window was closed and flame
     let out = '';
     app.stdout!.on('data', (d) => (out += String(d)));
     app.stderr!.on('data', (d) => (out += String(d)));
-    let browser: Browser | undefined;
-    await expect
-      .poll(
-        async () => {
-          browser ??= await chromium.connectOverCDP(`http://127.0.0.1:${debugPort}`).catch(() => undefined);
-          if (browser) browsers.push(browser);
-          return browser?.contexts()[0]?.pages().length ?? 0;
-        },
-        { timeout: 30_000, message: `the app window did not open: ${out}` },
-      )
-      .toBeGreaterThan(0);
-    const page = browser!.contexts()[0]!.pages()[0]!;
-    return { app, browser: browser!, page, output: () => out };
+    // The browser lists the app window's page on its DevTools endpoint (which answers at once,
+    // whether the browser is up or not); connecting before that could wait on a browser still starting.
+    const listed = async () => {
+      try {
+        const res = await fetch(`http://127.0.0.1:${debugPort}/json/list`, { signal: AbortSignal.timeout(2000) });
+        const targets = (await res.json()) as { type: string; url: string }[];
+        return targets.some((t) => t.type === 'page' && t.url.startsWith('http://127.0.0.1:'));
+      } catch {
+        return false;
+      }
+    };
+    const until = Date.now() + 60_000;
+    while (!(await listed())) {
+      if (Date.now() > until || app.exitCode !== null) {
+        const said = existsSync(log) ? readFileSync(log, 'utf8').slice(-2000) : '';
+        throw new Error(`the app window did not open; flamelens open said: ${out}\nChromium said: ${said}`);
+      }
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const browser = await chromium.connectOverCDP(`http://127.0.0.1:${debugPort}`);
+    browsers.push(browser);
+    const page = browser
+      .contexts()[0]!
+      .pages()
+      .find((p) => p.url().startsWith('http://127.0.0.1:'));
+    if (!page)
+      throw new Error(
+        `no app page among ${browser
+          .contexts()[0]!
+          .pages()
+          .map((p) => p.url())
+          .join(', ')}`,
+      );
+    return { app, browser, page, output: () => out };
   };
 
   try {

@@ -1,6 +1,7 @@
 import { ErrorBoundary } from '../app/ErrorBoundary';
 import { cancelImport } from '../import/open';
 import type { Run } from '../store/runs-slice';
+import { baselineKind, baselineRunOf } from '../store/compared-with';
 import { useStore } from '../store/store';
 import { formatBytes } from './format';
 import { PaneChart } from './PaneChart';
@@ -13,9 +14,9 @@ interface Props {
 }
 
 export function FlamePane({ run, index, count }: Props) {
-  const baselineId = useStore((s) => s.baselineId);
-  const baseline = useStore((s) => s.runs.find((r) => r.id === s.baselineId)?.profile);
-  const isBaseline = baselineId === run.id;
+  // (the baseline, or the baseline of this run's format: ../store/compared-with)
+  const baseline = useStore((s) => baselineRunOf(s, run.id)?.profile);
+  const kind = useStore((s) => baselineKind(s, run.id));
   const size = usePaneSize(run.id);
   const height = useStore((s) => (s.layout === 'rows' && size === 'normal' ? s.paneHeights[run.id] : undefined));
   return (
@@ -27,7 +28,7 @@ export function FlamePane({ run, index, count }: Props) {
       data-run-id={run.id}
       tabIndex={0}
     >
-      <PaneHeader run={run} index={index} count={count} isBaseline={isBaseline} size={size} />
+      <PaneHeader run={run} index={index} count={count} baselineKind={kind} size={size} />
       {/* The header stays outside: a failed pane can still be removed, renamed or moved. */}
       <ErrorBoundary what={`The pane of ${run.title}`} resetKey={run.profile}>
         {run.status === 'loading' && <Loading run={run} />}
@@ -37,7 +38,7 @@ export function FlamePane({ run, index, count }: Props) {
             <p>{run.error}</p>
           </div>
         )}
-        {run.status === 'ready' && run.profile && <PaneChart run={run} baseline={isBaseline ? undefined : baseline} />}
+        {run.status === 'ready' && run.profile && <PaneChart run={run} baseline={baseline} />}
       </ErrorBoundary>
       {size === 'normal' && <ResizeHandle run={run} />}
     </section>

@@ -19,6 +19,7 @@ import {
   viewTreeFor,
 } from '../store/derived';
 import type { Run } from '../store/runs-slice';
+import { baselineRunOf } from '../store/compared-with';
 import { useStore } from '../store/store';
 import { MATCH_COLOR, frameColor } from './colors';
 import { hasTimestamps } from '../../../shared/heatmap/heatmap';
@@ -97,9 +98,10 @@ export function PaneChart({ run, baseline }: { run: Run; baseline: Profile | und
   const normalize = useStore((s) => s.normalize);
   const measure = useStore((s) => s.diffMeasure);
   const noise = useStore((s) => s.noisePercent);
-  const baselineRun = useStore((s) => s.runs.find((r) => r.id === s.baselineId));
+  const baselineRun = useStore((s) => baselineRunOf(s, run.id));
+  const baselineId = useStore((s) => s.baselineId);
   const range = useStore((s) => s.ranges[run.id]);
-  const baseRange = useStore((s) => (s.baselineId ? s.ranges[s.baselineId] : undefined));
+  const baseRange = useStore((s) => (baselineRun ? s.ranges[baselineRun.id] : undefined));
   const chartRef = useRef<HTMLDivElement>(null);
   const tipRef = useRef<HTMLDivElement>(null);
   const chart = useRef<FlameChart | null>(null);
@@ -249,6 +251,7 @@ export function PaneChart({ run, baseline }: { run: Run; baseline: Profile | und
         cost={cost}
         repeats={repeats}
         drawnLabel={diffOn ? diffView : undefined}
+        against={baselineRun && baselineRun.id !== baselineId ? baselineRun.title : undefined}
       />
       {timed && <Timeline runId={run.id} title={run.title} profile={profile} width={width} />}
       {missing && (

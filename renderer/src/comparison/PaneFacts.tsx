@@ -40,6 +40,8 @@ interface Props {
   /** where both sides are several repeats: the changes across them */
   repeats?: RepeatsResult | undefined;
   drawnLabel: string | undefined;
+  /** the title of the run compared with, where it is the baseline of this run's format rather than the baseline */
+  against?: string | undefined;
 }
 
 /** Whether a run without idle samples is all busy CPU time: samples weighed in time (perf's `cpu-clock`). */
@@ -51,7 +53,7 @@ function busyTime(p: Profile): boolean {
  * The facts line of a pane: format, unit, total (and busy CPU, idle left out, when the run has idle
  * samples), duration, cost against the baseline, search share of busy CPU.
  */
-export const PaneFacts = memo(function PaneFacts({ run, profile, baseline, rw, baseRw, cost, repeats, drawnLabel }: Props) {
+export const PaneFacts = memo(function PaneFacts({ run, profile, baseline, rw, baseRw, cost, repeats, drawnLabel, against }: Props) {
   const query = useStore((s) => s.query);
   const filterMode = useStore((s) => s.filterMode);
   // The share read-out is always of the run itself (in its range), whatever the pane draws.
@@ -88,7 +90,7 @@ export const PaneFacts = memo(function PaneFacts({ run, profile, baseline, rw, b
             {formatChange(d.change)}
             {repeats && costPlusMinus(repeats.stats.total)}
           </strong>{' '}
-          {costWord(profile)} vs baseline
+          {costWord(profile)} vs {against ?? 'baseline'}
           {d.baseline.idle + d.run.idle > 0 ? ' (idle left out)' : ''}
           {repeats && `, 95% interval over ${repeatsCount(repeats.stats.repeats)}`}
         </output>
@@ -103,7 +105,12 @@ export const PaneFacts = memo(function PaneFacts({ run, profile, baseline, rw, b
         <output className="share" role="status" aria-label={`Search share in ${run.title}`}>
           matches own <strong>{formatPercent(own.inclusive)}</strong> inclusive, <strong>{formatPercent(own.self)}</strong> self of{' '}
           {totalNoun(profile)}
-          {baseShare && baseline && <> · {formatPoints((own.inclusive - baseShare.inclusive) * 100)} vs baseline</>}
+          {baseShare && baseline && (
+            <>
+              {' '}
+              · {formatPoints((own.inclusive - baseShare.inclusive) * 100)} vs {against ?? 'baseline'}
+            </>
+          )}
         </output>
       )}
       {search.error && <span className="error-text">{search.error}</span>}

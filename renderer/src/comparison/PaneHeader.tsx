@@ -10,11 +10,12 @@ interface Props {
   run: Run;
   index: number;
   count: number;
-  isBaseline: boolean;
+  /** the run is the baseline, or the baseline of its format (../store/compared-with) */
+  baselineKind: 'baseline' | 'format' | undefined;
   size: PaneSize;
 }
 
-export function PaneHeader({ run, index, count, isBaseline, size }: Props) {
+export function PaneHeader({ run, index, count, baselineKind, size }: Props) {
   const [editing, setEditing] = useState(false);
   const s = useStore.getState();
   return (
@@ -41,7 +42,15 @@ export function PaneHeader({ run, index, count, isBaseline, size }: Props) {
         </h2>
       )}
       <RepeatPicker run={run} />
-      {isBaseline ? (
+      {baselineKind === 'format' && (
+        <span
+          className="badge baseline"
+          title={`The baseline of the ${run.profile?.format} runs: they are compared with this run, from the baseline's folder, not with the baseline of another format`}
+        >
+          baseline · {run.profile?.format}
+        </span>
+      )}
+      {baselineKind === 'baseline' ? (
         <span className="badge baseline">baseline</span>
       ) : (
         run.status === 'ready' && (

@@ -2,6 +2,7 @@ import type { Normalize } from '../../../shared/diff/diff';
 import { entryMatchFor } from '../store/derived';
 import type { DiffView } from '../store/diff-slice';
 import type { Run } from '../store/runs-slice';
+import { baselineRunOf } from '../store/compared-with';
 import { useStore } from '../store/store';
 
 const NORMALIZATIONS: { value: Normalize; label: string; title: string }[] = [
@@ -19,10 +20,11 @@ const NORMALIZATIONS: { value: Normalize; label: string; title: string }[] = [
 
 /** What entry-script matching does in this comparison, for the checkbox's tooltip. */
 function entryTitle(runs: Run[], baselineId: string | undefined): string {
-  const baseline = runs.find((r) => r.id === baselineId)?.profile;
   const pairs: string[] = [];
   for (const r of runs) {
-    const m = r.profile && baseline && r.id !== baselineId ? entryMatchFor(r.profile, baseline) : undefined;
+    // (each with the run it is compared with: ../store/compared-with)
+    const baseline = baselineRunOf({ runs, baselineId }, r.id)?.profile;
+    const m = r.profile && baseline ? entryMatchFor(r.profile, baseline) : undefined;
     if (m) pairs.push(`${r.title}: ${m.run} as ${m.baseline}`);
   }
   const rule =

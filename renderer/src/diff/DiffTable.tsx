@@ -3,6 +3,7 @@ import type { FunctionChange } from '../../../shared/diff/repeats';
 import { formatDelta, formatShare, formatWeight, shareOf } from '../../../shared/diff/diff-query';
 import { heaviestPath } from '../../../shared/view/function-path';
 import { comparedProfile, diffFor, rangeFor } from '../store/derived';
+import { baselineKind, baselineRunOf } from '../store/compared-with';
 import { useStore } from '../store/store';
 import { rankedRows } from './diff-rows';
 import { repeatsFor } from '../store/derived-repeats';
@@ -25,15 +26,16 @@ export function DiffTable() {
   const matchEntry = useStore((s) => s.matchEntry);
   const s = useStore.getState();
 
-  const baselineRun = runs.find((r) => r.id === baselineId);
-  const baseline = baselineRun?.profile;
-  const candidates = runs.filter((r) => r.id !== baselineId && r.status === 'ready');
+  // the runs compared with a baseline (the baseline, or the baseline of their format)
+  const candidates = runs.filter((r) => r.status === 'ready' && baselineKind({ runs, baselineId }, r.id) === undefined);
   const run = candidates.find((r) => r.id === tableRunId) ?? candidates[0];
+  const baselineRun = run && baselineRunOf({ runs, baselineId }, run.id);
+  const baseline = baselineRun?.profile;
   const runProfile = run?.profile && comparedProfile(run.profile, baseline, matchEntry);
   // diffFor is memoized per pair of profiles; no hook needed.
   const result =
     baseline && runProfile
-      ? diffFor(baseline, runProfile, normalize, noise, rangeFor(baseline, ranges[baselineId!]), rangeFor(runProfile, ranges[run!.id]))
+      ? diffFor(baseline, runProfile, normalize, noise, rangeFor(baseline, ranges[baselineRun!.id]), rangeFor(runProfile, ranges[run!.id]))
       : undefined;
   const rows = rankedRows(result?.diff, status, measure, query);
   const repeats = run ? repeatsFor(baselineRun, run, normalize, measure, matchEntry) : undefined;

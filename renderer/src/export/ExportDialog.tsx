@@ -3,6 +3,7 @@ import { rankFunctions } from '../../../shared/diff/diff-query';
 import { host } from '../host/host';
 import { comparedProfile, diffFor, rangeFor } from '../store/derived';
 import { repeatsFor } from '../store/derived-repeats';
+import { baselineKind, baselineRunOf } from '../store/compared-with';
 import { useStore } from '../store/store';
 import { diffTableCsv, diffTableMarkdown, foldedText } from './data-export';
 import { exportFileName } from '../host/file-name';
@@ -20,6 +21,8 @@ export function ExportDialog({ onClose }: { onClose(): void }) {
   const [runId, setRunId] = useState(runs.find((r) => r.id !== baselineId)?.id ?? runs[0]?.id ?? '');
   const [status, setStatus] = useState('');
   const run = runs.find((r) => r.id === runId);
+  // a baseline (the baseline, or the baseline of its format) has no diff table of its own
+  const isBaseline = run !== undefined && baselineKind({ runs: allRuns, baselineId }, run.id) !== undefined;
 
   const act = (label: string, fn: () => Promise<string | null | void>) => async () => {
     setStatus(`${label}…`);
@@ -43,8 +46,8 @@ export function ExportDialog({ onClose }: { onClose(): void }) {
   const saveDiff = (kind: 'csv' | 'md') =>
     act(`Diff table (${kind})`, async () => {
       const s = useStore.getState();
-      const base = s.runs.find((r) => r.id === s.baselineId);
-      if (!base?.profile || !run?.profile || base.id === run.id) throw new Error('choose a run other than the baseline');
+      const base = run && baselineRunOf(s, run.id);
+      if (!base?.profile || !run?.profile) throw new Error('choose a run other than the baseline');
       const compared = comparedProfile(run.profile, base.profile, s.matchEntry);
       const res = diffFor(
         base.profile,
@@ -95,10 +98,10 @@ export function ExportDialog({ onClose }: { onClose(): void }) {
           <button type="button" disabled={!run} onClick={saveFolded}>
             Folded stacks
           </button>
-          <button type="button" disabled={!run || run.id === baselineId} onClick={saveDiff('csv')}>
+          <button type="button" disabled={!run || isBaseline} onClick={saveDiff('csv')}>
             Diff table CSV
           </button>
-          <button type="button" disabled={!run || run.id === baselineId} onClick={saveDiff('md')}>
+          <button type="button" disabled={!run || isBaseline} onClick={saveDiff('md')}>
             Diff table Markdown
           </button>
         </div>

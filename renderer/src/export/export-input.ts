@@ -15,6 +15,7 @@ import { MATCH_COLOR, frameColor, legend } from '../comparison/colors';
 import { formatDuration, formatPercent, formatPoints, formatWeight } from '../comparison/format';
 import { REPEATS_NOTE, diffColor, diffLegend, diffLegendNote } from '../diff/diff-colors';
 import { costPlusMinus, repeatsCount } from '../diff/repeats-format';
+import { baselineKind, baselineRunOf } from '../store/compared-with';
 import { beyondNoise, repeatsCounts, repeatsFor } from '../store/derived-repeats';
 import { Status } from '../../../shared/diff/diff';
 import { comparedProfile, diffFor, mergedFor, rangeFor, searchFor, totalsFor, viewTreeFor } from '../store/derived';
@@ -84,11 +85,13 @@ function focusNames(s: ExportState): string[] {
 
 type ReadyRun = ExportState['runs'][number];
 
-function pane(s: ExportState, run: ReadyRun, baseline: Profile | undefined, chartW: number, onlyMatches: boolean): ExportPane {
+/** `base`: the run this one is compared with (../store/compared-with), none for a baseline. */
+function pane(s: ExportState, run: ReadyRun, base: ReadyRun | undefined, chartW: number, onlyMatches: boolean): ExportPane {
+  const baseline = base?.profile;
   const profile = comparedProfile(run.profile!, baseline, s.matchEntry);
   // The same time ranges as on screen (each run's own, the baseline's for the baseline's tree).
   const rw = rangeFor(profile, s.ranges[run.id]);
-  const baseRw = baseline && s.baselineId ? rangeFor(baseline, s.ranges[s.baselineId]) : undefined;
+  const baseRw = baseline ? rangeFor(baseline, s.ranges[base!.id]) : undefined;
   const diff = baseline ? diffFor(baseline, profile, s.normalize, s.noisePercent, baseRw, rw) : undefined;
   const d = diff?.diff;
   const diffOn = s.diffView !== 'off' && d !== undefined && baseline !== undefined;
@@ -110,8 +113,7 @@ function pane(s: ExportState, run: ReadyRun, baseline: Profile | undefined, char
   const scale = diff?.maxDelta[s.diffMeasure] ?? 0;
   const matchColor = MATCH_COLOR[s.palette];
   // Where both sides are several repeats, a change within run-to-run noise is drawn as unchanged (as on screen).
-  const baseRun = s.runs.find((r) => r.id === s.baselineId);
-  const repeats = baseline ? repeatsFor(baseRun, run, s.normalize, s.diffMeasure, s.matchEntry) : undefined;
+  const repeats = baseline ? repeatsFor(base, run, s.normalize, s.diffMeasure, s.matchEntry) : undefined;
   const fill = (n: ViewNode) => {
     if (n.match && s.filterMode === 'highlight') return matchColor;
     const status = n.status !== Status.Moved && !beyondNoise(repeats, n.key) ? Status.Unchanged : n.status;
@@ -126,9 +128,10 @@ function pane(s: ExportState, run: ReadyRun, baseline: Profile | undefined, char
   if (startTime !== undefined && endTime !== undefined && endTime > startTime) facts.push(`${formatDuration(endTime - startTime)} long`);
   if (diffOn) facts.push(DRAWN_LABEL[s.diffView]!);
   const readouts: string[] = [];
+  const against = base && base.id !== s.baselineId ? base.title : 'baseline';
   if (d)
     readouts.push(
-      `${formatChange(d.change)}${repeats ? costPlusMinus(repeats.stats.total) : ''} ${costWord(profile)} vs baseline` +
+      `${formatChange(d.change)}${repeats ? costPlusMinus(repeats.stats.total) : ''} ${costWord(profile)} vs ${against}` +
         `${d.baseline.idle + d.run.idle > 0 ? ' (idle left out)' : ''}` +
         `${repeats ? `, 95% interval over ${repeatsCount(repeats.stats.repeats)}` : ''}`,
     );
@@ -138,12 +141,12 @@ function pane(s: ExportState, run: ReadyRun, baseline: Profile | undefined, char
   const baseShare = baseline ? searchFor(baseline, s.query, s.filterMode, baseRw).share : undefined;
   if (rw) facts.push(`time range: ${rw.sampleCount.toLocaleString('en-US')} samples`);
   if (own) {
-    const vs = baseShare ? ` · ${formatPoints((own.inclusive - baseShare.inclusive) * 100)} vs baseline` : '';
+    const vs = baseShare ? ` · ${formatPoints((own.inclusive - baseShare.inclusive) * 100)} vs ${against}` : '';
     readouts.push(
       `${searchLabel(s)} owns ${formatPercent(own.inclusive)} inclusive, ${formatPercent(own.self)} self of ${totalNoun(profile)}${vs}`,
     );
   }
-  const out: ExportPane = { runId: run.id, title: run.title, baseline: run.id === s.baselineId, facts, readouts, tree, fill };
+  const out: ExportPane = { runId: run.id, title: run.title, baseline: baselineKind(s, run.id) !== undefined, facts, readouts, tree, fill };
   if (tree.focusDepth < s.focus.length) out.note = 'This run does not have the full focused path; showing its deepest matching frame.';
   return out;
 }
@@ -179,7 +182,8 @@ function legends(s: ExportState, onlyMatches: boolean): LegendGroup[] {
 }
 
 /** A run's line in the picture's header: its total, its cost against the baseline, the search's share in words. */
-function summary(s: ExportState, run: ReadyRun, baseline: Profile | undefined): RunSummary {
+function summary(s: ExportState, run: ReadyRun, base: ReadyRun | undefined): RunSummary {
+  const baseline = base?.profile;
   const profile = comparedProfile(run.profile!, baseline, s.matchEntry);
   const totals = totalsFor(profile);
   const noun = totalNoun(profile);
@@ -187,27 +191,29 @@ function summary(s: ExportState, run: ReadyRun, baseline: Profile | undefined): 
   const rw = rangeFor(profile, s.ranges[run.id]);
   if (rw) figures.push(`time range: ${rw.sampleCount.toLocaleString('en-US')} samples`);
   if (baseline) {
-    const baseRw = s.baselineId ? rangeFor(baseline, s.ranges[s.baselineId]) : undefined;
+    const baseRw = rangeFor(baseline, s.ranges[base!.id]);
     const d = diffFor(baseline, profile, s.normalize, s.noisePercent, baseRw, rw).diff;
-    if (d) figures.push(`${formatChange(d.change)} ${costWord(profile)} vs baseline`);
+    if (d) figures.push(`${formatChange(d.change)} ${costWord(profile)} vs ${base!.id === s.baselineId ? 'baseline' : base!.title}`);
   }
   // The same share the pane states (searchFor of the run in its range), in words.
   const share = searchFor(profile, s.query, s.filterMode, rw).share;
   if (share) figures.push(`${searchLabel(s)}: ${formatPercent(share.inclusive)} of ${noun}`);
   const out: RunSummary = { title: run.title, figures };
-  if (run.id === s.baselineId) out.baseline = true;
+  if (baselineKind(s, run.id)) out.baseline = true;
   return out;
 }
 
 /** The export of the comparison as it stands: every ready run, at `opts.width` CSS pixels. */
 export function buildExportInput(s: ExportState, annotations: AnnotationDoc, opts: ExportOptions): ExportInput {
   const ready = s.runs.filter((r) => r.status === 'ready' && r.profile);
-  const baseline = s.runs.find((r) => r.id === s.baselineId)?.profile;
   const fitted = opts.height !== undefined || opts.maxHeight !== undefined;
   // A fitted picture may put panes side by side; trees built for one column are fine for any.
   const chartW = exportChartWidth(opts.width, fitted ? 'rows' : s.layout, ready.length);
   const onlyMatches = !!opts.onlyMatches && s.query.trim() !== '';
-  const baselineOf = (r: ReadyRun) => (r.id === s.baselineId ? undefined : baseline);
+  const baselineOf = (r: ReadyRun) => {
+    const base = baselineRunOf(s, r.id);
+    return base?.status === 'ready' && base.profile ? base : undefined;
+  };
   const input: ExportInput = {
     panes: ready.map((r) => pane(s, r, baselineOf(r), chartW, onlyMatches)),
     layout: s.layout,

@@ -11,6 +11,7 @@ import { type HeapClass, type HeapSummary, heapSummary, matchRetained } from '..
 import { objectsOfClass } from '../../../shared/heap/retainers';
 import type { HeapGraph } from '../../../shared/model/types';
 import { compileQuery } from '../../../shared/search/matcher';
+import { baselineKind } from '../store/compared-with';
 import { useStore } from '../store/store';
 import { AllocatedBetween } from './AllocatedBetween';
 import { AllocationStacks } from './AllocationStacks';
@@ -93,7 +94,14 @@ export function HeapView() {
   const [picked, setPicked] = useState<string | undefined>(undefined);
   const runs: HeapRun[] = allRuns
     .filter((r) => r.status === 'ready' && r.profile?.heap)
-    .map((r) => ({ id: r.id, title: r.title, baseline: r.id === baselineId, g: r.profile!.heap!, summary: summaryOf(r.profile!.heap!) }));
+    .map((r) => ({
+      id: r.id,
+      title: r.title,
+      // the baseline, or the heap snapshot of the baseline's folder (../store/compared-with)
+      baseline: baselineKind({ runs: allRuns, baselineId }, r.id) !== undefined,
+      g: r.profile!.heap!,
+      summary: summaryOf(r.profile!.heap!),
+    }));
   if (runs.length === 0)
     return <p className="muted heap-empty">Open heap snapshots (.heapsnapshot) to compare what each run keeps in memory.</p>;
   const q = compileQuery(query);

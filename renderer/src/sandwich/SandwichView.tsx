@@ -14,13 +14,17 @@ import type { RangeWeights } from '../../../shared/heatmap/heatmap';
 import { compileQuery } from '../../../shared/search/matcher';
 import { type FunctionShare, functionShares } from '../../../shared/view/function-stats';
 import { busyFor, comparedProfile, rangeFor, searchFor, totalsFor } from '../store/derived';
+import { baselineKind, baselineRunOf } from '../store/compared-with';
 import { useStore } from '../store/store';
 import './sandwich.css';
 
 interface Column {
   id: string;
   title: string;
+  /** the run is a baseline (the baseline, or the baseline of its format) */
   baseline: boolean;
+  /** the column of the run this one is compared with; -1 for a baseline */
+  baseIndex: number;
   unit: Unit;
   busy: number;
   s: Sandwich | undefined;
@@ -54,20 +58,26 @@ export function SandwichView() {
   const matchEntry = useStore((s) => s.matchEntry);
   const key = useStore((s) => s.sandwichKey);
   const ready = runs.filter((r) => r.status === 'ready' && r.profile);
-  const baseline = ready.find((r) => r.id === baselineId)?.profile;
-  // each run as compared with the baseline (entry scripts matched), so keys line up
-  const profiles = ready.map((r) => ({ run: r, p: comparedProfile(r.profile!, baseline, matchEntry) }));
+  // each run with the run it is compared with (the baseline, or the baseline of its format), as
+  // compared with it (entry scripts matched), so that keys line up
+  const profiles = ready.map((r) => {
+    const base = baselineRunOf({ runs, baselineId }, r.id);
+    const baseIndex = base ? ready.indexOf(base) : -1;
+    const baseline = baseIndex >= 0 ? base!.profile : undefined;
+    return { run: r, p: comparedProfile(r.profile!, baseline, matchEntry), baseline, baseIndex };
+  });
 
-  const columns: Column[] = profiles.map(({ run, p }) => {
+  const columns: Column[] = profiles.map(({ run, p, baseline, baseIndex }) => {
     const rw = rangeFor(p, ranges[run.id]);
     return {
       id: run.id,
       title: run.title,
-      baseline: run.id === baselineId,
+      baseline: baselineKind({ runs, baselineId }, run.id) !== undefined,
+      baseIndex,
       unit: p.unit,
       busy: totalsFor(p, rw).busy,
       s: key === undefined ? undefined : sandwichOf(p, key, busyFor(p, rw)),
-      vsBase: baseline && run.id !== baselineId ? vsBaseline(p, baseline) : undefined,
+      vsBase: baseline ? vsBaseline(p, baseline) : undefined,
       unlike: baseline && otherMeasure(baseline, p) ? 'spans, not CPU' : 'other unit',
     };
   });
@@ -223,7 +233,8 @@ function delta(c: Column, w: number, base: number | undefined): string {
 
 /** Per run: the function's total (share of busy CPU), self, and the change of its total against the baseline. */
 function Summary({ columns }: { columns: Column[] }) {
-  const base = columns.find((c) => c.baseline);
+  const compared = columns.some((c) => c.baseIndex >= 0);
+  const baseOf = (c: Column) => columns[c.baseIndex];
   return (
     <table className="sandwich-summary" aria-label="Function totals">
       <thead>
@@ -258,12 +269,22 @@ function Summary({ columns }: { columns: Column[] }) {
             <td key={c.id}>{c.s ? formatWeight(c.s.self, c.unit) : '—'}</td>
           ))}
         </tr>
-        {base && (
+        {compared && (
           <tr>
             <th scope="row">Δ total vs baseline</th>
             {columns.map((c) => (
-              <td key={c.id} className={deltaClass(c, base, (x) => x.s?.total ?? 0)}>
-                {c.baseline ? '' : c.vsBase ? delta(c, c.s?.total ?? 0, base.s?.total ?? 0) : <span className="muted">{c.unlike}</span>}
+              <td
+                key={c.id}
+                className={deltaClass(c, baseOf(c), (x) => x.s?.total ?? 0)}
+                title={baseOf(c) && `against ${baseOf(c)!.title}`}
+              >
+                {c.baseline ? (
+                  ''
+                ) : c.vsBase ? (
+                  delta(c, c.s?.total ?? 0, baseOf(c)?.s?.total ?? 0)
+                ) : (
+                  <span className="muted">{c.unlike}</span>
+                )}
               </td>
             ))}
           </tr>
@@ -287,7 +308,6 @@ function SandwichTable({ title, hint, columns, which }: { title: string; hint: s
   // until the user folds or unfolds a row, the first two levels are open
   const open = expanded ?? new Set(all.filter((r) => r.depth < 1).map((r) => r.path.join('\u0000')));
   const rows = sandwichRows(trees, { minShare: MIN_SHARE, expanded: open });
-  const baseIndex = columns.findIndex((c) => c.baseline);
   const toggle = (r: SandwichRow) => {
     const id = r.path.join('\u0000');
     const next = new Set(open);
@@ -343,7 +363,7 @@ function SandwichTable({ title, hint, columns, which }: { title: string; hint: s
                     <span className="muted file">{shortFile(r.file)}</span>
                   </td>
                   {columns.map((c, i) => {
-                    const base = baseIndex >= 0 && i !== baseIndex && c.vsBase ? r.weights[baseIndex] : undefined;
+                    const base = c.baseIndex >= 0 && c.vsBase ? r.weights[c.baseIndex] : undefined;
                     const w = r.weights[i]!;
                     const d = base === undefined ? 0 : change(c, w, base);
                     return (
