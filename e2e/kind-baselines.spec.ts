@@ -104,3 +104,42 @@ test('perf is compared with the baseline folder’s perf, the .cpuprofile with t
   await expect(basePerf.getByRole('status', { name: /^Cost of / })).toContainText('vs baseline');
   await expect(baseCpu.getByRole('status', { name: /^Cost of / })).toContainText(`vs ddtrace/${cpuProfileIn('ddtrace')}`);
 });
+
+test.describe('trace statistics with a baseline of another tool', () => {
+  let traceDir: string;
+  let traceServer: RunningServer;
+
+  test.beforeAll(async () => {
+    traceDir = mkdtempSync(join(tmpdir(), 'flamelens-kinds-traces-'));
+    // the agent's trace first: before its folder's trace, the first run with trace events
+    const items = [
+      ['ddtrace', 'node_trace.1.log.gz'],
+      ['baseline', cpuProfileIn('baseline')],
+      ['baseline', 'node_trace.1.log.gz'],
+    ].map(([run, name]) => {
+      mkdirSync(join(traceDir, run!), { recursive: true });
+      copyFileSync(join(SAMPLES, run!, name!), join(traceDir, run!, name!));
+      return join(traceDir, run!, name!);
+    });
+    traceServer = await startServer({ items, rendererDir: resolve('out/renderer') });
+  });
+
+  test.afterAll(async () => {
+    await traceServer?.close();
+    rmSync(traceDir, { recursive: true, force: true });
+  });
+
+  test("are counted against the baseline folder's trace when the baseline has none", async ({ page }) => {
+    await page.goto(traceServer.url);
+    await expectDrawn(pane(page, 'baseline/node_trace.1.log.gz'), 3);
+    // (the only run from its folder is named by the folder alone)
+    await expectDrawn(pane(page, 'ddtrace'), 3);
+    await page.getByRole('tab', { name: 'Trace statistics' }).click();
+    const table = page.getByRole('table', { name: 'Trace event statistics' });
+    await expect(table.getByRole('columnheader', { name: 'ddtrace change' })).toBeVisible();
+    await expect(table.getByRole('columnheader', { name: 'baseline/node_trace.1.log.gz change' })).toHaveCount(0);
+    await expect(page.getByRole('note')).toContainText(
+      `The baseline, baseline/${cpuProfileIn('baseline')}, has no trace events; baseline/node_trace.1.log.gz is compared against instead.`,
+    );
+  });
+});

@@ -7,6 +7,7 @@ import { useMemo } from 'react';
 import { type Measure, type StatsRow, buildStatsTable, filterRows, sortRows, totalOf } from '../../../shared/stats/trace-table';
 import { formatChange, formatCount, statsCsv, statsMarkdown } from '../../../shared/stats/trace-table-export';
 import type { Run } from '../store/runs-slice';
+import { baselineKind } from '../store/compared-with';
 import { useStore } from '../store/store';
 import { downloadText } from './download';
 import { StatsGrid } from './StatsGrid';
@@ -16,7 +17,8 @@ import './trace-stats.css';
 /** Runs with statistics, the baseline first; titles made unique so that columns and exports can be told apart. */
 function traceRuns(runs: Run[], baselineId: string | undefined): { run: Run; label: string }[] {
   const withStats = runs.filter((r) => r.status === 'ready' && r.profile?.traceStats && r.profile.traceStats.length > 0);
-  const base = withStats.find((r) => r.id === baselineId);
+  // the baseline, or where it has no trace events, the baseline folder's trace (../store/compared-with)
+  const base = withStats.find((r) => r.id === baselineId) ?? withStats.find((r) => baselineKind({ runs, baselineId }, r.id) === 'format');
   const ordered = base ? [base, ...withStats.filter((r) => r !== base)] : withStats;
   const seen = new Map<string, number>();
   return ordered.map((run) => {
