@@ -7,11 +7,11 @@ import { type Comparisons, comparisons } from '../../../shared/runs/kind-baselin
 import type { Run } from './runs-slice';
 
 interface RunsState {
-  runs: Run[];
+  runs: readonly Run[];
   baselineId: string | undefined;
 }
 
-let last: { runs: Run[]; baselineId: string | undefined; made: Comparisons } | undefined;
+let last: { runs: readonly Run[]; baselineId: string | undefined; made: Comparisons } | undefined;
 
 function comparisonsOf(s: RunsState): Comparisons {
   if (last?.runs !== s.runs || last.baselineId !== s.baselineId) {

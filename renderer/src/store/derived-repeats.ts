@@ -9,6 +9,7 @@
 import type { Normalize } from '../../../shared/diff/diff';
 import { type FunctionChange, type RepeatsComparison, compareRepeats } from '../../../shared/diff/repeats';
 import type { Profile } from '../../../shared/model/types';
+import { baselineRunOf } from './compared-with';
 import { busyFor, comparedProfile } from './derived';
 import type { Repeats, Run } from './runs-slice';
 
@@ -70,10 +71,11 @@ export function repeatsCounts(
   measure: 'total' | 'self',
   matchEntry: boolean,
 ): string | undefined {
-  const baseline = runs.find((r) => r.id === baselineId);
   const counts = new Set<string>();
   for (const r of runs) {
-    const rep = r !== baseline ? repeatsFor(baseline, r, normalize, measure, matchEntry) : undefined;
+    // each run with the run it is compared with (./compared-with)
+    const baseline = baselineRunOf({ runs, baselineId }, r.id);
+    const rep = baseline ? repeatsFor(baseline, r, normalize, measure, matchEntry) : undefined;
     if (rep) counts.add(countWords(rep.stats.repeats));
   }
   return counts.size > 0 ? [...counts].join('; ') : undefined;
