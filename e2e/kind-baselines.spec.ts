@@ -143,3 +143,37 @@ test.describe('trace statistics with a baseline of another tool', () => {
     );
   });
 });
+
+test.describe('two run folders of several captures each', () => {
+  let folderServer: RunningServer;
+
+  test.beforeAll(async () => {
+    // the folders as the tools filled them: a .cpuprofile, a heap profile, a trace, two perf captures, 0x and heap snapshots
+    folderServer = await startServer({
+      items: [join(SAMPLES, 'baseline'), join(SAMPLES, 'ddtrace')],
+      rendererDir: resolve('out/renderer'),
+    });
+  });
+
+  test.afterAll(async () => {
+    await folderServer?.close();
+  });
+
+  test('open the same captures from both folders, each compared with its own', async ({ page }, info) => {
+    await page.goto(folderServer.url);
+    const titles = page.locator('section.pane .pane-title');
+    const opened = ['CPU', 'node_trace.1.log.gz', 'perf.F999.script.txt.gz'];
+    await expect(titles).toHaveCount(6);
+    const names = await titles.allInnerTexts();
+    for (const [i, run] of ['baseline', 'ddtrace'].entries())
+      opened.forEach((name, j) => expect(names[i * 3 + j]).toContain(`${run}/${name === 'CPU' ? 'CPU.' : name}`));
+    await expect(page.getByText(/compares up to 6 runs at once; not opened: /)).toContainText(
+      'not opened: baseline/Heap.20261121.233010.6213.0.001.heapprofile, baseline/perf.script.txt, ddtrace/Heap.20261121.233100.6609.0.001.heapprofile, ddtrace/perf.script.txt.',
+    );
+    const ddPerf = pane(page, 'ddtrace/perf.F999.script.txt.gz');
+    await expectDrawn(ddPerf, 3);
+    await expect(ddPerf.getByRole('status', { name: /^Cost of / })).toContainText('vs baseline/perf.F999.script.txt.gz');
+    await expect(pane(page, 'baseline/node_trace.1.log.gz').locator('.badge.baseline')).toHaveText('baseline · trace-events');
+    await page.screenshot({ path: info.outputPath('two-folders.png') });
+  });
+});

@@ -11,7 +11,7 @@ import { MAX_RUNS } from '../../../shared/runs/group-sources';
 import { freshKeyPrefix } from '../workspace/stored-keys';
 import { type PendingImport, beginImport, chosenToSource, dropWarmImportWorker, warmImportWorker } from './import-client';
 import type { WorkerSource } from './protocol';
-import { runSources } from './run-sources';
+import { fittingRuns, runSources } from './run-sources';
 
 /** A run whose import started early: the worker stores its profile for recovery under `key`. */
 export interface StartedRun {
@@ -22,7 +22,7 @@ export interface StartedRun {
 
 /**
  * The host's initial items, the runs they make (`runs`, in order), and the imports started for
- * the first MAX_RUNS of them (`started[i]` is `runs[i]`'s). None are started for a workspace
+ * those of them that fit in MAX_RUNS panes (`fittingRuns`). None are started for a workspace
  * file (opening one replaces the comparison) or when the host has nothing to open.
  */
 export interface InitialImports {
@@ -66,7 +66,7 @@ function startRuns(items: ChosenItem[]): InitialImports {
     return { items, runs: [], started: [] };
   const runs = runSources(sources);
   const prefix = freshKeyPrefix();
-  const started = runs.slice(0, MAX_RUNS).map((source, i) => {
+  const started = fittingRuns(runs, MAX_RUNS).map((source, i) => {
     const key = `${prefix}${i}`;
     return { source, key, job: beginImport(source, key) };
   });

@@ -6,7 +6,7 @@ import { useStore } from '../store/store';
 import { type ImportJob, beginImport, chosenToSource } from './import-client';
 import { type StartedRun, takeInitialImports } from './initial-imports';
 import type { WorkerFile, WorkerSource } from './protocol';
-import { runSources } from './run-sources';
+import { fittingRuns, runSources } from './run-sources';
 import { isWorkspaceFileName, workspaceSizeProblem } from '../../../shared/workspace/workspace';
 import { openWorkspaceFile } from '../workspace/workspace-io';
 import { adoptProfileWrite, profileKey, profileWriteEnded, profileWriteStarted } from '../workspace/stored-keys';
@@ -37,18 +37,32 @@ export function openSources(all: WorkerSource[]): string[] {
 }
 
 /**
- * Opens the runs that fit (a notice says how many did not); `started[i]`, where given, is the
- * import already under way for `runs[i]` (./initial-imports), adopted instead of a new one.
+ * Opens the runs that fit (`fittingRuns`; a notice names the others); an import already under way
+ * for one of them (`started`, ./initial-imports) is adopted instead of a new one.
  */
 function openRuns(runs: WorkerSource[], started: readonly StartedRun[] = []): string[] {
   const s = useStore.getState();
   const room = Math.max(MAX_RUNS - s.runs.length, 0);
+  const opened = fittingRuns(runs, room);
   if (runs.length > room) {
-    s.noticeShown(
-      `Flamelens compares up to ${MAX_RUNS} runs at once; ${runs.length - room} file(s) were not opened. Remove a run to make room.`,
-    );
+    const left = runs.filter((r) => !opened.includes(r)).map((r) => shortPath(r.path ?? r.name));
+    s.noticeShown(`Flamelens compares up to ${MAX_RUNS} runs at once; not opened: ${left.join(', ')}. Remove a run to make room.`);
   }
-  return runs.slice(0, room).map((source, i) => openRun(source, started[i]));
+  return opened.map((source) =>
+    openRun(
+      source,
+      started.find((x) => x.source === source),
+    ),
+  );
+}
+
+/** A run's folder and name (`baseline/perf.script.txt`), for a message. */
+function shortPath(path: string): string {
+  return path
+    .split(/[\\/]+/)
+    .filter(Boolean)
+    .slice(-2)
+    .join('/');
 }
 
 function openRun(source: WorkerSource, started: StartedRun | undefined): string {

@@ -1,4 +1,5 @@
 /** Which runs the opened files and folders make: one pane and one worker each. */
+import { fitRuns } from '../../../shared/runs/fit-runs';
 import { folderAsRuns, groupSources, repeatsGroup } from '../../../shared/runs/group-sources';
 import type { WorkerFile, WorkerSource } from './protocol';
 
@@ -49,4 +50,12 @@ function groupLoose(flat: WorkerSource[]): WorkerSource[] {
     const main = g.items[0] as WorkerFile;
     return { kind: 'threads', name: main.name, ...(main.path !== undefined ? { path: main.path } : {}), files: g.items as WorkerFile[] };
   });
+}
+
+/** The runs that fit in `room` panes: the same captures from each folder where several were opened (shared/runs/fit-runs). */
+export function fittingRuns(runs: readonly WorkerSource[], room: number): WorkerSource[] {
+  return fitRuns(
+    runs.map((source) => ({ source, name: source.name, path: source.path ?? source.name })),
+    room,
+  ).map((x) => x.source);
 }
