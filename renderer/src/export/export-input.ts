@@ -146,7 +146,9 @@ function pane(s: ExportState, run: ReadyRun, base: ReadyRun | undefined, chartW:
       `${searchLabel(s)} owns ${formatPercent(own.inclusive)} inclusive, ${formatPercent(own.self)} self of ${totalNoun(profile)}${vs}`,
     );
   }
-  const out: ExportPane = { runId: run.id, title: run.title, baseline: baselineKind(s, run.id) !== undefined, facts, readouts, tree, fill };
+  const kind = baselineKind(s, run.id);
+  const out: ExportPane = { runId: run.id, title: run.title, baseline: kind !== undefined, facts, readouts, tree, fill };
+  if (kind === 'format') out.baselineOf = run.profile!.format;
   if (tree.focusDepth < s.focus.length) out.note = 'This run does not have the full focused path; showing its deepest matching frame.';
   return out;
 }
@@ -199,7 +201,9 @@ function summary(s: ExportState, run: ReadyRun, base: ReadyRun | undefined): Run
   const share = searchFor(profile, s.query, s.filterMode, rw).share;
   if (share) figures.push(`${searchLabel(s)}: ${formatPercent(share.inclusive)} of ${noun}`);
   const out: RunSummary = { title: run.title, figures };
-  if (baselineKind(s, run.id)) out.baseline = true;
+  const kind = baselineKind(s, run.id);
+  if (kind) out.baseline = true;
+  if (kind === 'format') out.baselineOf = run.profile!.format;
   return out;
 }
 
@@ -210,12 +214,12 @@ export function buildExportInput(s: ExportState, annotations: AnnotationDoc, opt
   // A fitted picture may put panes side by side; trees built for one column are fine for any.
   const chartW = exportChartWidth(opts.width, fitted ? 'rows' : s.layout, ready.length);
   const onlyMatches = !!opts.onlyMatches && s.query.trim() !== '';
-  const baselineOf = (r: ReadyRun) => {
+  const baseOf = (r: ReadyRun) => {
     const base = baselineRunOf(s, r.id);
     return base?.status === 'ready' && base.profile ? base : undefined;
   };
   const input: ExportInput = {
-    panes: ready.map((r) => pane(s, r, baselineOf(r), chartW, onlyMatches)),
+    panes: ready.map((r) => pane(s, r, baseOf(r), chartW, onlyMatches)),
     layout: s.layout,
     orientation: s.orientation,
     width: opts.width,
@@ -223,7 +227,7 @@ export function buildExportInput(s: ExportState, annotations: AnnotationDoc, opt
     annotations,
     date: opts.date ?? new Date(),
     focusPath: focusNames(s),
-    summary: ready.map((r) => summary(s, r, baselineOf(r))),
+    summary: ready.map((r) => summary(s, r, baseOf(r))),
   };
   if (opts.height !== undefined) input.height = opts.height;
   if (opts.maxHeight !== undefined) input.maxHeight = opts.maxHeight;

@@ -92,6 +92,7 @@ describe('a picture of fixed size', () => {
         summary: [
           { title: 'baseline', baseline: true, figures: ['618 ms busy CPU'] },
           { title: 'dd-trace', figures: ['2.2 s busy CPU', 'Datadog (dd-trace): 80.7% of busy CPU'] },
+          { title: 'baseline/perf.script.txt', baseline: true, baselineOf: 'perf-script', figures: ['465 ms busy CPU'] },
         ],
       }),
     );
@@ -99,6 +100,8 @@ describe('a picture of fixed size', () => {
     expect(header.map((e) => e.text)).toEqual([
       'baseline (baseline) · 618 ms busy CPU',
       'dd-trace · 2.2 s busy CPU · Datadog (dd-trace): 80.7% of busy CPU',
+      // the baseline of another format than the baseline's (shared/runs/kind-baselines) says which
+      'baseline/perf.script.txt (baseline · perf-script) · 465 ms busy CPU',
     ]);
   });
 

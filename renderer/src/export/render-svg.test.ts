@@ -89,6 +89,16 @@ describe('comparison SVG', () => {
     expect(texts.some((t) => t.startsWith('folded · samples · 100 samples'))).toBe(true);
   });
 
+  it("names the baseline of another format than the baseline's in its pane's title", () => {
+    const inp = input();
+    inp.panes[1] = { ...inp.panes[1]!, baseline: true, baselineOf: 'perf-script', readouts: [] };
+    const texts = parseXml(renderComparisonSvg(inp).svg)
+      .filter((e) => e.name === 'text')
+      .map((e) => unescape(e.text));
+    expect(texts).toContain('base.folded — baseline');
+    expect(texts).toContain('agent.folded — baseline · perf-script');
+  });
+
   it('escapes frame names and drops characters XML forbids', () => {
     const out = renderComparisonSvg(input());
     expect(out.svg).toContain('&lt;dd-trace&gt; &amp; &quot;wrap&quot;');

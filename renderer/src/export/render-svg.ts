@@ -34,6 +34,8 @@ export interface ExportPane {
   runId: string;
   title: string;
   baseline?: boolean;
+  /** with `baseline`: the format it is the baseline of, where that is not the baseline's (shared/runs/kind-baselines) */
+  baselineOf?: string;
   /** short facts joined with " · ": format, unit, total, duration */
   facts: string[];
   /** read-outs, one line each: cost against the baseline, the search share */
@@ -43,6 +45,11 @@ export interface ExportPane {
   /** built at `exportChartWidth(...)` so that every box drawn is at least a pixel wide */
   tree: ViewTree;
   fill: (node: ViewNode) => string;
+}
+
+/** `baseline`, or `baseline · perf-script` for the baseline of another format. */
+function baselineWords(r: { baselineOf?: string }): string {
+  return r.baselineOf ? `baseline · ${r.baselineOf}` : 'baseline';
 }
 
 export interface LegendGroup {
@@ -55,6 +62,8 @@ export interface LegendGroup {
 export interface RunSummary {
   title: string;
   baseline?: boolean;
+  /** as ExportPane.baselineOf */
+  baselineOf?: string;
   figures: string[];
 }
 
@@ -106,7 +115,7 @@ export function exportChartWidth(width: number, layout: 'rows' | 'columns', pane
 
 function paneHeader(pane: ExportPane, width: number, cut: boolean, compact: boolean): Line[] {
   const lines: Line[] = [
-    { text: fitText(pane.title + (pane.baseline ? ' — baseline' : ''), width, 14, true), size: 14, color: INK, bold: true },
+    { text: fitText(pane.title + (pane.baseline ? ` — ${baselineWords(pane)}` : ''), width, 14, true), size: 14, color: INK, bold: true },
   ];
   if (!compact) {
     for (const l of wrapText(pane.facts.join(' · '), width, 12)) lines.push({ text: l, size: 12, color: MUTED });
@@ -133,7 +142,7 @@ function pictureHeader(input: ExportInput, width: number): { svg: string; height
     for (const t of wrapText(`Zoomed to: all › ${input.focusPath.join(' › ')}`, inner, 12, 2))
       head.push({ text: t, size: 12, color: MUTED });
   for (const r of input.summary ?? []) {
-    const parts = [`${r.title}${r.baseline ? ' (baseline)' : ''}`, ...r.figures];
+    const parts = [`${r.title}${r.baseline ? ` (${baselineWords(r)})` : ''}`, ...r.figures];
     for (const t of wrapParts(parts, inner, 12, 3)) head.push({ text: t, size: 12, color: INK });
   }
   svg += `<g class="summary">${drawLines(head, MARGIN, MARGIN + 30)}</g>`;
