@@ -11,11 +11,17 @@ import { DiffError } from './diff-error';
 import { entryMatch, withEntryMatched } from './entry-script';
 import { commonUnit, otherMeasure } from './measure';
 
+/** One side's self weights: those given (a time range's, a search's) or the tree's own, one per node. */
+function weightsOf(p: Profile, given: Float64Array | undefined): Float64Array {
+  const src = given ?? p.tree.self;
+  if (src.length !== p.tree.length) throw new DiffError(`${p.name}: ${src.length} weights for ${p.tree.length} call-tree nodes`);
+  return src;
+}
+
 /** Self weights to compare for one side, with idle weight removed or measured. */
 function sideWeights(p: Profile, given: Float64Array | undefined, scale: number, excludeIdle: boolean): { w: Float64Array; idle: number } {
   const t = p.tree;
-  const src = given ?? t.self;
-  if (src.length !== t.length) throw new DiffError(`${p.name}: ${src.length} weights for ${t.length} call-tree nodes`);
+  const src = weightsOf(p, given);
   const w = new Float64Array(src.length);
   for (let i = 0; i < w.length; i++) w[i] = src[i]! * scale;
   // Idle samples as everywhere else (V8's `(idle)`, the kernel's idle task: see `idleNodes`), so
@@ -32,9 +38,7 @@ function sideWeights(p: Profile, given: Float64Array | undefined, scale: number,
 
 /** One side's total and idle weight as `sideWeights` would give them (the same sums, in the same order), without a copy of its weights. */
 function sideTotals(p: Profile, given: Float64Array | undefined, scale: number, excludeIdle: boolean): { total: number; idle: number } {
-  const t = p.tree;
-  const src = given ?? t.self;
-  if (src.length !== t.length) throw new DiffError(`${p.name}: ${src.length} weights for ${t.length} call-tree nodes`);
+  const src = weightsOf(p, given);
   const underIdle = idleNodes(p);
   let total = 0;
   let idle = 0;

@@ -8,6 +8,7 @@
  * profiles, one of each kind before a second of any, as many as fit for every folder; what room
  * is left takes the others in order. Runs keep their order.
  */
+import { folderPath } from './run-names';
 
 export interface FitRun {
   /** where the run came from (a path; the folder is what is before its last `/` or `\`) */
@@ -32,21 +33,16 @@ function rankOf(capture: string): number {
   return 6;
 }
 
-function folderOf(path: string): string {
-  const cut = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\'));
-  return cut < 0 ? '' : path.slice(0, cut);
-}
-
 /** The runs to open, at most `room` of them, in their order (see above); all of them where they fit. */
 export function fitRuns<T extends FitRun>(runs: readonly T[], room: number): T[] {
   if (runs.length <= room) return [...runs];
-  const folders = [...new Set(runs.map((r) => folderOf(r.path)))];
+  const folders = [...new Set(runs.map((r) => folderPath(r.path)))];
   const chosen = new Set<T>();
   if (folders.length >= 2 && room >= folders.length) {
     // each folder's first run of each capture
     const byFolder = folders.map((f) => {
       const m = new Map<string, T>();
-      for (const r of runs) if (folderOf(r.path) === f && !m.has(captureOf(r.name))) m.set(captureOf(r.name), r);
+      for (const r of runs) if (folderPath(r.path) === f && !m.has(captureOf(r.name))) m.set(captureOf(r.name), r);
       return m;
     });
     const shared = [...byFolder[0]!.keys()].filter((c) => byFolder.every((m) => m.has(c)));

@@ -8,7 +8,7 @@
  * format. Where there is none (or several), the run is compared with the baseline, as the
  * comparison of two producers (which the panes warn about).
  */
-import { pathSegments } from './run-names';
+import { folderPath } from './run-names';
 
 export interface KindRun {
   id: string;
@@ -25,23 +25,17 @@ export interface Comparisons {
   kindBaselines: Set<string>;
 }
 
-/** The folder around a path ('' for a bare file name, whose folder the page cannot see). */
-function folderOf(path: string): string {
-  const segments = pathSegments(path);
-  return segments.slice(0, -1).join('/');
-}
-
 export function comparisons(runs: readonly KindRun[], baselineId: string | undefined): Comparisons {
   const baselineOf = new Map<string, string>();
   const kindBaselines = new Set<string>();
   const base = runs.find((r) => r.id === baselineId);
   if (!base) return { baselineOf, kindBaselines };
-  const folder = folderOf(base.path);
+  const folder = folderPath(base.path);
   // the runs of each other format in the baseline's folder
   const inFolder = new Map<string, KindRun[]>();
   if (folder !== '' && base.format !== undefined)
     for (const r of runs) {
-      if (r === base || r.format === undefined || r.format === base.format || folderOf(r.path) !== folder) continue;
+      if (r === base || r.format === undefined || r.format === base.format || folderPath(r.path) !== folder) continue;
       inFolder.set(r.format, [...(inFolder.get(r.format) ?? []), r]);
     }
   const ofFormat = new Map<string, string>();

@@ -12,6 +12,11 @@ export function pathSegments(path: string): string[] {
   return path.split(/[\\/]+/).filter((s) => s !== '' && s !== '.');
 }
 
+/** The folder around a path, its segments joined with `/` ('' for a bare file name, whose folder the page cannot see). */
+export function folderPath(path: string): string {
+  return pathSegments(path).slice(0, -1).join('/');
+}
+
 const COMPRESSED = /\.(gz|gzip|zst|bz2|xz)$/i;
 
 // Names profilers give their output, which say nothing about the run: the folder around them does.

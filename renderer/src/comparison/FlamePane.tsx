@@ -1,7 +1,7 @@
 import { ErrorBoundary } from '../app/ErrorBoundary';
 import { cancelImport } from '../import/open';
 import type { Run } from '../store/runs-slice';
-import { baselineKind, baselineRunOf } from '../store/compared-with';
+import { baselineKind } from '../store/compared-with';
 import { useStore } from '../store/store';
 import { formatBytes } from './format';
 import { PaneChart } from './PaneChart';
@@ -15,7 +15,6 @@ interface Props {
 
 export function FlamePane({ run, index, count }: Props) {
   // (the baseline, or the baseline of this run's format: ../store/compared-with)
-  const baseline = useStore((s) => baselineRunOf(s, run.id)?.profile);
   const kind = useStore((s) => baselineKind(s, run.id));
   const size = usePaneSize(run.id);
   const height = useStore((s) => (s.layout === 'rows' && size === 'normal' ? s.paneHeights[run.id] : undefined));
@@ -38,7 +37,7 @@ export function FlamePane({ run, index, count }: Props) {
             <p>{run.error}</p>
           </div>
         )}
-        {run.status === 'ready' && run.profile && <PaneChart run={run} baseline={baseline} />}
+        {run.status === 'ready' && run.profile && <PaneChart run={run} />}
       </ErrorBoundary>
       {size === 'normal' && <ResizeHandle run={run} />}
     </section>

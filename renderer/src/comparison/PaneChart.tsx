@@ -83,9 +83,14 @@ function scrollAfterDraw(d: { searched: boolean; flame: boolean; refocused: bool
   return d.refocused ? 'top' : 'keep';
 }
 
-/** A run's flamegraph: its own tree, or against the baseline (diff, what disappeared, merged). */
-export function PaneChart({ run, baseline }: { run: Run; baseline: Profile | undefined }) {
+/**
+ * A run's flamegraph: its own tree, or against the run it is compared with (the baseline, or the
+ * baseline of its format: ../store/compared-with) — diff, what disappeared, merged.
+ */
+export function PaneChart({ run }: { run: Run }) {
   const matchEntry = useStore((s) => s.matchEntry);
+  const baselineRun = useStore((s) => baselineRunOf(s, run.id));
+  const baseline = baselineRun?.profile;
   const own = run.profile!;
   const profile = useMemo(() => comparedProfile(own, baseline, matchEntry), [own, baseline, matchEntry]);
   const focus = useStore((s) => s.focus);
@@ -98,7 +103,6 @@ export function PaneChart({ run, baseline }: { run: Run; baseline: Profile | und
   const normalize = useStore((s) => s.normalize);
   const measure = useStore((s) => s.diffMeasure);
   const noise = useStore((s) => s.noisePercent);
-  const baselineRun = useStore((s) => baselineRunOf(s, run.id));
   const baselineId = useStore((s) => s.baselineId);
   const range = useStore((s) => s.ranges[run.id]);
   const baseRange = useStore((s) => (baselineRun ? s.ranges[baselineRun.id] : undefined));

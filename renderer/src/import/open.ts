@@ -2,6 +2,7 @@
 import type { ChosenItem } from '../../../shared/ipc/contract';
 import { formatImportError } from '../../../shared/import/errors';
 import { MAX_RUNS } from '../../../shared/runs/group-sources';
+import { pathSegments } from '../../../shared/runs/run-names';
 import { useStore } from '../store/store';
 import { type ImportJob, beginImport, chosenToSource } from './import-client';
 import { type StartedRun, takeInitialImports } from './initial-imports';
@@ -58,11 +59,7 @@ function openRuns(runs: WorkerSource[], started: readonly StartedRun[] = []): st
 
 /** A run's folder and name (`baseline/perf.script.txt`), for a message. */
 function shortPath(path: string): string {
-  return path
-    .split(/[\\/]+/)
-    .filter(Boolean)
-    .slice(-2)
-    .join('/');
+  return pathSegments(path).slice(-2).join('/');
 }
 
 function openRun(source: WorkerSource, started: StartedRun | undefined): string {
