@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type Locator, expect, test } from '@playwright/test';
 import { type FunctionChange, type RepeatsComparison, compareRepeats } from '../shared/diff/repeats';
+import { type TDistribution, loadTDistribution } from '../shared/diff/t-distribution';
 import { importProfile } from '../shared/import/import-profile';
 import { bytesSource } from '../shared/import/io/source';
 import type { Profile } from '../shared/model/types';
@@ -26,6 +27,7 @@ const DIR = resolve('fixtures/repeats');
 let stats: RepeatsComparison;
 let baseProfiles: Profile[];
 let runProfiles: Profile[];
+let t: TDistribution;
 
 /** `+860 ms` → 860000 (µs), with the size of the last digit shown. */
 function parseTime(sign: string, num: string, unit: string): { us: number; step: number } {
@@ -55,7 +57,8 @@ async function profilesIn(folder: string) {
 
 test.beforeAll(async () => {
   [baseProfiles, runProfiles] = await Promise.all([profilesIn(join(DIR, 'baseline')), profilesIn(join(DIR, 'agent'))]);
-  stats = compareRepeats(baseProfiles, runProfiles, { measure: 'self', weights: (p) => busyWeights(p) });
+  t = await loadTDistribution();
+  stats = compareRepeats(t, baseProfiles, runProfiles, { measure: 'self', weights: (p) => busyWeights(p) });
 });
 
 const fn = (name: string): FunctionChange => stats.functions.find((f) => f.key.split('\t')[0] === name)!;
@@ -157,7 +160,7 @@ test('a folder of five repeats opens as one variant; the diff shows intervals an
 
   // Relative: the intervals are of each repeat's share of its own busy CPU, in percentage points.
   await page.getByRole('button', { name: 'Relative', exact: true }).click();
-  const shares = compareRepeats(baseProfiles, runProfiles, { measure: 'self', relative: true, weights: (p) => busyWeights(p) });
+  const shares = compareRepeats(t, baseProfiles, runProfiles, { measure: 'self', relative: true, weights: (p) => busyWeights(p) });
   const tracedShare = shares.functions.find((f) => f.key.split('\t')[0] === 'traced')!;
   const pp = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(2)}`;
   await expect(tracedCell).toHaveText(

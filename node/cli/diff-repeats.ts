@@ -7,6 +7,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { type RepeatsComparison, compareRepeats } from '../../shared/diff/repeats';
+import { type TDistribution, loadTDistribution } from '../../shared/diff/t-distribution';
 import { meanProfile } from '../../shared/model/mean';
 import type { Profile } from '../../shared/model/types';
 import { busyWeights } from '../../shared/search/busy';
@@ -48,8 +49,8 @@ export interface RepeatSides {
 }
 
 /** The mean of each side's weighed repeats and the per-function comparison across them. */
-export function compareSides(label: [string, string], sides: [Profile[], Profile[]], excludeIdle: boolean): RepeatSides {
-  const stats = compareRepeats(sides[0], sides[1], {
+export function compareSides(t: TDistribution, label: [string, string], sides: [Profile[], Profile[]], excludeIdle: boolean): RepeatSides {
+  const stats = compareRepeats(t, sides[0], sides[1], {
     measure: 'self',
     ...(excludeIdle ? { weights: (p: Profile) => busyWeights(p) } : {}),
   });
@@ -107,6 +108,6 @@ export async function loadSides(a: Parsed, stderr: Sink): Promise<{ base: Profil
   if (!repeats.some(Boolean)) return { base: b[0]!, run: r[0]! };
   if (a.normalize === 'relative')
     throw new CliError('with repeated runs the intervals are of absolute weights: leave out --normalize relative');
-  const { means, stats } = compareSides([a.base, a.run], [b, r], a.excludeIdle);
+  const { means, stats } = compareSides(await loadTDistribution(), [a.base, a.run], [b, r], a.excludeIdle);
   return { base: means[0], run: means[1], stats };
 }

@@ -8,7 +8,7 @@ import { commonUnit } from '../../shared/diff/measure';
 import { formatWeight, rankFunctions } from '../../shared/diff/diff-query';
 import type { RepeatsComparison } from '../../shared/diff/repeats';
 import type { Profile } from '../../shared/model/types';
-import { compileQuery } from '../../shared/search/matcher';
+import { compileQueryLoaded } from '../../shared/search/matcher';
 import { type CommandHelp, defineCommand, helpText } from './command';
 import { type Parsed, parseDiffArgs } from './diff-args';
 import { loadSides, repeatsLine } from './diff-repeats';
@@ -91,7 +91,7 @@ interface Compared {
 async function compare(a: Parsed, stderr: Sink): Promise<Compared> {
   let matcher;
   if (a.match !== undefined) {
-    const q = compileQuery(a.match)!;
+    const q = (await compileQueryLoaded(a.match))!;
     if (q.error) throw new CliError(`--match ${a.match}: ${q.error}`);
     matcher = q.match;
   }

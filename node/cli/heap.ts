@@ -6,7 +6,7 @@
 import { type HeapSummary, compareClasses, heapSummary, matchRetained } from '../../shared/heap/summary';
 import type { HeapGraph } from '../../shared/model/types';
 import { runNames } from '../../shared/runs/run-names';
-import { type FrameMatcher, compileQuery } from '../../shared/search/matcher';
+import { type FrameMatcher, compileQueryLoaded } from '../../shared/search/matcher';
 import { type CommandHelp, defineCommand, helpText, parseCommandArgs } from './command';
 import { CliError } from './errors';
 import { load, stdinOnce } from './load';
@@ -88,7 +88,7 @@ interface HeapArgs {
   matcher?: FrameMatcher;
 }
 
-function parse(args: string[]): HeapArgs | 'help' {
+async function parse(args: string[]): Promise<HeapArgs | 'help'> {
   const parsed = parseCommandArgs('heap', args, {
     json: { type: 'boolean' },
     allocated: { type: 'boolean' },
@@ -107,7 +107,7 @@ function parse(args: string[]): HeapArgs | 'help' {
     throw new CliError('--allocated takes two snapshots of one process: BEFORE and AFTER (see flamelens heap --help)');
   const a: HeapArgs = { files: positionals, json: v.json === true, allocated: v.allocated === true, top };
   if (v.match !== undefined) {
-    const q = compileQuery(v.match);
+    const q = await compileQueryLoaded(v.match);
     if (!q) throw new CliError('--match needs a PATTERN');
     if (q.error) throw new CliError(`--match ${v.match}: ${q.error}`);
     a.pattern = v.match;
@@ -184,7 +184,7 @@ function allocatedSince(a: HeapArgs, [before, after]: HeapGraph[]): string {
 }
 
 async function run(args: string[], out: Output): Promise<number> {
-  const a = parse(args);
+  const a = await parse(args);
   if (a === 'help') return (out.stdout.write(helpText(HEAP_HELP)), 0);
   const graphs = await Promise.all(a.files.map(loadHeap));
   const matcher = a.matcher;

@@ -3,6 +3,9 @@ import { folded } from '../../test/support/folded';
 import type { Profile } from '../model/types';
 import { BASE_WEIGHT, FUNCTIONS, type Plan, random, repeat } from '../../test/support/repeats';
 import { type RepeatsOptions, benjaminiHochberg, compareRepeats, welch } from './repeats';
+import { loadTDistribution } from './t-distribution';
+
+const t = await loadTDistribution();
 
 async function variant(seed: number, k: number, plan: Plan = {}): Promise<Profile[]> {
   const rng = random(seed);
@@ -17,7 +20,7 @@ const PLANTED: Plan = { factor: { [SLOW]: 1.12, [FAST]: 0.85 }, extra: 3000 };
 
 /** Every planted change is flagged with its sign and at most 5% of the unchanged functions are. */
 function expectPlantedFound(base: Profile[], run: Profile[], opts: RepeatsOptions = {}): void {
-  const c = compareRepeats(base, run, opts);
+  const c = compareRepeats(t, base, run, opts);
   expect(c.repeats).toEqual({ baseline: 5, run: 5 });
   const p0 = run[0]!;
   const byKey = new Map(c.functions.map((f) => [f.key, f]));
@@ -43,7 +46,7 @@ function expectPlantedFound(base: Profile[], run: Profile[], opts: RepeatsOption
 
 /** Two sets of repeats of one variant: at most 5% of the functions are flagged. */
 function expectFewFlagged(base: Profile[], again: Profile[], opts: RepeatsOptions = {}): void {
-  const same = compareRepeats(base, again, opts).functions.filter((f) => f.p !== undefined);
+  const same = compareRepeats(t, base, again, opts).functions.filter((f) => f.p !== undefined);
   expect(same.filter((f) => f.significant).length).toBeLessThanOrEqual(Math.floor(0.05 * same.length));
 }
 
@@ -80,7 +83,7 @@ describe('changes across repeated runs', () => {
       // the new function varies 20% from run to run, as on a loaded machine
       const base = await variant(seed, 5, { tiny: 300 });
       const run = await variant(seed + 1, 5, { tiny: 300, extra: 3000, extraDrift: 0.2 });
-      const c = compareRepeats(base, run);
+      const c = compareRepeats(t, base, run);
       expect(c.floorSamples).toBeCloseTo(3.14, 2);
       const big = c.functions.filter((f) => /^(f\d+|newFn)\b/.test(f.key));
       expect(c.tested).toBe(big.length);
@@ -97,7 +100,7 @@ describe('changes across repeated runs', () => {
         )[all.indexOf(added)],
       ).toBe(false);
       // which functions are tested does not depend on which side is the baseline
-      expect(compareRepeats(run, base).tested).toBe(c.tested);
+      expect(compareRepeats(t, run, base).tested).toBe(c.tested);
     },
   );
 
@@ -105,8 +108,8 @@ describe('changes across repeated runs', () => {
     const base = await variant(1, 5);
     const run = await variant(2, 5, { extra: 30000 });
     const fs = (c: ReturnType<typeof compareRepeats>) => c.functions.filter((f) => /^f\d+\b/.test(f.key));
-    const time = compareRepeats(base, run);
-    const share = compareRepeats(base, run, { relative: true });
+    const time = compareRepeats(t, base, run);
+    const share = compareRepeats(t, base, run, { relative: true });
     // a verdict never contradicts the interval beside it
     for (const c of [time, share])
       for (const f of c.functions.filter((x) => x.significant)) expect(f.interval!.low > 0 || f.interval!.high < 0).toBe(true);
@@ -141,16 +144,16 @@ describe('changes across repeated runs', () => {
   it("gives the run's total its interval", async () => {
     const base = await variant(1, 5);
     const run = await variant(2, 5, { factor: Object.fromEntries(BASE_WEIGHT.map((_, i) => [i, 1.3])) });
-    const t = compareRepeats(base, run).total;
-    expect(t.ratio).toBeGreaterThan(0.25);
-    expect(t.ratio).toBeLessThan(0.35);
-    expect(t.ratioInterval!.low).toBeLessThan(0.3);
-    expect(t.ratioInterval!.high).toBeGreaterThan(0.3);
-    expect(t.ratioInterval!.high - t.ratioInterval!.low).toBeLessThan(0.1);
+    const total = compareRepeats(t, base, run).total;
+    expect(total.ratio).toBeGreaterThan(0.25);
+    expect(total.ratio).toBeLessThan(0.35);
+    expect(total.ratioInterval!.low).toBeLessThan(0.3);
+    expect(total.ratioInterval!.high).toBeGreaterThan(0.3);
+    expect(total.ratioInterval!.high - total.ratioInterval!.low).toBeLessThan(0.1);
   });
 
   it('one profile a side gives the change without an interval or a verdict', async () => {
-    const c = compareRepeats(await variant(1, 1), await variant(2, 1));
+    const c = compareRepeats(t, await variant(1, 1), await variant(2, 1));
     expect(c.functions.every((f) => f.interval === undefined && f.significant === undefined)).toBe(true);
   });
 });
@@ -161,7 +164,7 @@ describe('the statistics', () => {
     // p = 0.021378, confidence_interval(0.95) of (x − y): -3.984096 to -0.349237
     const x = [27.5, 21, 19, 23.6, 17, 17.9, 16.9, 20.1, 21.9, 22.6, 23.1, 19.6, 19, 21.7, 21.4];
     const y = [27.1, 22, 20.8, 23.4, 23.4, 23.5, 25.8, 22, 24.8, 20.2, 21.9, 22.1, 22.9, 20.5, 24.4];
-    const c = welch(y, x); // delta = mean(x) − mean(y)
+    const c = welch(t, y, x); // delta = mean(x) − mean(y)
     expect(c.p!).toBeCloseTo(0.021378, 5);
     expect(c.interval!.low).toBeCloseTo(-3.984096, 5);
     expect(c.interval!.high).toBeCloseTo(-0.349237, 5);

@@ -15,10 +15,9 @@
  * discovery rate), and Benjamini–Hochberg holds it at 5% over those: hundreds of functions of a
  * sample or two no longer raise the bar for the few that can change.
  */
-import tCdf from '@stdlib/stats-base-dists-t-cdf';
-import tQuantile from '@stdlib/stats-base-dists-t-quantile';
 import type { Profile } from '../model/types';
 import { functionStats } from '../view/function-stats';
+import type { TDistribution } from './t-distribution';
 
 /** A variant's values of one quantity: one per repeat. */
 export interface Spread {
@@ -87,8 +86,8 @@ function spread(values: readonly number[]): Spread {
   return { n, mean, sd: n > 1 ? Math.sqrt(ss / (n - 1)) : 0 };
 }
 
-/** Welch's comparison of two sets of repeats. */
-export function welch(base: readonly number[], run: readonly number[]): Change {
+/** Welch's comparison of two sets of repeats (`t`: ./t-distribution, loaded). */
+export function welch(t: TDistribution, base: readonly number[], run: readonly number[]): Change {
   const b = spread(base);
   const r = spread(run);
   const delta = r.mean - b.mean;
@@ -105,10 +104,10 @@ export function welch(base: readonly number[], run: readonly number[]): Change {
     return out;
   }
   const df = (vb + vr) ** 2 / ((vb * vb) / (b.n - 1) + (vr * vr) / (r.n - 1));
-  const t975 = tQuantile(0.975, df);
+  const t975 = t.quantile(0.975, df);
   out.interval = { low: delta - t975 * se, high: delta + t975 * se };
-  out.p = Math.min(1, 2 * tCdf(-Math.abs(delta / se), df));
-  out.detectable = (t975 + tQuantile(0.8, df)) * se;
+  out.p = Math.min(1, 2 * t.cdf(-Math.abs(delta / se), df));
+  out.detectable = (t975 + t.quantile(0.8, df)) * se;
   return out;
 }
 
@@ -192,23 +191,32 @@ export function floorSamples(nBase: number, nRun: number): number {
 const Z_975 = 1.959963984540054;
 const Z_80 = 0.8416212335729143;
 
-/** Every function's change between two variants of several profiles each, with intervals and significance. */
-export function compareRepeats(base: readonly Profile[], run: readonly Profile[], opts: RepeatsOptions = {}): RepeatsComparison {
+/**
+ * Every function's change between two variants of several profiles each, with intervals and
+ * significance (`t`: ./t-distribution, loaded).
+ */
+export function compareRepeats(
+  t: TDistribution,
+  base: readonly Profile[],
+  run: readonly Profile[],
+  opts: RepeatsOptions = {},
+): RepeatsComparison {
   const bv = base.map((p) => valuesOf(p, opts));
   const rv = run.map((p) => valuesOf(p, opts));
   const keys = new Set<string>();
   for (const v of [...bv, ...rv]) for (const k of v.byKey.keys()) keys.add(k);
   const of = (vs: RepeatValues[], key: string, m: 'byKey' | 'shares') => vs.map((v) => v[m].get(key) ?? 0);
   const functions: FunctionChange[] = [...keys].map((key) => {
-    const compared = welch(of(bv, key, 'byKey'), of(rv, key, 'byKey'));
+    const compared = welch(t, of(bv, key, 'byKey'), of(rv, key, 'byKey'));
     // (compared as shares, the share's change is the one worked out already)
-    return { key, ...compared, share: opts.relative ? compared : welch(of(bv, key, 'shares'), of(rv, key, 'shares')) };
+    return { key, ...compared, share: opts.relative ? compared : welch(t, of(bv, key, 'shares'), of(rv, key, 'shares')) };
   });
   const floor = bv.length > 1 && rv.length > 1 ? floorSamples(bv.length, rv.length) : undefined;
   const tested = decide(functions, [...bv, ...rv], floor, opts.fdr ?? 0.05);
   functions.sort((a, b) => Math.abs(b.delta) - Math.abs(a.delta) || (a.key < b.key ? -1 : 1));
 
   const total = welch(
+    t,
     bv.map((v) => v.total),
     rv.map((v) => v.total),
   );
@@ -216,7 +224,7 @@ export function compareRepeats(base: readonly Profile[], run: readonly Profile[]
   return {
     repeats: { baseline: base.length, run: run.length },
     functions,
-    total: { ...total, ...ratioOf(total) },
+    total: { ...total, ...ratioOf(t, total) },
     tested,
     ...(counted ? { floorSamples: floor } : {}),
   };
@@ -247,7 +255,7 @@ function decide(functions: FunctionChange[], all: RepeatValues[], floor: number 
  * delta method on the log of the ratio of means, which counts the baseline mean's own uncertainty
  * (dividing the difference's interval by the baseline mean would not).
  */
-function ratioOf(c: Change): { ratio: number; ratioInterval?: { low: number; high: number } } {
+function ratioOf(t: TDistribution, c: Change): { ratio: number; ratioInterval?: { low: number; high: number } } {
   const { base: b, run: r } = c;
   if (!(b.mean > 0) || !(r.mean > 0)) return { ratio: b.mean > 0 ? c.delta / b.mean : NaN };
   const ratio = r.mean / b.mean - 1;
@@ -257,7 +265,7 @@ function ratioOf(c: Change): { ratio: number; ratioInterval?: { low: number; hig
   const se = Math.sqrt(vb + vr);
   if (se === 0) return { ratio, ratioInterval: { low: ratio, high: ratio } };
   const df = (vb + vr) ** 2 / ((vb * vb) / (b.n - 1) + (vr * vr) / (r.n - 1));
-  const half = tQuantile(0.975, df) * se;
+  const half = t.quantile(0.975, df) * se;
   const log = Math.log(r.mean / b.mean);
   return { ratio, ratioInterval: { low: Math.exp(log - half) - 1, high: Math.exp(log + half) - 1 } };
 }

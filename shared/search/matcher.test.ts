@@ -2,7 +2,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { folded } from '../../test/support/folded';
 import { AGENT_PRESETS } from './agents';
-import { compileQuery, matchFrames, matchShare } from './matcher';
+import { compileQuery, loadRegexEngine, matchFrames, matchShare } from './matcher';
+
+// (`/…/` queries run once their engine has loaded: matcher-loading.test.ts tests before)
+await loadRegexEngine();
 
 /** The definition, node by node: a node is under a match when its frame matches or its parent is. */
 function naiveShare(t: { length: number; frame: Int32Array | number[]; parent: Int32Array | number[] }, m: Uint8Array, w: Float64Array) {

@@ -4,8 +4,34 @@
  * the function name AND the file path, so `dd-trace` finds the agent by its
  * `node_modules/dd-trace/…` path even where its function names say nothing.
  */
-import { RE2JS } from 're2js';
+import type { RE2JS } from 're2js';
 import type { Profile } from '../model/types';
+
+/**
+ * The engine of `/…/` queries, re2js, loaded when first needed: its code is a fifth of the
+ * window's script, which it need not parse before drawing anything.
+ */
+let re2: typeof RE2JS | undefined;
+let loading: Promise<void> | undefined;
+
+/** Loads the engine of regular expressions (once; again after a failed load). */
+export function loadRegexEngine(): Promise<void> {
+  loading ??= import('./re2').then(
+    (m) => void (re2 = m.RE2JS),
+    (e: unknown) => {
+      loading = undefined;
+      throw e;
+    },
+  );
+  return loading;
+}
+
+const REGEX_QUERY = /^\/(.+)\/([a-z]*)$/;
+
+/** Whether `query` is a regular expression whose engine has not loaded yet (`loadRegexEngine`). */
+export function awaitsRegexEngine(query: string): boolean {
+  return re2 === undefined && REGEX_QUERY.test(query.trim());
+}
 
 export type FrameMatcher = ((name: string, file: string) => boolean) & {
   /** set when the matcher is one test applied to the name and to the file: `test(name) || test(file)` */
@@ -24,11 +50,11 @@ export interface CompiledQuery {
 }
 
 /** RE2's flags for a JavaScript flag string: `i`, `s` and `m` as in JavaScript; the others change nothing here. */
-function flagsOf(js: string): number {
+function flagsOf(engine: typeof RE2JS, js: string): number {
   let f = 0;
-  if (js.includes('i')) f |= RE2JS.CASE_INSENSITIVE;
-  if (js.includes('s')) f |= RE2JS.DOTALL;
-  if (js.includes('m')) f |= RE2JS.MULTILINE;
+  if (js.includes('i')) f |= engine.CASE_INSENSITIVE;
+  if (js.includes('s')) f |= engine.DOTALL;
+  if (js.includes('m')) f |= engine.MULTILINE;
   return f;
 }
 
@@ -43,15 +69,18 @@ function regexError(e: unknown): string {
 /**
  * Compiles a query. `/…/` patterns run on RE2 (re2js), which matches in time linear in the
  * text: a pattern from the search box or from a workspace, such as `/^(a+)+$/` against a long
- * frame name, can never hang the window as a backtracking engine would.
+ * frame name, can never hang the window as a backtracking engine would. Their engine must have
+ * loaded (`loadRegexEngine`; `compileQueryLoaded` does both): before, such a pattern matches
+ * nothing and says why.
  */
 export function compileQuery(query: string): CompiledQuery | undefined {
   const q = query.trim();
   if (q === '') return undefined;
-  const re = /^\/(.+)\/([a-z]*)$/.exec(q);
+  const re = REGEX_QUERY.exec(q);
   if (re) {
+    if (!re2) return { match: () => false, error: 'regular expressions are not available: their code has not loaded' };
     try {
-      const rx = RE2JS.compile(RE2JS.translateRegExp(re[1]!), flagsOf(re[2]!));
+      const rx = re2.compile(re2.translateRegExp(re[1]!), flagsOf(re2, re[2]!));
       return { match: eitherOf((x) => rx.test(x)) };
     } catch (e) {
       return { match: () => false, error: `invalid regular expression: ${regexError(e)}` };
@@ -61,6 +90,12 @@ export function compileQuery(query: string): CompiledQuery | undefined {
   // both sides, without a new string per frame name on every keystroke.
   const rx = new RegExp(q.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'), 'i');
   return { match: eitherOf((x) => rx.test(x)) };
+}
+
+/** `compileQuery`, once the engine a regular expression needs has loaded. */
+export async function compileQueryLoaded(query: string): Promise<CompiledQuery | undefined> {
+  if (awaitsRegexEngine(query)) await loadRegexEngine();
+  return compileQuery(query);
 }
 
 /**

@@ -9,6 +9,10 @@ import { changeTitle, formatChange, statsCsv, statsMarkdown } from './trace-tabl
 import { coveredTime } from './intervals';
 import { type StatsRow, buildStatsTable, filterRows, groupStats, sortRows, totalOf } from './trace-table';
 import { independentSpanFigures } from '../../test/support/trace-spans';
+import { loadRegexEngine } from '../search/matcher';
+
+// (`/…/` queries run once their engine has loaded: matcher-loading.test.ts tests before)
+await loadRegexEngine();
 
 const ASYNC = 'node,node.async_hooks';
 const FS = 'node,node.fs,node.fs.sync';

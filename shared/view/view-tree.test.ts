@@ -4,6 +4,10 @@ import { folded } from '../../test/support/folded';
 import type { ViewNode } from './view-tree';
 import { buildViewTree, filteredTotals, findViewNode, viewKeyPath } from './view-tree';
 import { functionStats } from './function-stats';
+import { loadRegexEngine } from '../search/matcher';
+
+// (`/…/` queries run once their engine has loaded: matcher-loading.test.ts tests before)
+await loadRegexEngine();
 
 /** "name value" lines of a view tree, indented by depth. */
 function dump(n: ViewNode, depth = 0, out: string[] = []): string[] {

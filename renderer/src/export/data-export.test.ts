@@ -9,6 +9,9 @@ import { csvField, mdText } from '../../../shared/report/fields';
 import { diffTableCsv, diffTableMarkdown, foldedText } from './data-export';
 import { exportFileName } from '../host/file-name';
 import { fitScale } from './rasterize';
+import { loadTDistribution } from '../../../shared/diff/t-distribution';
+
+const t = await loadTDistribution();
 
 let base: Profile;
 let run: Profile;
@@ -109,7 +112,7 @@ describe('data export', () => {
       'main;work 146\nmain;io 51\nmain;agent 33',
       'main;work 137\nmain;io 48\nmain;agent 29',
     ]);
-    const stats = compareRepeats(bs, rs, { measure: 'self' });
+    const stats = compareRepeats(t, bs, rs, { measure: 'self' });
     const repeats = { stats, byKey: new Map(stats.functions.map((f) => [f.key, f])), measure: 'self' as const };
     const d = diffProfiles(meanProfile('b', bs), meanProfile('r', rs));
     const csv = readCsv(diffTableCsv(d, rankFunctions(d), repeats));

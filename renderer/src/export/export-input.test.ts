@@ -9,6 +9,7 @@ import { load } from '../../../test/support/cpuprofile';
 import { rawDurations, rawOnStack, readV8Profiles } from '../../../test/support/v8-raw';
 
 const SAMPLE = 'assets/samples/dd-trace.cpuprofile';
+import { repeatStatisticsLoaded } from '../store/derived-repeats';
 import { type ExportState, buildExportInput } from './export-input';
 import { renderComparisonSvg } from './render-svg';
 
@@ -181,6 +182,9 @@ describe('export input from the store', () => {
 });
 
 describe('an export of runs of repeats', () => {
+  // (runs of repeats enter the store once their statistics' code has loaded)
+  beforeAll(() => repeatStatisticsLoaded());
+
   it('colours and states the changes as the panes do: noise uncoloured, the cost with its ±, the legend with the runs', async () => {
     const { meanProfile } = await import('../../../shared/model/mean');
     const { random, repeat } = await import('../../../test/support/repeats');

@@ -3,6 +3,7 @@ import type { ChosenItem } from '../../../shared/ipc/contract';
 import { formatImportError } from '../../../shared/import/errors';
 import { MAX_RUNS } from '../../../shared/runs/group-sources';
 import { pathSegments } from '../../../shared/runs/run-names';
+import { repeatStatisticsLoaded } from '../store/derived-repeats';
 import { useStore } from '../store/store';
 import { type ImportJob, beginImport, chosenToSource } from './import-client';
 import { type StartedRun, takeInitialImports } from './initial-imports';
@@ -73,7 +74,8 @@ function openRun(source: WorkerSource, started: StartedRun | undefined): string 
     progress: (read, size) => useStore.getState().runProgressed(id, read, size),
     done: (profile, thread, repeats) => {
       jobs.delete(id);
-      useStore.getState().runLoaded(id, profile, thread, repeats);
+      if (!repeats) return useStore.getState().runLoaded(id, profile, thread);
+      void repeatStatisticsLoaded().then(() => useStore.getState().runLoaded(id, profile, thread, repeats));
     },
     failed: (error) => {
       jobs.delete(id);

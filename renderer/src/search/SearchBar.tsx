@@ -1,10 +1,16 @@
 import { useEffect, useRef, useState } from 'react';
 import { AGENT_PRESETS } from '../../../shared/search/agents';
+import { loadRegexEngine } from '../../../shared/search/matcher';
 import type { FilterMode } from '../store/search-slice';
 import { useStore } from '../store/store';
 
 /** How long typing must pause before the search runs (Enter runs it at once). */
 const SEARCH_PAUSE_MS = 150;
+
+/** Starts loading the engine of regular expressions; a failure shows once one is searched for. */
+function warmRegexEngine(): void {
+  loadRegexEngine().catch(() => undefined);
+}
 
 /** Search box, agent filters and the match-filter mode. */
 export function SearchBar({ inputRef }: { inputRef: React.RefObject<HTMLInputElement | null> }) {
@@ -16,14 +22,21 @@ export function SearchBar({ inputRef }: { inputRef: React.RefObject<HTMLInputEle
   const [draft, setDraft] = useState<string | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
+  // A query waiting for its engine (a regular expression, the first time) stays in the box until
+  // the search has it.
+  const [searched, setSearched] = useState(query);
+  if (searched !== query) {
+    setSearched(query);
+    if (draft === query) setDraft(null);
+  }
   const s = useStore.getState();
   const commit = (q: string) => {
     clearTimeout(timer.current);
-    setDraft(null);
     s.queryChanged(q);
+    setDraft(useStore.getState().query === q ? null : q);
   };
   const presets = [...AGENT_PRESETS, ...custom];
-  const active = presets.find((p) => p.query === query);
+  const active = presets.find((p) => p.query === (draft ?? query));
   return (
     <div className="search-bar" role="search">
       <input
@@ -32,6 +45,8 @@ export function SearchBar({ inputRef }: { inputRef: React.RefObject<HTMLInputEle
         aria-label="Search frames by function name or file path"
         placeholder="Search functions or files — text or /regex/  (Ctrl+F)"
         value={draft ?? query}
+        // (the agent filters and most searches people type are regular expressions: their engine loads on the way)
+        onFocus={warmRegexEngine}
         onChange={(e) => {
           const q = e.currentTarget.value;
           setDraft(q);
@@ -48,6 +63,8 @@ export function SearchBar({ inputRef }: { inputRef: React.RefObject<HTMLInputEle
       />
       <select
         aria-label="Agent filter"
+        onFocus={warmRegexEngine}
+        onPointerEnter={warmRegexEngine}
         value={active?.id ?? ''}
         onChange={(e) => {
           const p = presets.find((x) => x.id === e.currentTarget.value);

@@ -6,6 +6,9 @@ import { folded } from '../../../test/support/folded';
 import { type Plan, random, repeat } from '../../../test/support/repeats';
 import { beyondNoise, repeatsFor } from './derived-repeats';
 import type { Run } from './runs-slice';
+import { loadTDistribution } from '../../../shared/diff/t-distribution';
+
+const t = await loadTDistribution();
 
 async function variant(id: string, seed: number, k: number, plan: Plan = {}): Promise<Run> {
   const rng = random(seed);
@@ -22,14 +25,14 @@ describe('repeatsFor', () => {
     const base = await variant('baseline', 1, 5);
     const run = await variant('agent', 2, 5, { factor: { 3: 1.12 } });
     const r = repeatsFor(base, run, 'absolute', 'self', true)!;
-    const oracle = compareRepeats(base.repeats!.profiles, run.repeats!.profiles, { measure: 'self' });
+    const oracle = compareRepeats(t, base.repeats!.profiles, run.repeats!.profiles, { measure: 'self' });
     expect(r.stats.functions.map((f) => [f.key, f.delta, f.interval, f.significant])).toEqual(
       oracle.functions.map((f) => [f.key, f.delta, f.interval, f.significant]),
     );
     expect(repeatsFor(base, run, 'absolute', 'self', true)).toBe(r);
     const shares = repeatsFor(base, run, 'relative', 'total', true)!;
     expect(shares).not.toBe(r);
-    const sharesOracle = compareRepeats(base.repeats!.profiles, run.repeats!.profiles, { measure: 'total', relative: true });
+    const sharesOracle = compareRepeats(t, base.repeats!.profiles, run.repeats!.profiles, { measure: 'total', relative: true });
     expect(shares.stats.functions.map((f) => f.delta)).toEqual(sharesOracle.functions.map((f) => f.delta));
 
     const f3 = keyOf(run.profile!, 'f3');

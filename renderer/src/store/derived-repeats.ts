@@ -8,6 +8,7 @@
  */
 import type { Normalize } from '../../../shared/diff/diff';
 import { type FunctionChange, type RepeatsComparison, compareRepeats } from '../../../shared/diff/repeats';
+import { loadTDistribution, loadedTDistribution } from '../../../shared/diff/t-distribution';
 import type { Profile } from '../../../shared/model/types';
 import { baselineRunOf } from './compared-with';
 import { busyFor, comparedProfile } from './derived';
@@ -27,7 +28,22 @@ export function comparableRepeats(run: Run | undefined): Repeats | undefined {
 
 const cache = new WeakMap<Repeats, WeakMap<Repeats, { key: string; result: RepeatsResult }>>();
 
-/** The run's repeats against the baseline's, or undefined where either side is not several repeats. */
+/**
+ * Resolves once runs of repeats can be compared across them (their statistics' code is loaded
+ * on demand, ../../../shared/diff/t-distribution): a run of repeats enters the store after it.
+ * Where it fails to load, such runs show as others do, without intervals.
+ */
+export function repeatStatisticsLoaded(): Promise<void> {
+  return loadTDistribution().then(
+    () => undefined,
+    () => undefined,
+  );
+}
+
+/**
+ * The run's repeats against the baseline's, or undefined where either side is not several
+ * repeats (or the statistics' code is not loaded: see `repeatStatisticsLoaded`).
+ */
 export function repeatsFor(
   baseline: Run | undefined,
   run: Run,
@@ -37,14 +53,15 @@ export function repeatsFor(
 ): RepeatsResult | undefined {
   const base = comparableRepeats(baseline);
   const own = comparableRepeats(run);
-  if (!base || !own || base === own) return undefined;
+  const t = loadedTDistribution();
+  if (!base || !own || base === own || !t) return undefined;
   const key = `${normalize}:${measure}:${matchEntry}`;
   let byRun = cache.get(base);
   if (!byRun) cache.set(base, (byRun = new WeakMap()));
   const hit = byRun.get(own);
   if (hit?.key === key) return hit.result;
   const runProfiles = own.profiles.map((p) => comparedProfile(p, base.mean, matchEntry));
-  const stats = compareRepeats(base.profiles, runProfiles, {
+  const stats = compareRepeats(t, base.profiles, runProfiles, {
     measure,
     relative: normalize === 'relative',
     weights: (p: Profile) => busyFor(p),

@@ -1,5 +1,6 @@
 import type { StateCreator } from 'zustand';
 import type { AgentPreset } from '../../../shared/search/agents';
+import { awaitsRegexEngine, loadRegexEngine } from '../../../shared/search/matcher';
 import type { AppState } from './store';
 
 export type FilterMode = 'highlight' | 'only' | 'hide';
@@ -8,6 +9,10 @@ export interface SearchSlice {
   query: string;
   filterMode: FilterMode;
   customPresets: AgentPreset[];
+  /**
+   * The search becomes `q`: at once, or for a regular expression whose engine has not loaded yet
+   * once it has (unless another query came meanwhile), so that every view searches with it.
+   */
   queryChanged(q: string): void;
   filterModeChosen(m: FilterMode): void;
   presetSaved(label: string, query: string): void;
@@ -36,11 +41,20 @@ function savePresets(p: AgentPreset[]): void {
   }
 }
 
+/** The query asked for last (`queryChanged`), which a query waiting for its engine must still be. */
+let latest: string | undefined;
+
 export const createSearchSlice: StateCreator<AppState, [], [], SearchSlice> = (set) => ({
   query: '',
   filterMode: 'highlight',
   customPresets: loadPresets(),
-  queryChanged: (query) => set({ query }),
+  queryChanged: (query) => {
+    latest = query;
+    if (!awaitsRegexEngine(query)) return set({ query });
+    // (where the engine fails to load, the query goes in all the same and says why it matches nothing)
+    const go = () => void (latest === query && set({ query }));
+    loadRegexEngine().then(go, go);
+  },
   filterModeChosen: (filterMode) => set({ filterMode }),
   presetSaved: (label, query) =>
     set((s) => {

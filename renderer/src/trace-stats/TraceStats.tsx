@@ -9,6 +9,7 @@ import { formatChange, formatCount, statsCsv, statsMarkdown } from '../../../sha
 import type { Run } from '../store/runs-slice';
 import { baselineKind } from '../store/compared-with';
 import { useStore } from '../store/store';
+import { useSearchable } from '../search/regex-engine';
 import { downloadText } from './download';
 import { StatsGrid } from './StatsGrid';
 import { thresholdOf, useStatsView } from './stats-view-state';
@@ -60,7 +61,8 @@ export function TraceStats() {
       ),
     [inputs, view.grouping, threshold],
   );
-  const filtered = useMemo(() => filterRows(table.rows, view.query), [table, view.query]);
+  const searched = useSearchable(view.query);
+  const filtered = useMemo(() => filterRows(table.rows, searched), [table, searched]);
   const rows: StatsRow[] = useMemo(() => {
     const kept = view.onlyDifferences ? filtered.rows.filter((r) => r.flagged) : filtered.rows;
     const all = kept.length === table.rows.length ? table.rows : kept;

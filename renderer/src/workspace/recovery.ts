@@ -12,6 +12,7 @@
 import type { Measured } from '../../../shared/runs/measured';
 import type { Workspace } from '../../../shared/workspace/workspace';
 import type { WorkspaceRepeats } from '../../../shared/workspace/workspace-repeats';
+import { repeatStatisticsLoaded } from '../store/derived-repeats';
 import { useStore } from '../store/store';
 import type { AppState } from '../store/store';
 import { deleteRecord, pruneProfiles, readProfile, readRecord, writeProfile, writeRecord } from './profile-store';
@@ -209,6 +210,7 @@ export async function restoreRecovered(r: Recovered): Promise<string | undefined
   }
   const base = r.workspace.runs[r.workspace.baselineIndex];
   const baselineIndex = base ? runs.findIndex((x) => x.id === base.id) : -1;
+  if (runs.some((x) => x.repeats)) await repeatStatisticsLoaded();
   const ids = restoreWorkspace({ ...r.workspace, runs, baselineIndex: runs.length === 0 ? -1 : Math.max(0, baselineIndex) });
   // The profiles are in the store already: the restored runs keep their keys.
   for (const run of r.workspace.runs) {

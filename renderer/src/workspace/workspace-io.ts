@@ -10,6 +10,7 @@ import { pathsToKeep } from '../../../shared/runs/run-names';
 import { profilesInOrder } from '../../../shared/workspace/workspace-repeats';
 import { exportFileName } from '../host/file-name';
 import { host } from '../host/host';
+import { repeatStatisticsLoaded } from '../store/derived-repeats';
 import type { AppState } from '../store/store';
 import { useStore } from '../store/store';
 
@@ -99,7 +100,6 @@ export function restoreWorkspace(ws: Workspace): Map<string, string> {
     sort: v.sort,
     palette: v.palette,
     focus: v.focus,
-    query: v.query,
     filterMode: v.filterMode,
     diffView: v.diffView,
     normalize: v.normalize,
@@ -112,6 +112,8 @@ export function restoreWorkspace(ws: Workspace): Map<string, string> {
         .map((r) => [ids.get(r.runId)!, r.cells ? { start: r.start, end: r.end, cells: r.cells } : { start: r.start, end: r.end }]),
     ),
   });
+  // (a regular expression once its engine has loaded)
+  s.queryChanged(v.query);
   if (ws.dropped) s.noticeShown(ws.dropped.join(' '));
   s.annotationsReplaced({
     ...ws.annotations,
@@ -166,6 +168,7 @@ export async function saveWorkspace(): Promise<string | null> {
 export async function openWorkspaceFile(file: WorkerFile): Promise<void> {
   const prefix = freshKeyPrefix();
   const { workspace, stored } = await openInWorker(file, prefix);
+  if (workspace.runs.some((r) => r.repeats)) await repeatStatisticsLoaded();
   const ids = restoreWorkspace(workspace);
   const runIds = workspace.runs.map((r) => ids.get(r.id)!);
   runIds.forEach((id, i) => adoptProfileWrite(id, `${prefix}${i}`));

@@ -1,0 +1,32 @@
+/**
+ * Student's t distribution, for the intervals and tests across repeated runs (./repeats): the
+ * one @stdlib provides, loaded when first asked for. Its code is a sixth of the window's script
+ * and only runs of several repeats need it, so the window loads it once such a run has been read
+ * rather than before it can draw anything.
+ */
+export interface TDistribution {
+  /** P(T ≤ x) with `df` degrees of freedom */
+  cdf(x: number, df: number): number;
+  /** the x with P(T ≤ x) = p, with `df` degrees of freedom */
+  quantile(p: number, df: number): number;
+}
+
+let loading: Promise<TDistribution> | undefined;
+let loaded: TDistribution | undefined;
+
+/** Loads the distribution (once; again after a failed load). */
+export function loadTDistribution(): Promise<TDistribution> {
+  loading ??= import('./stdlib-t').then(
+    ({ cdf, quantile }) => (loaded = { cdf, quantile }),
+    (e: unknown) => {
+      loading = undefined;
+      throw e;
+    },
+  );
+  return loading;
+}
+
+/** The distribution once `loadTDistribution` has resolved; undefined before. */
+export function loadedTDistribution(): TDistribution | undefined {
+  return loaded;
+}
