@@ -13,9 +13,14 @@ import { type FileParser, threadParser } from './parse-pool';
 
 const STAND_IN = `
 import { parentPort, threadId } from 'node:worker_threads';
+const born = Date.now();
 parentPort.on('message', async (req) => {
   const post = (e) => parentPort.postMessage(e);
-  if (req.path.startsWith('thread')) {
+  if (req.path === 'born') {
+    // when the thread started: its time as the progress
+    post({ type: 'progress', read: born, size: undefined });
+    post({ type: 'done', head: new Uint8Array(1), columns: [] });
+  } else if (req.path.startsWith('thread')) {
     // which thread parses: its id as the progress
     post({ type: 'progress', read: threadId, size: undefined });
     await new Promise((r) => setTimeout(r, 20));
@@ -54,8 +59,8 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function pool(size?: number): FileParser {
-  const p = threadParser(script, size);
+function pool(size?: number, spareAfterMs?: number): FileParser {
+  const p = threadParser(script, size, spareAfterMs);
   parsers.push(p);
   return p;
 }
@@ -117,6 +122,18 @@ describe('parse threads', () => {
     // with nothing waiting, a thread ends with its parse: the next parse is another's
     const later = await events(p, 'thread-5');
     expect([threadOf(after), ...four.map(threadOf)]).not.toContain(threadOf(later));
+  });
+
+  it('start the next spare thread a while after the last parse, not at once', async () => {
+    const p = pool(1, 300);
+    const bornOf = async () => ((await events(p, 'born'))[0] as Extract<ParseEvent, { type: 'progress' }>).read;
+    await bornOf();
+    // the spare after it starts once the parses have paused `spareAfterMs`, before it is asked for
+    const ended = Date.now();
+    await new Promise((r) => setTimeout(r, 600));
+    const spareBorn = await bornOf();
+    expect(spareBorn).toBeGreaterThanOrEqual(ended + 300 - 20);
+    expect(spareBorn).toBeLessThan(ended + 600);
   });
 
   it('let a cancel after its parse has ended leave alone the thread the next parse took', async () => {
