@@ -3,18 +3,12 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ChosenItem, INITIAL_ITEMS_ID } from '../../shared/ipc/contract';
+import type { ChosenItem } from '../../shared/ipc/contract';
 import { CONTENT_SECURITY_POLICY } from '../host/csp';
 import { readParsedProfile } from '../../shared/workspace/parsed-profile';
 import type { ParseRequest } from './parse-file';
 import { type FileParser, inProcessParser } from './parse-pool';
-import { type RunningServer, hostAllowed, secretMatches, startServer, withInitialItems } from './serve';
-
-/** The items in a page's data block, as its first script reads them. */
-function itemsInPage(html: string): ChosenItem[] {
-  const m = new RegExp(`<script type="application/json" id="${INITIAL_ITEMS_ID}">(.*?)</script>`, 's').exec(html);
-  return JSON.parse(m![1]!) as ChosenItem[];
-}
+import { type RunningServer, hostAllowed, secretMatches, startServer } from './serve';
 
 let dir: string;
 let server: RunningServer;
@@ -157,19 +151,6 @@ describe('api', () => {
     expect(list[1]).toMatchObject({ kind: 'folder', folder: { name: '42.0x', files: [{ name: 'meta.json', size: 7 }] } });
     // The same tokens on every call.
     expect(await items()).toEqual(list);
-    // and in the page, where its first script finds them without asking
-    expect(itemsInPage((await get('/')).body.toString())).toEqual(list);
-  });
-
-  it('puts them in the page as data that no path can end early', () => {
-    const name = 'x</script><script>alert(1)</script><!--.folded';
-    const list: ChosenItem[] = [{ kind: 'file', file: { token: 't', name, path: `/tmp/${name}`, size: 1 } }];
-    const page = withInitialItems('<!doctype html><head><title>F</title></head><body></body>', list);
-    expect(page.match(/<\/script>/gi)).toHaveLength(1);
-    expect(page.match(/<script/gi)).toHaveLength(1);
-    expect(page).not.toContain('<!--');
-    expect(itemsInPage(page)).toEqual(list);
-    expect(page.indexOf(INITIAL_ITEMS_ID)).toBeLessThan(page.indexOf('</head>'));
   });
 
   it('reads byte ranges by token', async () => {

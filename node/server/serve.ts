@@ -19,10 +19,10 @@
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { readFile, realpath } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type ChosenItem, INITIAL_ITEMS_ID, MAX_CHUNK } from '../../shared/ipc/contract';
+import { type ChosenItem, MAX_CHUNK } from '../../shared/ipc/contract';
 import { InvalidArgumentError, UnknownTokenError, createFileRegistry } from '../host/files';
 import { COMMON_HEADERS, findStaticFile } from '../host/static-files';
 import { namedAsReadInWindow } from '../../shared/import/read-in-window';
@@ -304,38 +304,16 @@ function queryInt(url: URL, name: string, fallback: number): number {
   return /^\d{1,16}$/.test(raw) ? Number(raw) : Number.NaN;
 }
 
-/**
- * The page with the command line's items in it (what `/api/initial-items` answers), where its
- * first script finds them without asking (renderer/src/host/host.ts): the round trip was on the
- * way to every first draw. A data block, never run; `<` is escaped so that no path can end it.
- */
-export function withInitialItems(html: string, items: readonly ChosenItem[]): string {
-  const json = JSON.stringify(items).replace(/</g, '\\u003c');
-  const block = `<script type="application/json" id="${INITIAL_ITEMS_ID}">${json}</script>`;
-  return html.includes('</head>') ? html.replace('</head>', () => `${block}</head>`) : html + block;
-}
-
 async function serveStatic(req: IncomingMessage, res: ServerResponse, ctx: Context, urlPath: string): Promise<void> {
   const file = await findStaticFile(ctx.rendererDir, urlPath);
   if (file === null) return send(res, 404, 'text/plain; charset=utf-8', 'not found');
-  const page = file.path.endsWith('.html');
   // The page is being opened: the files it will ask for are parsed meanwhile.
-  if (page && req.method === 'GET') ctx.ahead?.start();
-  if (page) {
-    const html = withInitialItems(await readFile(file.path, 'utf8'), ctx.items);
-    res.writeHead(200, {
-      ...COMMON_HEADERS,
-      'Content-Type': file.type,
-      'Content-Length': Buffer.byteLength(html),
-      'Cache-Control': 'no-store',
-    });
-    return void res.end(req.method === 'HEAD' ? undefined : html);
-  }
+  if (file.path.endsWith('.html') && req.method === 'GET') ctx.ahead?.start();
   res.writeHead(200, {
     ...COMMON_HEADERS,
     'Content-Type': file.type,
     'Content-Length': file.size,
-    'Cache-Control': 'no-cache',
+    'Cache-Control': file.path.endsWith('.html') ? 'no-store' : 'no-cache',
   });
   if (req.method === 'HEAD') return void res.end();
   await new Promise<void>((resolve, reject) => {

@@ -44,12 +44,6 @@ export const MENU_COMMANDS: readonly MenuCommand[] = [
   'about',
 ];
 
-/**
- * The id of the data block in which the local server's page carries the items named on its
- * command line (the answer of `/api/initial-items`, without the round trip).
- */
-export const INITIAL_ITEMS_ID = 'flamelens-initial-items';
-
 /** Largest chunk `readFileChunk` returns. */
 export const MAX_CHUNK = 8 * 1024 * 1024;
 

@@ -6,7 +6,6 @@
 import {
   type ChosenItem,
   type FlamelensApi,
-  INITIAL_ITEMS_ID,
   MAX_CHUNK,
   type MenuCommand,
   type OpenDialogKind,
@@ -122,9 +121,6 @@ function webHost(): Host {
   return {
     kind: 'web',
     async initialItems() {
-      // (the local server puts them in the page; opened otherwise, the page asks)
-      const inPage = document.getElementById(INITIAL_ITEMS_ID)?.textContent;
-      if (inPage) return JSON.parse(inPage) as ChosenItem[];
       try {
         const res = await fetch('./api/initial-items');
         if (!res.ok) return [];
