@@ -45,7 +45,7 @@ export function SearchBar({ inputRef }: { inputRef: React.RefObject<HTMLInputEle
         aria-label="Search frames by function name or file path"
         placeholder="Search functions or files — text or /regex/  (Ctrl+F)"
         value={draft ?? query}
-        // (the agent filters and most searches people type are regular expressions: their engine loads on the way)
+        // (the agent filters are regular expressions: their engine starts loading on the way there)
         onFocus={warmRegexEngine}
         onChange={(e) => {
           const q = e.currentTarget.value;
