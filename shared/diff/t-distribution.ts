@@ -4,6 +4,8 @@
  * and only runs of several repeats need it, so the window loads it once such a run has been read
  * rather than before it can draw anything.
  */
+import { onDemand } from '../on-demand';
+
 export interface TDistribution {
   /** P(T ≤ x) with `df` degrees of freedom */
   cdf(x: number, df: number): number;
@@ -11,22 +13,13 @@ export interface TDistribution {
   quantile(p: number, df: number): number;
 }
 
-let loading: Promise<TDistribution> | undefined;
-let loaded: TDistribution | undefined;
+const distribution = onDemand<TDistribution>(() => import('./stdlib-t').then(({ cdf, quantile }) => ({ cdf, quantile })));
 
 /** Loads the distribution (once; again after a failed load). */
-export function loadTDistribution(): Promise<TDistribution> {
-  loading ??= import('./stdlib-t').then(
-    ({ cdf, quantile }) => (loaded = { cdf, quantile }),
-    (e: unknown) => {
-      loading = undefined;
-      throw e;
-    },
-  );
-  return loading;
-}
+export const loadTDistribution = distribution.load;
+
+/** Resolves once a load has settled, loaded or not. */
+export const tDistributionSettled = distribution.settled;
 
 /** The distribution once `loadTDistribution` has resolved; undefined before. */
-export function loadedTDistribution(): TDistribution | undefined {
-  return loaded;
-}
+export const loadedTDistribution = distribution.loaded;

@@ -6,31 +6,25 @@
  */
 import type { RE2JS } from 're2js';
 import type { Profile } from '../model/types';
+import { onDemand } from '../on-demand';
 
 /**
  * The engine of `/…/` queries, re2js, loaded when first needed: its code is a fifth of the
  * window's script, which it need not parse before drawing anything.
  */
-let re2: typeof RE2JS | undefined;
-let loading: Promise<void> | undefined;
+const engine = onDemand(() => import('./re2').then((m) => m.RE2JS));
 
 /** Loads the engine of regular expressions (once; again after a failed load). */
-export function loadRegexEngine(): Promise<void> {
-  loading ??= import('./re2').then(
-    (m) => void (re2 = m.RE2JS),
-    (e: unknown) => {
-      loading = undefined;
-      throw e;
-    },
-  );
-  return loading;
-}
+export const loadRegexEngine = engine.load;
+
+/** Resolves once a load of the engine has settled, loaded or not (a failure shows where a `/…/` query is compiled). */
+export const regexEngineSettled = engine.settled;
 
 const REGEX_QUERY = /^\/(.+)\/([a-z]*)$/;
 
 /** Whether `query` is a regular expression whose engine has not loaded yet (`loadRegexEngine`). */
 export function awaitsRegexEngine(query: string): boolean {
-  return re2 === undefined && REGEX_QUERY.test(query.trim());
+  return engine.loaded() === undefined && REGEX_QUERY.test(query.trim());
 }
 
 export type FrameMatcher = ((name: string, file: string) => boolean) & {
@@ -77,6 +71,7 @@ export function compileQuery(query: string): CompiledQuery | undefined {
   const q = query.trim();
   if (q === '') return undefined;
   const re = REGEX_QUERY.exec(q);
+  const re2 = engine.loaded();
   if (re) {
     if (!re2) return { match: () => false, error: 'regular expressions are not available: their code has not loaded' };
     try {

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { AGENT_PRESETS } from '../../../shared/search/agents';
-import { loadRegexEngine } from '../../../shared/search/matcher';
+import { regexEngineSettled } from '../../../shared/search/matcher';
 import type { FilterMode } from '../store/search-slice';
 import { useStore } from '../store/store';
 
@@ -9,7 +9,7 @@ const SEARCH_PAUSE_MS = 150;
 
 /** Starts loading the engine of regular expressions; a failure shows once one is searched for. */
 function warmRegexEngine(): void {
-  loadRegexEngine().catch(() => undefined);
+  void regexEngineSettled();
 }
 
 /** Search box, agent filters and the match-filter mode. */

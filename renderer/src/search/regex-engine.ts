@@ -4,7 +4,7 @@
  * view showing every row meanwhile and again once it has loaded; any other query is ready.
  */
 import { useEffect, useState } from 'react';
-import { awaitsRegexEngine, loadRegexEngine } from '../../../shared/search/matcher';
+import { awaitsRegexEngine, regexEngineSettled } from '../../../shared/search/matcher';
 
 export function useSearchable(query: string): string {
   const waits = awaitsRegexEngine(query);
@@ -13,8 +13,7 @@ export function useSearchable(query: string): string {
     if (!waits) return;
     let live = true;
     // (where it fails to load, the query goes in all the same and says why it matches nothing)
-    const go = () => void (live && loaded((n) => n + 1));
-    loadRegexEngine().then(go, go);
+    void regexEngineSettled().then(() => live && loaded((n) => n + 1));
     return () => void (live = false);
   }, [waits]);
   return waits ? '' : query;

@@ -8,7 +8,7 @@
  */
 import type { Normalize } from '../../../shared/diff/diff';
 import { type FunctionChange, type RepeatsComparison, compareRepeats } from '../../../shared/diff/repeats';
-import { loadTDistribution, loadedTDistribution } from '../../../shared/diff/t-distribution';
+import { loadedTDistribution, tDistributionSettled } from '../../../shared/diff/t-distribution';
 import type { Profile } from '../../../shared/model/types';
 import { baselineRunOf } from './compared-with';
 import { busyFor, comparedProfile } from './derived';
@@ -33,12 +33,7 @@ const cache = new WeakMap<Repeats, WeakMap<Repeats, { key: string; result: Repea
  * on demand, ../../../shared/diff/t-distribution): a run of repeats enters the store after it.
  * Where it fails to load, such runs show as others do, without intervals.
  */
-export function repeatStatisticsLoaded(): Promise<void> {
-  return loadTDistribution().then(
-    () => undefined,
-    () => undefined,
-  );
-}
+export const repeatStatisticsLoaded = tDistributionSettled;
 
 /**
  * The run's repeats against the baseline's, or undefined where either side is not several

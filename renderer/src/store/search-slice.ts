@@ -1,6 +1,6 @@
 import type { StateCreator } from 'zustand';
 import type { AgentPreset } from '../../../shared/search/agents';
-import { awaitsRegexEngine, loadRegexEngine } from '../../../shared/search/matcher';
+import { awaitsRegexEngine, regexEngineSettled } from '../../../shared/search/matcher';
 import type { AppState } from './store';
 
 export type FilterMode = 'highlight' | 'only' | 'hide';
@@ -52,8 +52,7 @@ export const createSearchSlice: StateCreator<AppState, [], [], SearchSlice> = (s
     latest = query;
     if (!awaitsRegexEngine(query)) return set({ query });
     // (where the engine fails to load, the query goes in all the same and says why it matches nothing)
-    const go = () => void (latest === query && set({ query }));
-    loadRegexEngine().then(go, go);
+    void regexEngineSettled().then(() => latest === query && set({ query }));
   },
   filterModeChosen: (filterMode) => set({ filterMode }),
   presetSaved: (label, query) =>
